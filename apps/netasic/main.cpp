@@ -1,0 +1,144 @@
+// netasic: the command line. `run` simulates one scenario, `sweep` runs a grid of them (each
+// point in its own process), `params` lists every configuration key.
+#include <unistd.h>
+
+#include <climits>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+#include <systemc>
+#include <fmt/format.h>
+
+#include "common/params.h"
+#include "fabric/run.h"
+#include "sweep.h"
+
+namespace {
+
+using netasic::config_error;
+
+// Exit codes: 0 ok, 1 internal error, 2 bad configuration or arguments, 3 accounting broken.
+constexpr int exit_config = 2, exit_accounting = 3;
+
+// SystemC prints its banner unless this is set before the kernel starts.
+const bool no_banner = setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 1) == 0;
+
+std::string self_exe() {
+  char buf[PATH_MAX];
+  const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  return n > 0 ? std::string(buf, size_t(n)) : "netasic";
+}
+
+std::string si(double v, const char* unit) {
+  const char* prefix[] = {"", "k", "M", "G"};
+  int i = 0;
+  while (std::abs(v) >= 1000 && i < 3) v /= 1000, ++i;
+  return fmt::format("{:.3g} {}{}", v, prefix[i], unit);
+}
+
+void print_summary(const nlohmann::json& s, const std::string& dir) {
+  const auto& p = s["packets"];
+  const auto& f = s["flows"];
+  const auto& fct = s["fct_slowdown"];
+  auto row = [](const std::string& k, const std::string& v) { std::cout << fmt::format("  {:<24} {}\n", k, v); };
+  std::cout << fmt::format("netasic run: {} (seed {})\n", s["scenario"].get<std::string>(), s["seed"].get<int64_t>());
+  row("simulated time", fmt::format("{:.3f} ms", s["sim_time_s"].get<double>() * 1e3));
+  row("wall time", fmt::format("{:.2f} s", s["wall_time_s"].get<double>()));
+  row("packet-hops", fmt::format("{} ({}/s)", s["packet_hops"].get<uint64_t>(),
+                                 si(s["packet_hops_per_s"].get<double>(), "hops")));
+  row("peak memory", fmt::format("{:.1f} MiB", double(s["peak_memory_bytes"].get<uint64_t>()) / 1048576.0));
+  row("packets", fmt::format("{} sent = {} delivered + {} dropped + {} in flight", p["sent"].get<uint64_t>(),
+                             p["delivered"].get<uint64_t>(), p["dropped"].get<uint64_t>(), p["in_flight"].get<uint64_t>()));
+  row("flows", fmt::format("{} completed of {} started ({} total)", f["completed"].get<uint64_t>(),
+                           f["started"].get<uint64_t>(), f["total"].get<uint64_t>()));
+  row("retransmissions", fmt::format("{} packets, {} timeouts", f["retransmitted_packets"].get<uint64_t>(),
+                                     f["timeouts"].get<uint64_t>()));
+  row("FCT slowdown", fmt::format("p50 {:.2f}x  p95 {:.2f}x  p99 {:.2f}x", fct["p50"].get<double>(),
+                                  fct["p95"].get<double>(), fct["p99"].get<double>()));
+  row("peak queue", fmt::format("{} bytes at {}", s["queue"]["peak_bytes"].get<uint64_t>(),
+                                s["queue"]["peak_port"].get<std::string>()));
+  if (!dir.empty()) row("outputs", dir + "/ (report.html, summary.json, flows.csv, probes.csv, config.toml)");
+}
+
+}  // namespace
+
+// SystemC's own main() calls this (sc_elab_and_sim), so the kernel is set up the standard way.
+int sc_main(int argc, char** argv) {
+  CLI::App app{"netasic: cycle-approximate SystemC/TLM model of datacenter switch ASICs and SmartNICs"};
+  app.require_subcommand(1);
+
+  // run
+  std::string scenario, out_dir;
+  std::vector<std::string> sets;
+  int64_t seed = -1;
+  bool vcd = false, quiet = false;
+  auto* run = app.add_subcommand("run", "Simulate one scenario and write its run directory");
+  run->add_option("scenario", scenario, "Scenario TOML file")->required()->check(CLI::ExistingFile);
+  run->add_option("--set", sets, "Override a key: --set topology.leaves=4 (repeatable)");
+  run->add_option("--seed", seed, "Random seed (same as --set sim.seed=N)")->check(CLI::NonNegativeNumber);
+  run->add_option("--out", out_dir, "Run directory (default out/<scenario file name>)");
+  run->add_flag("--vcd", vcd, "Also write waves.vcd and waves.gtkw");
+  run->add_flag("--quiet", quiet, "No progress and no summary table");
+
+  // sweep
+  netasic::sweep_options sw;
+  int64_t sweep_seed = -1;
+  auto* sweep = app.add_subcommand("sweep", "Run every point of a parameter grid, each in its own process");
+  sweep->add_option("scenario", sw.scenario, "Scenario TOML file")->required()->check(CLI::ExistingFile);
+  sweep->add_option("--grid", sw.grid, "key=v1,v2,... (repeatable; the cartesian product is run)")->required();
+  sweep->add_option("--set", sw.sets, "Override a key at every point (repeatable)");
+  sweep->add_option("-j,--jobs", sw.jobs, "Points run at once")->check(CLI::PositiveNumber);
+  sweep->add_option("--seed", sweep_seed, "Random seed for every point")->check(CLI::NonNegativeNumber);
+  sweep->add_option("--out", sw.out_dir, "Sweep directory (default out/sweep-<scenario file name>)");
+  sweep->add_option("--metric", sw.metrics, "summary.json path to plot, e.g. fct_slowdown.p99 (repeatable)");
+  sweep->add_option("--emit", sw.emit, "Write a cluster job file instead of running: slurm or parallel")
+      ->check(CLI::IsMember({"slurm", "parallel"}));
+  sweep->add_flag("--quiet", sw.quiet, "No progress lines");
+
+  // params
+  std::string prefix;
+  bool markdown = false;
+  auto* params = app.add_subcommand("params", "List every parameter: key, type, default, unit, range, meaning");
+  params->add_option("prefix", prefix, "Only keys that start with this, e.g. topology");
+  params->add_flag("--markdown", markdown, "Print the Markdown reference (docs/config-reference.md)");
+
+  CLI11_PARSE(app, argc, argv);
+
+  try {
+    if (*params) {
+      if (markdown) std::cout << netasic::all_params().markdown();
+      else netasic::all_params().print(std::cout, prefix);
+      return 0;
+    }
+    if (*sweep) {
+      sw.netasic_exe = self_exe();
+      if (sweep_seed >= 0) sw.seed = uint64_t(sweep_seed);
+      if (sw.out_dir.empty()) sw.out_dir = "out/sweep-" + std::filesystem::path(sw.scenario).stem().string();
+      return netasic::run_sweep(sw);
+    }
+    if (seed >= 0) sets.push_back(fmt::format("sim.seed={}", seed));
+    const netasic::config cfg = netasic::load_config(scenario, sets);
+    if (out_dir.empty()) out_dir = "out/" + std::filesystem::path(scenario).stem().string();
+    const auto mode = quiet ? netasic::progress_mode::none
+                            : isatty(STDERR_FILENO) ? netasic::progress_mode::terminal : netasic::progress_mode::lines;
+    const netasic::run_result r = netasic::run_scenario(cfg, mode);
+    netasic::write_run_outputs(out_dir, cfg, r, vcd);
+    if (!quiet) print_summary(r.summary, out_dir);
+    if (!r.accounting_ok) {
+      const auto& p = r.summary["packets"];
+      std::cerr << fmt::format("error: packet accounting broken: sent {} != delivered {} + dropped {} + in flight {}\n",
+                               p["sent"].get<uint64_t>(), p["delivered"].get<uint64_t>(),
+                               p["dropped"].get<uint64_t>(), p["in_flight"].get<uint64_t>());
+      return exit_accounting;
+    }
+    return 0;
+  } catch (const config_error& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return exit_config;
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Installs the Debian packages netasic needs, and only those that are missing.
+# Idempotent: a second run installs nothing. Debian packages only, no other download.
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config     # compiler and build
+  libsystemc-dev                       # SystemC 2.3.4 + TLM-2.0 (built as C++17)
+  libtomlplusplus-dev                  # scenario files
+  libcli11-dev                         # command line
+  nlohmann-json3-dev                   # summary.json
+  libfmt-dev                           # formatting
+  libgtest-dev libgmock-dev            # testbenches
+  libbenchmark-dev                     # bench/
+  gnuplot-nox                          # plots in report.html
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+echo "setup: installing ${missing[*]}"
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "setup: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+  sudo="sudo"
+fi
+export DEBIAN_FRONTEND=noninteractive
+# Refresh the package lists only when a package is unknown to them.
+for p in "${missing[@]}"; do
+  if ! apt-cache show "$p" >/dev/null 2>&1; then $sudo apt-get update -q; break; fi
+done
+$sudo apt-get install -y -q --no-install-recommends "${missing[@]}"

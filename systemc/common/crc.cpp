@@ -1,0 +1,62 @@
+#include "common/crc.h"
+
+#include <stdexcept>
+
+namespace netasic {
+namespace {
+uint32_t reflect_bits(uint32_t v, unsigned n) {
+  uint32_t r = 0;
+  for (unsigned i = 0; i < n; ++i) r |= ((v >> i) & 1u) << (n - 1 - i);
+  return r;
+}
+}  // namespace
+
+crc_engine::crc_engine(unsigned width, uint32_t poly, uint32_t init, bool reflect, uint32_t xorout)
+    : width_(width), poly_(poly), init_(init), xorout_(xorout), reflect_(reflect) {
+  if (width != 16 && width != 32) throw std::invalid_argument("crc width must be 16 or 32");
+  mask_ = width == 32 ? 0xFFFFFFFFu : 0xFFFFu;
+  // Reflected CRCs shift right with the reflected polynomial; normal ones shift left.
+  const uint32_t rpoly = reflect_bits(poly_ & mask_, width_);
+  for (uint32_t b = 0; b < 256; ++b) {
+    uint32_t c;
+    if (reflect_) {
+      c = b;
+      for (int k = 0; k < 8; ++k) c = (c & 1u) ? (c >> 1) ^ rpoly : c >> 1;
+    } else {
+      c = b << (width_ - 8);
+      const uint32_t top = 1u << (width_ - 1);
+      for (int k = 0; k < 8; ++k) c = (c & top) ? ((c << 1) ^ poly_) & mask_ : (c << 1) & mask_;
+    }
+    table_[b] = c & mask_;
+  }
+}
+
+uint32_t crc_engine::compute(const uint8_t* data, size_t len, uint32_t init) const {
+  uint32_t c = reflect_ ? reflect_bits(init & mask_, width_) : init & mask_;
+  if (reflect_) {
+    for (size_t i = 0; i < len; ++i) c = (c >> 8) ^ table_[(c ^ data[i]) & 0xFFu];
+  } else {
+    for (size_t i = 0; i < len; ++i)
+      c = ((c << 8) ^ table_[((c >> (width_ - 8)) ^ data[i]) & 0xFFu]) & mask_;
+  }
+  return (c ^ xorout_) & mask_;
+}
+
+uint32_t crc_bitwise(unsigned width, uint32_t poly, uint32_t init, bool reflect, uint32_t xorout,
+                     const uint8_t* data, size_t len) {
+  const uint64_t mask = (uint64_t(1) << width) - 1, top = uint64_t(1) << (width - 1);
+  uint64_t c = init & mask;
+  for (size_t i = 0; i < len; ++i) {
+    const uint32_t byte = reflect ? reflect_bits(data[i], 8) : data[i];
+    for (int k = 7; k >= 0; --k) {
+      const bool bit = ((byte >> k) & 1u) != 0;
+      const bool msb = (c & top) != 0;
+      c = (c << 1) & mask;
+      if (bit != msb) c ^= poly & mask;
+    }
+  }
+  if (reflect) c = reflect_bits(uint32_t(c), width);
+  return uint32_t((c ^ xorout) & mask);
+}
+
+}  // namespace netasic

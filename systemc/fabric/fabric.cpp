@@ -1,0 +1,159 @@
+#include "fabric/fabric.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace netasic {
+
+fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std::vector<flow_spec>& specs)
+    : sc_core::sc_module(name), cfg_(cfg), pending_(specs) {
+  const topology& t = cfg_.topo;
+  flows.resize(specs.size());
+  for (const flow_spec& s : specs) {
+    flow_ctx& f = flows[s.id];
+    f.id = s.id;
+    f.src = s.src;
+    f.dst = s.dst;
+    f.size_bytes = s.size_bytes;
+    f.start_ps = s.start_ps;
+    // Ephemeral source port per QP: the flow's ECMP entropy.
+    f.src_port = uint16_t(49152 + (s.id * 2654435761u >> 18) % 16384);
+  }
+
+  bus_ = std::make_unique<regbus>("regbus");
+  std::vector<unsigned> device_of_switch;
+  for (unsigned s = 0; s < t.switches.size(); ++s) {
+    const topo_node& n = t.nodes[t.switches[s]];
+    switch_config sc = cfg_.sw;
+    sc.hash_seed ^= s * 0x9E3779B1u;
+    switches_.push_back(std::make_unique<switch_model>(n.name.c_str(), s, unsigned(n.port_link.size()),
+                                                       unsigned(t.hosts.size()), sc, stats));
+    device_of_switch.push_back(bus_->attach(switches_.back()->csr));
+  }
+  for (unsigned h = 0; h < t.hosts.size(); ++h) {
+    hosts_.push_back(std::make_unique<host_nic>(t.nodes[t.hosts[h]].name.c_str(), h, cfg_.nic, stats, flows));
+    hosts_.back()->on_flow_done = [this](flow_ctx& f) { flow_done(f); };
+  }
+  ctrl_ = std::make_unique<route_controller>("route_controller", t, device_of_switch);
+  ctrl_->bus.bind(bus_->in);
+
+  // Node index -> its tx/rx sockets on a port.
+  std::vector<int> sw_of(t.nodes.size(), -1), host_of(t.nodes.size(), -1);
+  for (unsigned s = 0; s < t.switches.size(); ++s) sw_of[t.switches[s]] = int(s);
+  for (unsigned h = 0; h < t.hosts.size(); ++h) host_of[t.hosts[h]] = int(h);
+  auto tx = [&](unsigned node, unsigned port) -> pkt_initiator_socket& {
+    return sw_of[node] >= 0 ? *switches_[unsigned(sw_of[node])]->tx[port] : hosts_[unsigned(host_of[node])]->tx;
+  };
+  auto rx = [&](unsigned node, unsigned port) -> pkt_target_socket& {
+    return sw_of[node] >= 0 ? *switches_[unsigned(sw_of[node])]->rx[port] : hosts_[unsigned(host_of[node])]->rx;
+  };
+  for (const topo_link& l : t.links) {
+    links_.push_back(std::make_unique<packet_link>(l.name.c_str(), link_timing{l.rate_bps, l.delay_ps}));
+    packet_link& pl = *links_.back();
+    tx(l.a, l.a_port).bind(pl.a_to_b.in);
+    pl.a_to_b.out.bind(rx(l.b, l.b_port));
+    tx(l.b, l.b_port).bind(pl.b_to_a.in);
+    pl.b_to_a.out.bind(rx(l.a, l.a_port));
+    for (link_direction* d : {&pl.a_to_b, &pl.b_to_a}) {
+      d->hop_counter = &stats.hops;
+      d->on_drop = [this](packet& p) { stats.drop(p, &drop_counters::link_down); };
+    }
+    pl.set_up(!l.failed);
+  }
+
+  SC_METHOD(start_flows);
+  sensitive << flow_start_;
+  if (pending_.empty()) dont_initialize();
+
+  // Probes: the queue of every switch port that faces a link that is up, and each shared buffer.
+  if (cfg_.probe_interval_ps) {
+    probes.interval_s = double(cfg_.probe_interval_ps) * 1e-12;
+    for (unsigned s = 0; s < t.switches.size(); ++s) {
+      const topo_node& n = t.nodes[t.switches[s]];
+      for (unsigned p = 0; p < n.port_link.size(); ++p) {
+        if (t.links[n.port_link[p]].failed) continue;
+        probe_ports_.push_back({s, p});
+        probes.series.push_back({n.name, fmt::format("port{}.qdepth", p), "bytes", {}});
+      }
+    }
+    for (unsigned s = 0; s < t.switches.size(); ++s)
+      probes.series.push_back({t.nodes[t.switches[s]].name, "buffer.used", "bytes", {}});
+    SC_METHOD(sample);
+    sensitive << sample_tick_;
+  }
+}
+
+void fabric::start_flows() {
+  const uint64_t now = now_ps();
+  while (next_flow_ < pending_.size() && pending_[next_flow_].start_ps <= now) {
+    const flow_spec& s = pending_[next_flow_++];
+    ++flows_started;
+    hosts_[s.src]->start_flow(s.id);
+  }
+  if (next_flow_ < pending_.size()) flow_start_.notify(ps(pending_[next_flow_].start_ps - now));
+}
+
+void fabric::flow_done(flow_ctx&) {
+  ++flows_completed;
+  // Every flow is done and no more will start: nothing left to simulate.
+  if (flows_completed == pending_.size()) sc_core::sc_stop();
+}
+
+void fabric::sample() {
+  const uint64_t now = now_ps();
+  probes.t_s.push_back(double(now) * 1e-12);
+  size_t i = 0;
+  for (const probe_ref& r : probe_ports_) probes.series[i++].samples.push_back(int64_t(switches_[r.sw]->queue_depth(r.port, now)));
+  for (const auto& sw : switches_) probes.series[i++].samples.push_back(int64_t(sw->buffer_used(now)));
+  if (on_sample) on_sample(now);
+  sample_tick_.notify(ps(cfg_.probe_interval_ps));
+}
+
+std::pair<uint64_t, std::string> fabric::peak_queue() const {
+  std::pair<uint64_t, std::string> best{0, ""};
+  for (const auto& sw : switches_)
+    for (unsigned p = 0; p < sw->ports(); ++p)
+      if (sw->queue_peak(p) > best.first) best = {sw->queue_peak(p), fmt::format("{}.port{}", sw->name(), p)};
+  return best;
+}
+
+uint64_t fabric::ideal_fct_ps(uint32_t src, uint32_t dst, uint64_t bytes) const {
+  // Walk one shortest path (the fastest link at each step), then price it: store-and-forward,
+  // no queueing, the last packet behind (n-1) bottleneck slots, and its ACK coming back.
+  const topology& t = cfg_.topo;
+  const std::vector<unsigned> dist = t.distances_from(t.hosts[dst]);
+  std::vector<const topo_link*> path;
+  unsigned node = t.hosts[src];
+  while (node != t.hosts[dst]) {
+    const topo_link* best = nullptr;
+    for (unsigned li : t.nodes[node].port_link) {
+      const topo_link& l = t.links[li];
+      const unsigned peer = l.a == node ? l.b : l.a;
+      if (l.failed || dist[peer] + 1 != dist[node]) continue;
+      if (!best || l.rate_bps > best->rate_bps) best = &l;
+    }
+    if (!best) return 0;   // unreachable
+    path.push_back(best);
+    node = best->a == node ? best->b : best->a;
+  }
+  const uint32_t mtu = cfg_.nic.mtu_payload;
+  const uint64_t n = (bytes + mtu - 1) / mtu;
+  packet full, last, ack;
+  full.payload_bytes = mtu;
+  last.payload_bytes = uint32_t(bytes - (n - 1) * mtu);
+  ack.kind = pkt_kind::ack;
+  full.int_enabled = last.int_enabled = ack.int_enabled = cfg_.nic.int_enabled;
+  const uint64_t pipe = cfg_.sw.pipeline_cycles * cfg_.sw.clock_period_ps;
+  uint64_t slot = 0, one_way = 0, back = 0;
+  for (const topo_link* l : path) {
+    const link_timing lt{l->rate_bps, l->delay_ps};
+    slot = std::max(slot, lt.occupancy_ps(full.frame_bytes()));
+    one_way += lt.arrival_after_ps(last.frame_bytes());
+    back += lt.arrival_after_ps(ack.frame_bytes());
+  }
+  const uint64_t switches = path.size() - 1;
+  return (n - 1) * slot + one_way + back + 2 * switches * pipe;
+}
+
+}  // namespace netasic

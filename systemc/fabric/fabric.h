@@ -1,0 +1,70 @@
+// The fabric: switches, NICs and links instantiated from a topology, the register bus and the
+// route controller, the traffic source that starts flows, and the probe sampler.
+#pragma once
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include <systemc>
+
+#include "common/run_stats.h"
+#include "fabric/route_controller.h"
+#include "fabric/topology.h"
+#include "nic/host.h"
+#include "output/run_data.h"
+#include "switch/switch.h"
+#include "tlm/link.h"
+#include "tlm/regbus.h"
+#include "workload/traffic.h"
+
+namespace netasic {
+
+struct fabric_config {
+  topology topo;
+  switch_config sw;
+  nic_config nic;
+  uint64_t arrivals_end_ps = 0;     // no flow starts after this
+  uint64_t probe_interval_ps = 0;   // 0 = no probes
+};
+
+class fabric : public sc_core::sc_module {
+  SC_HAS_PROCESS(fabric);
+
+ public:
+  fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std::vector<flow_spec>& flows);
+
+  run_stats stats;
+  std::vector<flow_ctx> flows;
+  probe_set probes;
+  uint64_t flows_started = 0, flows_completed = 0;
+  // Called at every probe sample with the current time (progress display).
+  std::function<void(uint64_t now_ps)> on_sample;
+
+  const fabric_config& config() const { return cfg_; }
+  const std::vector<std::unique_ptr<switch_model>>& switches() const { return switches_; }
+  const std::vector<std::unique_ptr<packet_link>>& links() const { return links_; }
+  const route_controller& controller() const { return *ctrl_; }
+  // The same flow alone on an idle fabric (analytic, see docs/timing-model.md).
+  uint64_t ideal_fct_ps(uint32_t src, uint32_t dst, uint64_t bytes) const;
+  // Peak queue depth over all switch ports, and its port name.
+  std::pair<uint64_t, std::string> peak_queue() const;
+
+ private:
+  void start_flows();
+  void sample();
+  void flow_done(flow_ctx& f);
+
+  fabric_config cfg_;
+  std::vector<std::unique_ptr<switch_model>> switches_;
+  std::vector<std::unique_ptr<host_nic>> hosts_;
+  std::vector<std::unique_ptr<packet_link>> links_;
+  std::unique_ptr<regbus> bus_;
+  std::unique_ptr<route_controller> ctrl_;
+  std::vector<flow_spec> pending_;   // sorted by start
+  size_t next_flow_ = 0;
+  sc_core::sc_event flow_start_, sample_tick_;
+  struct probe_ref { unsigned sw, port; };
+  std::vector<probe_ref> probe_ports_;
+};
+
+}  // namespace netasic

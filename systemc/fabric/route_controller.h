@@ -1,0 +1,40 @@
+// Route controller: computes shortest-path ECMP groups for every switch and destination host
+// and installs them over the register bus, as a control-plane driver would.
+#pragma once
+#include <string>
+#include <vector>
+
+#include <systemc>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "fabric/topology.h"
+#include "tlm/regbus.h"
+
+namespace netasic {
+
+struct route_plan {
+  struct sw_routes {
+    std::vector<uint32_t> route;     // per destination host: [31:16] base, [15:0] size
+    std::vector<uint32_t> members;   // egress ports
+  };
+  std::vector<sw_routes> per_switch;        // by switch index
+  std::vector<std::string> unreachable;     // "leaf0 -> host5" for pairs with no path
+};
+
+// Shortest paths over links that are up; an ECMP group is every port on a shortest path.
+route_plan plan_routes(const topology& t);
+
+class route_controller : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_initiator_socket<reg_driver> bus;
+  route_controller(sc_core::sc_module_name name, const topology& t, std::vector<unsigned> device_of_switch);
+  uint64_t register_writes() const { return writes_; }
+
+ private:
+  void end_of_elaboration() override;   // routes are in place before the first packet moves
+  const topology& topo_;
+  std::vector<unsigned> device_;
+  uint64_t writes_ = 0;
+};
+
+}  // namespace netasic

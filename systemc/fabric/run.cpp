@@ -1,0 +1,237 @@
+#include "fabric/run.h"
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "fabric/fabric.h"
+#include "output/csv.h"
+#include "output/gtkw.h"
+#include "output/report.h"
+#include "output/vcd.h"
+
+namespace netasic {
+namespace {
+
+[[noreturn]] void fail(const config& c, const std::string& key, const std::string& msg) {
+  throw config_error(fmt::format("{}: key '{}': {}", c.origin(key), key, msg));
+}
+
+uint64_t to_ps(double v, double ps_per_unit) { return uint64_t(std::llround(v * ps_per_unit)); }
+uint64_t to_bps(double gbps) { return uint64_t(std::llround(gbps * 1e9)); }
+
+fabric_config make_fabric_config(const config& c) {
+  fabric_config f;
+  const uint64_t host_bps = to_bps(c.real("topology.host_rate")), up_bps = to_bps(c.real("topology.uplink_rate"));
+  const uint64_t delay = to_ps(c.real("topology.link_delay"), 1e3);
+  if (c.string("topology.kind") == "leaf_spine") {
+    leaf_spine_spec s;
+    s.leaves = unsigned(c.integer("topology.leaves"));
+    s.spines = unsigned(c.integer("topology.spines"));
+    s.hosts_per_leaf = unsigned(c.integer("topology.hosts_per_leaf"));
+    s.parallel_links = unsigned(c.integer("topology.parallel_links"));
+    s.host_rate_bps = host_bps;
+    s.uplink_rate_bps = up_bps;
+    s.delay_ps = delay;
+    f.topo = build_leaf_spine(s);
+  } else {
+    fat_tree_spec s;
+    s.k = unsigned(c.integer("topology.k"));
+    if (s.k % 2) fail(c, "topology.k", fmt::format("{} is odd; a k-ary fat tree needs an even k", s.k));
+    s.host_rate_bps = host_bps;
+    s.uplink_rate_bps = up_bps;
+    s.delay_ps = delay;
+    f.topo = build_fat_tree(s);
+  }
+  for (const char* key : {"topology.failed_links", "topology.degraded_links"}) {
+    try {
+      if (std::string(key) == "topology.failed_links") apply_failed_links(f.topo, c.list(key), key);
+      else apply_degraded_links(f.topo, c.list(key), key);
+    } catch (const config_error& e) {
+      throw config_error(c.origin(key) + ": " + e.what());
+    }
+  }
+
+  const double period = 1e6 / c.real("switch.clock");
+  if (std::fabs(period - std::round(period)) > 1e-6)
+    fail(c, "switch.clock", fmt::format("a {} MHz clock has a period of {} ps; it must be a whole number of "
+                                        "picoseconds (e.g. 1000, 1250, 1600 MHz)", c.real("switch.clock"), period));
+  f.sw.clock_period_ps = uint64_t(std::llround(period));
+  f.sw.pipeline_cycles = uint32_t(c.integer("switch.pipeline_cycles"));
+  f.sw.buffer_bytes = uint64_t(c.integer("switch.buffer")) * 1024;
+  f.sw.queue_limit_bytes = uint64_t(c.integer("switch.queue_limit")) * 1024;
+  f.sw.hash_bits = c.string("switch.hash") == "crc16" ? 16 : 32;
+  f.sw.hash_seed = uint32_t(c.integer("switch.hash_seed"));
+  f.sw.member_capacity = unsigned(c.integer("switch.ecmp_members"));
+
+  f.nic.mtu_payload = uint32_t(c.integer("nic.mtu"));
+  f.nic.window_packets = uint32_t(c.integer("nic.window"));
+  f.nic.rto_ps = to_ps(c.real("nic.rto"), 1e6);
+  f.nic.int_enabled = c.boolean("nic.int_padding");
+
+  f.arrivals_end_ps = to_ps(c.real("sim.duration"), 1e6);
+  f.probe_interval_ps = to_ps(c.real("sim.probe_interval"), 1e6);
+  return f;
+}
+
+std::vector<flow_spec> make_flows(const config& c, const fabric_config& f) {
+  traffic_spec t;
+  t.pattern = parse_traffic_pattern(c.string("traffic.pattern"));
+  t.hosts = uint32_t(f.topo.hosts.size());
+  t.host_rate_bps = c.real("topology.host_rate") * 1e9;
+  t.load = c.real("traffic.load");
+  t.flow_size_bytes = uint64_t(c.integer("traffic.flow_size"));
+  if (t.pattern == traffic_pattern::poisson || t.flow_size_bytes == 0) {
+    try {
+      t.cdf = flow_size_cdf::load(c.string("traffic.cdf"));
+    } catch (const config_error& e) {
+      fail(c, "traffic.cdf", e.what());
+    }
+  }
+  t.duration_ps = f.arrivals_end_ps;
+  t.start_ps = t.pattern == traffic_pattern::poisson ? 0 : to_ps(c.real("traffic.start"), 1e6);
+  t.incast_senders = uint32_t(c.integer("traffic.incast.senders"));
+  t.incast_receiver = uint32_t(c.integer("traffic.incast.receiver"));
+  rng r(uint64_t(c.integer("sim.seed")));
+  try {
+    return generate_flows(t, r);
+  } catch (const config_error& e) {
+    // The generator's messages start with the key they are about; point at where it was set.
+    const std::string msg = e.what(), key = msg.substr(0, msg.find(':'));
+    if (all_params().find(key)) throw config_error(fmt::format("{}: key '{}'{}", c.origin(key), key, msg.substr(key.size())));
+    throw config_error(fmt::format("{}: {}", c.source_file().empty() ? "--set" : c.source_file(), msg));
+  }
+}
+
+uint64_t peak_rss_bytes() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return uint64_t(u.ru_maxrss) * 1024;
+}
+
+}  // namespace
+
+double percentile_sorted(const std::vector<double>& v, double p) {
+  if (v.empty()) return 0;
+  const size_t rank = size_t(std::ceil(p / 100.0 * double(v.size())));
+  return v[rank == 0 ? 0 : rank - 1];
+}
+
+run_result run_scenario(const config& cfg, progress_mode progress) {
+  using clock = std::chrono::steady_clock;
+  const fabric_config fc = make_fabric_config(cfg);
+  const std::vector<flow_spec> specs = make_flows(cfg, fc);
+  // ECMP groups must fit the member table: a configuration error, found before simulating.
+  const route_plan plan = plan_routes(fc.topo);
+  for (unsigned s = 0; s < plan.per_switch.size(); ++s)
+    if (plan.per_switch[s].members.size() > fc.sw.member_capacity)
+      fail(cfg, "switch.ecmp_members", fmt::format("{} needs {} ECMP member entries, the table has {}",
+                                                    fc.topo.nodes[fc.topo.switches[s]].name,
+                                                    plan.per_switch[s].members.size(), fc.sw.member_capacity));
+  if (!plan.unreachable.empty())
+    std::cerr << fmt::format("warning: {} switch-to-host pairs have no path (first: {}); packets to them are "
+                             "dropped as no_route\n", plan.unreachable.size(), plan.unreachable.front());
+
+  sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
+  // The kernel's info messages ("simulation stopped by user") are noise in a tool's output.
+  sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  fabric fab("fabric", fc, specs);
+  const uint64_t end_ps = fc.arrivals_end_ps + to_ps(cfg.real("sim.drain"), 1e6);
+
+  const auto wall0 = clock::now();
+  auto last_print = wall0;
+  fab.on_sample = [&](uint64_t now) {
+    if (progress == progress_mode::none) return;
+    const auto w = clock::now();
+    const double since = std::chrono::duration<double>(w - last_print).count();
+    if (since < (progress == progress_mode::terminal ? 0.25 : 10.0)) return;
+    last_print = w;
+    const double wall = std::chrono::duration<double>(w - wall0).count();
+    const std::string line = fmt::format(
+        "[{:3.0f}%] sim {:.3f} of {:.3f} ms | flows {} done of {} | {:.2f} M packet-hops/s | wall {:.1f} s",
+        100.0 * double(now) / double(end_ps), double(now) * 1e-9, double(end_ps) * 1e-9, fab.flows_completed,
+        specs.size(), double(fab.stats.hops) / wall * 1e-6, wall);
+    if (progress == progress_mode::terminal) std::cerr << "\r" << line << "\x1b[K" << std::flush;
+    else std::cerr << line << "\n";
+  };
+
+  sc_core::sc_start(ps(end_ps));
+  const double wall = std::chrono::duration<double>(clock::now() - wall0).count();
+  if (progress == progress_mode::terminal) std::cerr << "\r\x1b[K" << std::flush;
+  const uint64_t sim_end = now_ps();
+
+  run_result r;
+  r.probes = std::move(fab.probes);
+  std::vector<double> slowdowns;
+  for (const flow_ctx& f : fab.flows) {
+    flow_record rec;
+    rec.id = f.id;
+    rec.src = f.src;
+    rec.dst = f.dst;
+    rec.size_bytes = f.size_bytes;
+    rec.start_s = double(f.start_ps) * 1e-12;
+    rec.ideal_fct_s = double(fab.ideal_fct_ps(f.src, f.dst, f.size_bytes)) * 1e-12;
+    rec.retransmitted_packets = f.retransmitted;
+    if (f.snd.total && f.snd.done()) {
+      rec.fct_s = double(f.finish_ps - f.start_ps) * 1e-12;
+      slowdowns.push_back(rec.slowdown());
+    }
+    r.flows.push_back(rec);
+  }
+  std::sort(slowdowns.begin(), slowdowns.end());
+
+  const run_stats& st = fab.stats;
+  const uint64_t dropped = st.dropped.total(), in_flight = st.pool.live();
+  r.accounting_ok = st.sent == st.delivered + dropped + in_flight;
+  const auto [peak_q, peak_port] = fab.peak_queue();
+  uint64_t timeouts = 0, retrans = 0;
+  for (const flow_ctx& f : fab.flows) {
+    timeouts += f.timeouts;
+    retrans += f.retransmitted;
+  }
+  nlohmann::json& s = r.summary;
+  s["scenario"] = cfg.string("scenario.name");
+  s["seed"] = cfg.integer("sim.seed");
+  s["sim_time_s"] = double(sim_end) * 1e-12;
+  s["wall_time_s"] = wall;
+  s["packet_hops"] = st.hops;
+  s["packet_hops_per_s"] = wall > 0 ? double(st.hops) / wall : 0.0;
+  s["peak_memory_bytes"] = peak_rss_bytes();
+  s["packets"] = {{"sent", st.sent}, {"delivered", st.delivered}, {"dropped", dropped}, {"in_flight", in_flight}};
+  s["drops"] = {{"buffer_full", st.dropped.buffer_full}, {"queue_limit", st.dropped.queue_limit},
+                {"no_route", st.dropped.no_route}, {"link_down", st.dropped.link_down}};
+  s["flows"] = {{"total", specs.size()}, {"started", fab.flows_started}, {"completed", fab.flows_completed},
+                {"retransmitted_packets", retrans}, {"timeouts", timeouts}};
+  s["fct_slowdown"] = {{"p50", percentile_sorted(slowdowns, 50)},
+                       {"p95", percentile_sorted(slowdowns, 95)},
+                       {"p99", percentile_sorted(slowdowns, 99)}};
+  s["queue"] = {{"peak_bytes", peak_q}, {"peak_port", peak_port}};
+  s["topology"] = {{"hosts", fc.topo.hosts.size()}, {"switches", fc.topo.switches.size()},
+                   {"links", fc.topo.links.size()}, {"route_register_writes", fab.controller().register_writes()}};
+  s["accounting_ok"] = r.accounting_ok;
+  return r;
+}
+
+void write_run_outputs(const std::string& dir, const config& cfg, const run_result& r, bool vcd) {
+  namespace fs = std::filesystem;
+  fs::create_directories(dir);
+  const fs::path d(dir);
+  std::ofstream(d / "summary.json") << r.summary.dump(2) << "\n";
+  std::ofstream(d / "config.toml") << cfg.to_toml();
+  write_flows_csv((d / "flows.csv").string(), r.flows);
+  write_probes_csv((d / "probes.csv").string(), r.probes);
+  if (vcd) {
+    write_vcd((d / "waves.vcd").string(), r.probes);
+    write_gtkw((d / "waves.gtkw").string(), "waves.vcd", r.probes);
+  }
+  write_report_html((d / "report.html").string(), r.summary, r.flows, r.probes);
+}
+
+}  // namespace netasic

@@ -1,0 +1,161 @@
+#include "nic/host.h"
+
+#include <algorithm>
+
+namespace netasic {
+
+host_nic::host_nic(sc_core::sc_module_name name, unsigned index, const nic_config& cfg, run_stats& stats,
+                   std::vector<flow_ctx>& flows)
+    : sc_core::sc_module(name), tx("tx"), rx("rx", *this, 0), index_(index), cfg_(cfg), stats_(stats), flows_(flows) {
+  SC_METHOD(on_tx_free);
+  sensitive << tx_free_;
+  dont_initialize();
+  SC_METHOD(on_rto_check);
+  sensitive << rto_tick_;
+  dont_initialize();
+}
+
+void host_nic::start_flow(uint32_t id) {
+  flow_ctx& f = flows_[id];
+  f.snd.total = uint32_t((f.size_bytes + cfg_.mtu_payload - 1) / cfg_.mtu_payload);
+  f.snd.last_progress_ps = now_ps();
+  active_.push_back(id);
+  if (!rto_scheduled_) {
+    rto_scheduled_ = true;
+    rto_tick_.notify(ps(cfg_.rto_ps / 2));
+  }
+  try_send();
+}
+
+packet* host_nic::make_data(flow_ctx& f) {
+  packet* p = stats_.pool.alloc();
+  const uint32_t seq = f.snd.nxt;
+  p->kind = pkt_kind::data;
+  p->flow = f.id;
+  p->seq = seq;
+  p->src_host = f.src;
+  p->dst_host = f.dst;
+  p->payload_bytes = uint32_t(std::min<uint64_t>(cfg_.mtu_payload, f.size_bytes - uint64_t(seq) * cfg_.mtu_payload));
+  p->int_enabled = cfg_.int_enabled;
+  p->eth.ethertype = 0x0800;
+  p->eth.src_mac = 0x020000000000ull | f.src;
+  p->eth.dst_mac = 0x020000000000ull | f.dst;
+  p->ip.version = 4;
+  p->ip.ihl = 5;
+  p->ip.ecn = 1;   // ECT(1): RoCEv2 traffic is ECN-capable
+  p->ip.ttl = 64;
+  p->ip.protocol = 17;
+  p->ip.src = ip_of(f.src);
+  p->ip.dst = ip_of(f.dst);
+  p->udp.src_port = f.src_port;
+  p->udp.dst_port = udp_header::rocev2_port;
+  p->bth.opcode = 0x0A;   // RC RDMA WRITE Only
+  p->bth.dest_qp = f.id & 0xFFFFFFu;
+  p->bth.ack_req = 1;
+  p->bth.psn = seq & 0xFFFFFFu;
+  p->ip.total_length = uint16_t(p->frame_bytes() - eth_header::bytes - eth_header::fcs_bytes);
+  p->udp.length = uint16_t(p->ip.total_length - ipv4_header::bytes);
+  if (f.snd.is_retransmission()) ++f.retransmitted;
+  f.snd.sent_one();
+  return p;
+}
+
+bool host_nic::pick_flow(uint32_t& flow) {
+  for (size_t n = 0; n < active_.size(); ++n) {
+    rr_ = (rr_ + 1) % active_.size();
+    const uint32_t id = active_[rr_];
+    if (flows_[id].snd.can_send(cfg_.window_packets)) {
+      flow = id;
+      return true;
+    }
+  }
+  return false;
+}
+
+void host_nic::try_send() {
+  if (tx_scheduled_) return;
+  const uint64_t now = now_ps();
+  if (free_ps_ > now) {
+    if (ctrl_head_ || !active_.empty()) {
+      tx_scheduled_ = true;
+      tx_free_.notify(ps(free_ps_ - now));
+    }
+    return;
+  }
+  packet* p = nullptr;
+  uint32_t flow;
+  if (ctrl_head_) {
+    p = ctrl_head_;
+    ctrl_head_ = p->next;
+    if (!ctrl_head_) ctrl_tail_ = nullptr;
+  } else if (pick_flow(flow)) {
+    p = make_data(flows_[flow]);
+  } else {
+    return;   // window-limited or idle; an ACK or a new flow calls again
+  }
+  ++stats_.sent;
+  p->tx_ps = now;
+  free_ps_ = tx.send(*p, now);
+  tx_scheduled_ = true;
+  tx_free_.notify(ps(free_ps_ - now));
+}
+
+void host_nic::on_tx_free() {
+  tx_scheduled_ = false;
+  try_send();
+}
+
+void host_nic::pkt_receive(unsigned, packet& p, uint64_t now) {
+  ++stats_.delivered;
+  flow_ctx& f = flows_[p.flow];
+  if (p.kind == pkt_kind::data) {
+    const auto r = f.rcv.on_data(p.seq);
+    if (r == gbn_receiver::reply::none) {
+      stats_.pool.release(&p);
+      return;
+    }
+    // The delivered data packet's buffer becomes the ACK/NAK: swap the addresses, drop payload.
+    p.kind = r == gbn_receiver::reply::ack ? pkt_kind::ack : pkt_kind::nak;
+    p.seq = f.rcv.expected;
+    p.payload_bytes = 0;
+    p.hops = 0;
+    std::swap(p.src_host, p.dst_host);
+    std::swap(p.ip.src, p.ip.dst);
+    const uint64_t mac = p.eth.src_mac;
+    p.eth.src_mac = p.eth.dst_mac;
+    p.eth.dst_mac = mac;
+    p.bth.opcode = 0x11;   // RC Acknowledge
+    p.bth.psn = p.seq & 0xFFFFFFu;
+    p.ip.total_length = uint16_t(p.frame_bytes() - eth_header::bytes - eth_header::fcs_bytes);
+    p.udp.length = uint16_t(p.ip.total_length - ipv4_header::bytes);
+    p.next = nullptr;
+    if (ctrl_tail_) ctrl_tail_->next = &p;
+    else ctrl_head_ = &p;
+    ctrl_tail_ = &p;
+    try_send();
+    return;
+  }
+  const uint32_t seq = p.seq;
+  const bool nak = p.kind == pkt_kind::nak;
+  stats_.pool.release(&p);
+  if (f.snd.done()) return;   // late duplicate
+  if (nak) f.snd.on_nak(seq, now);
+  else f.snd.on_ack(seq, now);
+  if (f.snd.done()) {
+    f.finish_ps = now;
+    active_.erase(std::find(active_.begin(), active_.end(), f.id));
+    if (on_flow_done) on_flow_done(f);
+  }
+  try_send();
+}
+
+void host_nic::on_rto_check() {
+  const uint64_t now = now_ps();
+  for (uint32_t id : active_)
+    if (flows_[id].snd.check_timeout(now, cfg_.rto_ps)) ++flows_[id].timeouts;
+  rto_scheduled_ = !active_.empty();
+  if (rto_scheduled_) rto_tick_.notify(ps(cfg_.rto_ps / 2));
+  try_send();
+}
+
+}  // namespace netasic

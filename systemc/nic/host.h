@@ -1,0 +1,67 @@
+// First endpoint (NIC) model: per-QP go-back-N transport over one port. The transmitter serves
+// ACK/NAK frames first, then the active flows round-robin, one frame each time the wire frees.
+#pragma once
+#include <functional>
+#include <vector>
+
+#include <systemc>
+
+#include "common/run_stats.h"
+#include "nic/gbn_transport.h"
+#include "tlm/packet_socket.h"
+
+namespace netasic {
+
+struct nic_config {
+  uint32_t mtu_payload = 1000;      // payload bytes per data packet
+  uint32_t window_packets = 64;     // fixed window per flow
+  uint64_t rto_ps = 0;              // retransmission timeout
+  bool int_enabled = false;         // frames carry HPCC's INT padding
+};
+
+// Per-QP context, shared by the two ends of a flow (QP number = flow id).
+struct flow_ctx {
+  uint32_t id = 0, src = 0, dst = 0;
+  uint64_t size_bytes = 0, start_ps = 0, finish_ps = 0;
+  uint16_t src_port = 0;            // UDP source port: the flow's ECMP entropy
+  uint32_t retransmitted = 0, timeouts = 0;
+  gbn_sender snd;
+  gbn_receiver rcv;
+};
+
+class host_nic : public sc_core::sc_module, public pkt_receiver {
+  SC_HAS_PROCESS(host_nic);
+
+ public:
+  pkt_initiator_socket tx;
+  pkt_target_socket rx;
+
+  host_nic(sc_core::sc_module_name name, unsigned index, const nic_config& cfg, run_stats& stats,
+           std::vector<flow_ctx>& flows);
+  void start_flow(uint32_t flow);
+  void pkt_receive(unsigned port, packet& p, uint64_t now_ps) override;
+  std::function<void(flow_ctx&)> on_flow_done;
+
+  static uint32_t ip_of(unsigned host) { return 0x0A000000u | host; }   // 10.0.0.0/8
+
+ private:
+  void try_send();
+  void on_tx_free();
+  void on_rto_check();
+  bool pick_flow(uint32_t& flow);
+  packet* make_data(flow_ctx& f);
+
+  unsigned index_;
+  nic_config cfg_;
+  run_stats& stats_;
+  std::vector<flow_ctx>& flows_;
+  std::vector<uint32_t> active_;     // flows with data left to send or to be acknowledged
+  size_t rr_ = 0;
+  packet* ctrl_head_ = nullptr;      // ACK/NAK frames waiting for the wire
+  packet* ctrl_tail_ = nullptr;
+  uint64_t free_ps_ = 0;             // when the wire is free for the next frame
+  bool tx_scheduled_ = false, rto_scheduled_ = false;
+  sc_core::sc_event tx_free_, rto_tick_;
+};
+
+}  // namespace netasic

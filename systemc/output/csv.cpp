@@ -1,0 +1,89 @@
+#include "output/csv.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace netasic {
+
+namespace {
+
+std::ofstream open_for_writing(const std::string& path) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw std::runtime_error(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
+  return out;
+}
+
+void finish(std::ofstream& out, const std::string& path) {
+  out.flush();
+  if (!out) throw std::runtime_error(fmt::format("error while writing {}", path));
+}
+
+// Microseconds with 6 decimals: one picosecond resolution, fixed notation for spreadsheets.
+std::string us(double seconds) { return fmt::format("{:.6f}", seconds * 1e6); }
+
+}  // namespace
+
+std::string probe_column_name(const probe_series& s) {
+  std::string n = s.device.empty() ? s.name : s.device + "." + s.name;
+  if (!s.unit.empty()) n += "_" + s.unit;
+  return n;
+}
+
+std::string csv_escape(const std::string& field) {
+  if (field.find_first_of(",\"\r\n") == std::string::npos) return field;
+  std::string q = "\"";
+  for (char c : field) {
+    if (c == '"') q += '"';
+    q += c;
+  }
+  return q + "\"";
+}
+
+void validate_probe_set(const probe_set& probes) {
+  for (const auto& s : probes.series)
+    if (s.samples.size() != probes.t_s.size())
+      throw std::invalid_argument(fmt::format("probe {} has {} samples but there are {} sample times",
+                                              probe_column_name(s), s.samples.size(), probes.t_s.size()));
+  for (size_t i = 1; i < probes.t_s.size(); ++i)
+    if (probes.t_s[i] < probes.t_s[i - 1])
+      throw std::invalid_argument(fmt::format("probe sample times decrease at index {} ({} s after {} s)", i,
+                                              probes.t_s[i], probes.t_s[i - 1]));
+}
+
+void write_flows_csv(const std::string& path, const std::vector<flow_record>& flows) {
+  auto out = open_for_writing(path);
+  out << "id,src,dst,size_bytes,start_us,fct_us,ideal_fct_us,slowdown,retransmitted_packets\n";
+  fmt::memory_buffer line;
+  for (const auto& f : flows) {
+    line.clear();
+    const bool done = f.fct_s >= 0;
+    fmt::format_to(std::back_inserter(line), "{},{},{},{},{},{},{},{},{}\n", f.id, f.src, f.dst, f.size_bytes,
+                   us(f.start_s), done ? us(f.fct_s) : "", us(f.ideal_fct_s),
+                   done && f.ideal_fct_s > 0 ? fmt::format("{:.6f}", f.slowdown()) : "", f.retransmitted_packets);
+    out.write(line.data(), static_cast<std::streamsize>(line.size()));
+  }
+  finish(out, path);
+}
+
+void write_probes_csv(const std::string& path, const probe_set& probes) {
+  validate_probe_set(probes);
+  auto out = open_for_writing(path);
+  out << "time_us";
+  for (const auto& s : probes.series) out << ',' << csv_escape(probe_column_name(s));
+  out << '\n';
+  fmt::memory_buffer line;
+  for (size_t i = 0; i < probes.t_s.size(); ++i) {
+    line.clear();
+    fmt::format_to(std::back_inserter(line), "{}", us(probes.t_s[i]));
+    for (const auto& s : probes.series) fmt::format_to(std::back_inserter(line), ",{}", s.samples[i]);
+    line.push_back('\n');
+    out.write(line.data(), static_cast<std::streamsize>(line.size()));
+  }
+  finish(out, path);
+}
+
+}  // namespace netasic

@@ -1,0 +1,105 @@
+#include "output/gtkw.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <stdexcept>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "output/csv.h"
+#include "output/vcd.h"
+
+namespace netasic {
+
+namespace {
+
+// GTKWave trace flag bits (its save-file "@<hex>" lines).
+constexpr unsigned tr_dec = 0x4;
+constexpr unsigned tr_rjustify = 0x20;
+constexpr unsigned tr_blank = 0x200;
+constexpr unsigned tr_signed = 0x400;
+constexpr unsigned tr_analog_step = 0x8000;
+constexpr unsigned tr_analog_blank_stretch = 0x20000;
+constexpr unsigned tr_grp_begin = 0x800000;
+constexpr unsigned tr_grp_end = 0x1000000;
+
+constexpr int window_width_px = 1400, window_height_px = 800, sst_width_px = 220, signals_width_px = 260;
+constexpr int analog_extra_rows = 3;   // blank rows that make each analog trace 4 rows tall
+
+}  // namespace
+
+void write_gtkw(std::ostream& out, const std::string& vcd_file_name, const probe_set& probes,
+                const std::string& save_file_name) {
+  validate_probe_set(probes);
+  out << "[*] GTKWave save file written by netasic: probes per device, decimal values as analog steps\n";
+  out << "[dumpfile] \"" << vcd_file_name << "\"\n";
+  // GTKWave resolves a [dumpfile] that is not found from the current directory by its path
+  // relative to [savefile], applied to where the save file is now.
+  if (!save_file_name.empty()) out << "[savefile] \"" << save_file_name << "\"\n";
+  out << "[timestart] 0\n";
+  out << fmt::format("[size] {} {}\n", window_width_px, window_height_px);
+  // Zoom to the whole run. GTKWave shows 2^-zoom time units (ps) per frame of 200 pixels; the
+  // wave pane is what the window leaves beside the signal tree and the signal names.
+  if (probes.t_s.size() >= 2) {
+    double span_ps = (probes.t_s.back() - probes.t_s.front() + probes.interval_s) * 1e12;
+    double wave_px = window_width_px - sst_width_px - signals_width_px - 100;
+    if (span_ps > 0) {
+      out << fmt::format("*{:.6f} -1", -std::log2(span_ps * 200 / wave_px));
+      for (int m = 0; m < 26; ++m) out << " -1";   // markers a..z unset
+      out << '\n';
+    }
+  }
+  out << fmt::format("[sst_width] {}\n[signals_width] {}\n[sst_expanded] 1\n", sst_width_px, signals_width_px);
+
+  std::vector<std::string> devices;
+  for (const auto& s : probes.series)
+    if (std::find(devices.begin(), devices.end(), s.device) == devices.end()) devices.push_back(s.device);
+  for (const auto& d : devices) out << "[treeopen] " << d << ".\n";
+
+  unsigned flags = 0;
+  auto set_flags = [&](unsigned f) {
+    if (f != flags) out << fmt::format("@{:x}\n", f);
+    flags = f;
+  };
+  for (const auto& d : devices) {
+    set_flags(tr_grp_begin | tr_blank);
+    out << '-' << d << '\n';
+    int color = 0;
+    for (const auto& s : probes.series) {
+      if (s.device != d) continue;
+      bool negative = std::any_of(s.samples.begin(), s.samples.end(), [](int64_t v) { return v < 0; });
+      set_flags(tr_analog_step | tr_rjustify | (negative ? tr_signed : tr_dec));
+      out << fmt::format("[color] {}\n", color % 7 + 1);   // 0 is the default green of digital traces
+      ++color;
+      // Shown as "port3/qdepth_bytes" under the device's group (GTKWave would cut an alias
+      // with dots to its last part); GTKWave 3.3 names vectors with their bit range.
+      std::string path = vcd_signal_path(s);
+      std::string alias = path.substr(path.find('.') + 1);
+      std::replace(alias.begin(), alias.end(), '.', '/');
+      out << "+{" << alias << "} " << path << "[63:0]\n";
+      for (int i = 0; i < analog_extra_rows; ++i) {
+        set_flags(tr_analog_blank_stretch);
+        out << "-\n";
+      }
+    }
+    set_flags(tr_grp_end | tr_blank);
+    out << '-' << d << '\n';
+  }
+  out << "[pattern_trace] 1\n[pattern_trace] 0\n";
+}
+
+void write_gtkw(const std::string& path, const std::string& vcd_file_name, const probe_set& probes) {
+  validate_probe_set(probes);
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw std::runtime_error(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
+  auto slash = path.find_last_of('/');
+  write_gtkw(out, vcd_file_name, probes, slash == std::string::npos ? path : path.substr(slash + 1));
+  out.flush();
+  if (!out) throw std::runtime_error(fmt::format("error while writing {}", path));
+}
+
+}  // namespace netasic

@@ -1,0 +1,34 @@
+// What a run hands to the output writers: one record per flow and the sampled probe series.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace netasic {
+
+struct flow_record {
+  uint32_t id = 0;
+  uint32_t src = 0, dst = 0;       // host indices
+  uint64_t size_bytes = 0;         // payload bytes
+  double start_s = 0;              // when the flow was started at its source
+  double fct_s = -1;               // completion time (last byte acknowledged at the source); -1 = not completed
+  double ideal_fct_s = 0;          // same flow alone on an idle fabric
+  double slowdown() const { return fct_s < 0 ? -1 : fct_s / ideal_fct_s; }
+  uint32_t retransmitted_packets = 0;
+};
+
+// One probe sampled every interval: queue depth of a port, occupancy of a buffer, ...
+struct probe_series {
+  std::string device;   // scope in the VCD and group in GTKWave, e.g. "leaf0"
+  std::string name;     // e.g. "port3.qdepth"
+  std::string unit;     // e.g. "bytes"
+  std::vector<int64_t> samples;   // one per probe_set::t_s entry
+};
+
+struct probe_set {
+  double interval_s = 0;
+  std::vector<double> t_s;          // sample times
+  std::vector<probe_series> series;
+};
+
+}  // namespace netasic

@@ -1,0 +1,154 @@
+#include "workload/traffic.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <sstream>
+
+#include "common/params.h"
+
+namespace netasic {
+
+namespace {
+
+[[noreturn]] void bad(const std::string& key, const std::string& what) {
+  throw config_error(key + ": " + what);
+}
+
+std::string num(double v) {
+  std::ostringstream os;
+  os << v;
+  return os.str();
+}
+
+void validate(const traffic_spec& s) {
+  if (s.hosts < 2)
+    bad("hosts", "the topology has " + std::to_string(s.hosts) +
+                     " hosts; traffic needs at least 2 (a flow never goes to its own source)");
+  if (s.pattern == traffic_pattern::poisson) {
+    if (!s.cdf) bad("traffic.cdf", "the poisson pattern needs a flow-size CDF");
+    if (!(s.load > 0 && s.load <= 1))
+      bad("traffic.load", "is " + num(s.load) + ", must be in (0, 1]");
+    if (!(s.host_rate_bps > 0 && std::isfinite(s.host_rate_bps)))
+      bad("host link rate", "is " + num(s.host_rate_bps) + " bit/s, must be > 0");
+    if (s.duration_ps == 0) bad("sim.duration", "must be > 0 for the poisson pattern");
+    if (s.start_ps > UINT64_MAX - s.duration_ps)
+      bad("sim.duration", "start + duration overflows the 64-bit picosecond clock");
+    const double flows_per_s = s.load * s.host_rate_bps / (8.0 * s.cdf->mean_bytes());
+    const double expected = flows_per_s * double(s.duration_ps) * 1e-12 * s.hosts;
+    if (expected > double(max_generated_flows))
+      bad("sim.duration", "would generate about " + std::to_string(uint64_t(expected)) +
+                                  " flows, more than the limit of " + std::to_string(max_generated_flows) +
+                                  " (shorten sim.duration or lower traffic.load)");
+    return;
+  }
+  if (!s.cdf && s.flow_size_bytes == 0)
+    bad("traffic.flow_size", "must be > 0 when no traffic.cdf is given");
+  if (s.pattern == traffic_pattern::incast) {
+    if (s.incast_receiver >= s.hosts)
+      bad("traffic.incast.receiver", "host " + std::to_string(s.incast_receiver) +
+                                         " does not exist (hosts are 0.." + std::to_string(s.hosts - 1) + ")");
+    if (s.incast_senders == 0) bad("traffic.incast.senders", "must be at least 1");
+    if (s.incast_senders >= s.hosts)
+      bad("traffic.incast.senders", "is " + std::to_string(s.incast_senders) + " but only " +
+                                        std::to_string(s.hosts - 1) + " hosts besides the receiver exist");
+  }
+  if (s.pattern == traffic_pattern::all_to_all &&
+      uint64_t(s.hosts) * (s.hosts - 1) > max_generated_flows)
+    bad("hosts", "all_to_all over " + std::to_string(s.hosts) + " hosts is " +
+                     std::to_string(uint64_t(s.hosts) * (s.hosts - 1)) + " flows, more than the limit of " +
+                     std::to_string(max_generated_flows));
+}
+
+uint64_t next_size(const traffic_spec& s, rng& r) { return s.cdf ? s.cdf->sample(r) : s.flow_size_bytes; }
+
+// Uniform random permutation of v (Fisher-Yates with the project rng).
+void shuffle(std::vector<uint32_t>& v, rng& r) {
+  for (size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[r.below(i)]);
+}
+
+void poisson(const traffic_spec& s, rng& r, std::vector<flow_spec>& out) {
+  const double flows_per_s = s.load * s.host_rate_bps / (8.0 * s.cdf->mean_bytes());
+  const double mean_gap_ps = 1e12 / flows_per_s;
+  const double end_ps = double(s.start_ps) + double(s.duration_ps);
+  for (uint32_t src = 0; src < s.hosts; ++src) {
+    // Accumulate in double and truncate each arrival, so rounding never drifts the rate.
+    double t = double(s.start_ps);
+    for (;;) {
+      t += r.exponential(mean_gap_ps);
+      if (t >= end_ps) break;
+      uint32_t dst = uint32_t(r.below(s.hosts - 1));
+      if (dst >= src) ++dst;   // uniform over the hosts other than src
+      out.push_back({0, src, dst, s.cdf->sample(r), uint64_t(t)});
+    }
+  }
+}
+
+void incast(const traffic_spec& s, rng& r, std::vector<flow_spec>& out) {
+  std::vector<uint32_t> candidates;
+  for (uint32_t h = 0; h < s.hosts; ++h)
+    if (h != s.incast_receiver) candidates.push_back(h);
+  // Partial Fisher-Yates: the first N entries are a uniform N-subset.
+  for (uint32_t i = 0; i < s.incast_senders; ++i)
+    std::swap(candidates[i], candidates[i + r.below(candidates.size() - i)]);
+  candidates.resize(s.incast_senders);
+  std::sort(candidates.begin(), candidates.end());
+  for (uint32_t src : candidates) out.push_back({0, src, s.incast_receiver, next_size(s, r), s.start_ps});
+}
+
+void permutation(const traffic_spec& s, rng& r, std::vector<flow_spec>& out) {
+  // Rejection sampling gives a uniform derangement; about e (2.72) tries on average.
+  std::vector<uint32_t> dst(s.hosts);
+  for (;;) {
+    std::iota(dst.begin(), dst.end(), 0u);
+    shuffle(dst, r);
+    bool fixed_point = false;
+    for (uint32_t h = 0; h < s.hosts && !fixed_point; ++h) fixed_point = dst[h] == h;
+    if (!fixed_point) break;
+  }
+  for (uint32_t src = 0; src < s.hosts; ++src) out.push_back({0, src, dst[src], next_size(s, r), s.start_ps});
+}
+
+void all_to_all(const traffic_spec& s, rng& r, std::vector<flow_spec>& out) {
+  for (uint32_t src = 0; src < s.hosts; ++src)
+    for (uint32_t dst = 0; dst < s.hosts; ++dst)
+      if (dst != src) out.push_back({0, src, dst, next_size(s, r), s.start_ps});
+}
+
+}  // namespace
+
+std::string to_string(traffic_pattern p) {
+  switch (p) {
+    case traffic_pattern::poisson: return "poisson";
+    case traffic_pattern::incast: return "incast";
+    case traffic_pattern::permutation: return "permutation";
+    case traffic_pattern::all_to_all: return "all_to_all";
+  }
+  return "?";
+}
+
+traffic_pattern parse_traffic_pattern(const std::string& s) {
+  for (auto p : {traffic_pattern::poisson, traffic_pattern::incast, traffic_pattern::permutation,
+                 traffic_pattern::all_to_all})
+    if (to_string(p) == s) return p;
+  throw config_error("traffic.pattern: unknown pattern '" + s +
+                     "' (choices: poisson, incast, permutation, all_to_all)");
+}
+
+std::vector<flow_spec> generate_flows(const traffic_spec& spec, rng& r) {
+  validate(spec);
+  std::vector<flow_spec> flows;
+  switch (spec.pattern) {
+    case traffic_pattern::poisson: poisson(spec, r, flows); break;
+    case traffic_pattern::incast: incast(spec, r, flows); break;
+    case traffic_pattern::permutation: permutation(spec, r, flows); break;
+    case traffic_pattern::all_to_all: all_to_all(spec, r, flows); break;
+  }
+  // Stable: equal start times keep generation order, so the ids depend on the seed alone.
+  std::stable_sort(flows.begin(), flows.end(),
+                   [](const flow_spec& a, const flow_spec& b) { return a.start_ps < b.start_ps; });
+  for (size_t i = 0; i < flows.size(); ++i) flows[i].id = uint32_t(i);
+  return flows;
+}
+
+}  // namespace netasic

@@ -1,0 +1,103 @@
+// Topology builders and shortest-path ECMP planning, checked against the structure of
+// leaf-spine and k-ary fat-tree networks worked out by hand.
+#include <gtest/gtest.h>
+
+#include "common/params.h"
+#include "fabric/route_controller.h"
+#include "fabric/topology.h"
+#include "tlm/link.h"
+
+using namespace netasic;
+
+namespace {
+unsigned group_size(const route_plan& p, unsigned sw, unsigned host) { return p.per_switch[sw].route[host] & 0xFFFF; }
+unsigned sw_index(const topology& t, const std::string& name) {
+  for (unsigned i = 0; i < t.switches.size(); ++i) if (t.nodes[t.switches[i]].name == name) return i;
+  ADD_FAILURE() << "no switch " << name;
+  return 0;
+}
+leaf_spine_spec ls(unsigned leaves, unsigned spines, unsigned hpl, unsigned par) {
+  leaf_spine_spec s;
+  s.leaves = leaves;
+  s.spines = spines;
+  s.hosts_per_leaf = hpl;
+  s.parallel_links = par;
+  s.host_rate_bps = 100'000'000'000;
+  s.uplink_rate_bps = 400'000'000'000;
+  s.delay_ps = 1'000'000;
+  return s;
+}
+}  // namespace
+
+TEST(Topology, LeafSpineShape) {
+  const topology t = build_leaf_spine(ls(8, 4, 16, 2));
+  EXPECT_EQ(t.hosts.size(), 128u);
+  EXPECT_EQ(t.switches.size(), 12u);
+  EXPECT_EQ(t.links.size(), 128u + 8 * 4 * 2);
+  EXPECT_EQ(t.nodes[t.switches[sw_index(t, "leaf0")]].port_link.size(), 16u + 8);
+  EXPECT_EQ(t.nodes[t.switches[sw_index(t, "spine0")]].port_link.size(), 16u);
+}
+
+TEST(Topology, LeafSpineEcmpGroups) {
+  topology t = build_leaf_spine(ls(4, 2, 4, 2));
+  route_plan p = plan_routes(t);
+  EXPECT_EQ(group_size(p, sw_index(t, "leaf0"), 15), 4u);   // 2 spines x 2 parallel links
+  EXPECT_EQ(group_size(p, sw_index(t, "leaf3"), 15), 1u);   // local host
+  EXPECT_EQ(group_size(p, sw_index(t, "spine1"), 15), 2u);  // 2 parallel links down to leaf3
+  EXPECT_TRUE(p.unreachable.empty());
+
+  apply_failed_links(t, {"leaf0-spine1"}, "topology.failed_links");
+  p = plan_routes(t);
+  EXPECT_EQ(group_size(p, sw_index(t, "leaf0"), 15), 2u);   // only spine0 remains
+  EXPECT_EQ(group_size(p, sw_index(t, "leaf1"), 0), 2u);    // towards leaf0: only via spine0
+  apply_failed_links(t, {"leaf0-spine0#1"}, "topology.failed_links");
+  EXPECT_EQ(group_size(plan_routes(t), sw_index(t, "leaf0"), 15), 1u);
+}
+
+TEST(Topology, FatTreeShapeAndGroups) {
+  fat_tree_spec s;
+  s.k = 4;
+  s.host_rate_bps = s.uplink_rate_bps = 100'000'000'000;
+  const topology t = build_fat_tree(s);
+  EXPECT_EQ(t.hosts.size(), 16u);             // k^3/4
+  EXPECT_EQ(t.switches.size(), 20u);          // 5k^2/4
+  EXPECT_EQ(t.links.size(), 16u + 16 + 16);
+  const route_plan p = plan_routes(t);
+  // host15 sits under edge7 in pod 3.
+  EXPECT_EQ(group_size(p, sw_index(t, "edge0"), 15), 2u);   // up to both aggs of pod 0
+  EXPECT_EQ(group_size(p, sw_index(t, "agg0"), 15), 2u);    // up to both of its cores
+  EXPECT_EQ(group_size(p, sw_index(t, "core0"), 15), 1u);   // down to pod 3
+  EXPECT_EQ(group_size(p, sw_index(t, "agg6"), 15), 1u);    // pod 3 agg down to edge7
+  EXPECT_EQ(group_size(p, sw_index(t, "edge6"), 15), 2u);   // same pod, other edge: via both aggs
+  EXPECT_EQ(t.distances_from(t.hosts[0])[t.hosts[15]], 6u);
+}
+
+TEST(Topology, FaultErrorsNameKeyAndEntry) {
+  topology t = build_leaf_spine(ls(2, 2, 1, 1));
+  try {
+    apply_failed_links(t, {"leaf0-spine9"}, "topology.failed_links");
+    FAIL() << "expected config_error";
+  } catch (const config_error& e) {
+    EXPECT_NE(std::string(e.what()).find("topology.failed_links"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("leaf0-spine9"), std::string::npos);
+  }
+  EXPECT_THROW(apply_degraded_links(t, {"leaf0-spine1#0"}, "topology.degraded_links"), config_error);
+  EXPECT_THROW(apply_degraded_links(t, {"leaf0-spine1#0=-3"}, "topology.degraded_links"), config_error);
+  apply_degraded_links(t, {"spine1-leaf0#0=10"}, "topology.degraded_links");
+  for (const auto& l : t.links)
+    EXPECT_EQ(l.rate_bps, l.name == "leaf0-spine1#0" ? 10'000'000'000ull
+                                                     : (l.name.rfind("host", 0) == 0 ? 100'000'000'000ull : 400'000'000'000ull));
+}
+
+TEST(LinkTiming, SerializationCountsPreambleAndGap) {
+  // 100 Gb/s = 80 ps per byte. A 1086-byte frame: 1094 bytes with preamble to the last bit,
+  // plus 12 bytes of gap before the next frame may start.
+  const link_timing lt{100'000'000'000ull, 1'000'000};
+  EXPECT_EQ(lt.arrival_after_ps(1086), 1094u * 80 + 1'000'000);
+  EXPECT_EQ(lt.occupancy_ps(1086), 1106u * 80);
+  const link_timing slow{25'000'000'000ull, 0};          // 320 ps per byte
+  EXPECT_EQ(slow.occupancy_ps(64), 84u * 320);
+  const link_timing odd{3'000'000'000ull, 0};            // 8/3 ns per byte: rounded up to the ps
+  EXPECT_EQ(odd.wire_ps(1), 2667u);
+  EXPECT_EQ(odd.wire_ps(3), 8000u);
+}

@@ -1,0 +1,82 @@
+// Header structs at their real bit widths. The model reads and writes fields; the byte size on
+// the wire comes from the *_bytes constants, never from sizeof() of these structs.
+#pragma once
+#include <cstdint>
+
+namespace netasic {
+
+struct eth_header {                 // IEEE 802.3, without preamble/SFD (counted by the link)
+  uint64_t dst_mac : 48;
+  uint64_t src_mac : 48;
+  uint16_t ethertype;               // 0x0800 IPv4, 0x8808 MAC control (PFC)
+  static constexpr uint32_t bytes = 14;
+  static constexpr uint32_t fcs_bytes = 4;
+  static constexpr uint32_t min_frame_bytes = 64;   // including FCS
+};
+
+struct ipv4_header {                // RFC 791, no options
+  uint8_t version : 4;
+  uint8_t ihl : 4;
+  uint8_t dscp : 6;
+  uint8_t ecn : 2;                  // RFC 3168: 0 not-ECT, 1/2 ECT, 3 CE
+  uint16_t total_length;
+  uint16_t identification;
+  uint16_t flags : 3;
+  uint16_t fragment_offset : 13;
+  uint8_t ttl;
+  uint8_t protocol;                 // 17 = UDP
+  uint16_t checksum;
+  uint32_t src;
+  uint32_t dst;
+  static constexpr uint32_t bytes = 20;
+};
+
+struct udp_header {                 // RFC 768
+  uint16_t src_port;
+  uint16_t dst_port;                // 4791 = RoCEv2
+  uint16_t length;
+  uint16_t checksum;
+  static constexpr uint32_t bytes = 8;
+  static constexpr uint16_t rocev2_port = 4791;
+};
+
+struct rocev2_bth {                 // InfiniBand Base Transport Header (IBA vol. 1, 9.2)
+  uint8_t opcode;                   // 0x0A RC WRITE ONLY, 0x11 RC ACKNOWLEDGE
+  uint8_t solicited : 1;
+  uint8_t mig_req : 1;
+  uint8_t pad_count : 2;
+  uint8_t tver : 4;
+  uint16_t pkey;
+  uint8_t fecn : 1;
+  uint8_t becn : 1;
+  uint8_t resv6 : 6;
+  uint32_t dest_qp : 24;
+  uint8_t ack_req : 1;
+  uint8_t resv7 : 7;
+  uint32_t psn : 24;                // packet sequence number, wraps at 2^24
+  static constexpr uint32_t bytes = 12;
+  static constexpr uint32_t icrc_bytes = 4;
+  static constexpr uint32_t aeth_bytes = 4;   // ACK extended header (syndrome + MSN) on ACK/NAK
+};
+
+// HPCC's INT padding (Li et al., SIGCOMM'19, Fig. 4 / thesis Fig. 2.7): between UDP and BTH.
+struct int_hop {
+  uint8_t b : 4;                    // egress port speed type
+  uint32_t ts : 24;                 // egress timestamp, wraps
+  uint32_t tx_bytes : 20;           // cumulative bytes sent by the egress port, 128-byte units, wraps
+  uint16_t qlen;                    // egress queue length, 80-byte units
+  static constexpr uint32_t bytes = 8;
+  static constexpr uint32_t tx_bytes_unit = 128;
+  static constexpr uint32_t qlen_unit = 80;
+};
+
+struct int_stack {
+  static constexpr uint32_t max_hops = 5;
+  uint8_t n_hop : 4;                // 0 at the sender, +1 per switch
+  uint16_t path_id : 12;            // XOR of the 12-bit switch IDs on the path
+  int_hop hop[max_hops];
+  // The padding is reserved for max_hops whatever n_hop is (HPCC's 42 bytes).
+  static constexpr uint32_t bytes = 2 + max_hops * int_hop::bytes;
+};
+
+}  // namespace netasic

@@ -1,0 +1,46 @@
+#include "tlm/link.h"
+
+namespace netasic {
+
+link_direction::link_direction(sc_core::sc_module_name name, const link_timing& timing)
+    : sc_core::sc_module(name), in("in"), out("out"), timing_(timing) {
+  in.bind(static_cast<pkt_fw_transport_if&>(*this));
+  SC_METHOD(deliver);
+  sensitive << arrival_;
+  dont_initialize();
+}
+
+uint64_t link_direction::pkt_transport(packet& p, uint64_t start_ps) {
+  const uint32_t frame = p.frame_bytes();
+  const uint64_t next_start = start_ps + timing_.occupancy_ps(frame);
+  if (!up_) {
+    ++counters_.dropped_down;
+    on_drop(p);
+    return next_start;
+  }
+  ++counters_.frames;
+  counters_.bytes += frame;
+  const uint64_t arrive = start_ps + timing_.arrival_after_ps(frame);
+  // Start times from one transmitter never go backwards, so neither do arrivals: the FIFO
+  // stays sorted and only its head needs a pending notification.
+  if (fifo_.empty()) arrival_.notify(ps(arrive - now_ps()));
+  fifo_.push_back({arrive, &p});
+  return next_start;
+}
+
+void link_direction::deliver() {
+  const uint64_t now = now_ps();
+  while (!fifo_.empty() && fifo_.front().arrive_ps <= now) {
+    packet* p = fifo_.front().p;
+    fifo_.pop_front();
+    ++p->hops;
+    ++*hop_counter;
+    out.send(*p, now);
+  }
+  if (!fifo_.empty()) arrival_.notify(ps(fifo_.front().arrive_ps - now));
+}
+
+packet_link::packet_link(sc_core::sc_module_name name, const link_timing& timing)
+    : sc_core::sc_module(name), a_to_b("a_to_b", timing), b_to_a("b_to_a", timing) {}
+
+}  // namespace netasic

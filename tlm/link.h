@@ -1,0 +1,71 @@
+// Full-duplex link: two directed channels, each with a rate and a propagation delay.
+// Serialization counts the 8-byte preamble+SFD and the 12-byte inter-frame gap. A frame handed
+// in at its start time is delivered to the far end when its last bit arrives: one timed
+// notification per frame, nothing ticks in between.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <string>
+
+#include "tlm/packet_socket.h"
+
+namespace netasic {
+
+struct link_counters {
+  uint64_t frames = 0, bytes = 0;       // bytes = frame bytes (header to FCS)
+  uint64_t dropped_down = 0;            // frames sent while the link was down
+};
+
+struct link_timing {
+  uint64_t rate_bps = 0;
+  uint64_t delay_ps = 0;
+  static constexpr uint32_t preamble_bytes = 8;   // preamble + start-of-frame delimiter
+  static constexpr uint32_t ifg_bytes = 12;       // minimum inter-frame gap
+  // Time to put `bytes` on the wire at this rate, rounded up to the next picosecond.
+  uint64_t wire_ps(uint64_t bytes) const { return (bytes * 8'000'000'000'000ull + rate_bps - 1) / rate_bps; }
+  // From the first bit of the preamble to the last bit of the FCS at the receiver.
+  uint64_t arrival_after_ps(uint32_t frame) const { return wire_ps(frame + preamble_bytes) + delay_ps; }
+  // From the start of one frame to the earliest start of the next.
+  uint64_t occupancy_ps(uint32_t frame) const { return wire_ps(frame + preamble_bytes + ifg_bytes); }
+};
+
+class packet_link;
+
+// One direction of a link: a FIFO of frames in flight, ordered by arrival.
+class link_direction : public sc_core::sc_module, private pkt_fw_transport_if {
+  SC_HAS_PROCESS(link_direction);
+
+ public:
+  pkt_base_target_socket in;      // bound from the transmitter's tx socket
+  pkt_initiator_socket out;       // bound to the receiver's rx socket
+
+  link_direction(sc_core::sc_module_name name, const link_timing& timing);
+  const link_timing& timing() const { return timing_; }
+  const link_counters& counters() const { return counters_; }
+  void set_up(bool up) { up_ = up; }
+  bool up() const { return up_; }
+  // Called for a frame lost because the link is down; the owner counts and frees it.
+  std::function<void(packet&)> on_drop;
+  uint64_t* hop_counter = nullptr;   // run-wide packet-hop count, incremented per delivery
+
+ private:
+  uint64_t pkt_transport(packet& p, uint64_t start_ps) override;
+  void deliver();
+
+  struct in_flight { uint64_t arrive_ps; packet* p; };
+  link_timing timing_;
+  link_counters counters_;
+  bool up_ = true;
+  std::deque<in_flight> fifo_;
+  sc_core::sc_event arrival_;
+};
+
+class packet_link : public sc_core::sc_module {
+ public:
+  link_direction a_to_b, b_to_a;
+  packet_link(sc_core::sc_module_name name, const link_timing& timing);
+  void set_up(bool up) { a_to_b.set_up(up); b_to_a.set_up(up); }
+};
+
+}  // namespace netasic

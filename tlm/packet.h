@@ -1,0 +1,74 @@
+// The packet carried by the packet protocol: header structs plus the model's bookkeeping.
+// Packets come from a pool and go back to it; nothing on the per-packet path allocates.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "tlm/headers.h"
+
+namespace netasic {
+
+enum class pkt_kind : uint8_t { data, ack, nak };
+
+struct packet {
+  eth_header eth{};
+  ipv4_header ip{};
+  udp_header udp{};
+  rocev2_bth bth{};
+  int_stack intx{};
+  bool int_enabled = false;         // carries the INT padding
+
+  // Model bookkeeping, not on the wire.
+  pkt_kind kind = pkt_kind::data;
+  uint32_t flow = 0;                // flow id (also in bth.dest_qp's low bits)
+  uint32_t seq = 0;                 // unwrapped packet sequence number within the flow
+  uint32_t payload_bytes = 0;
+  uint32_t src_host = 0, dst_host = 0;
+  uint16_t hops = 0;                // links traversed so far
+  uint64_t tx_ps = 0;               // when the source put it on its link
+  packet* next = nullptr;           // intrusive list link (pool free list, queues)
+
+  // Bytes of the Ethernet frame (header to FCS), padded to the 64-byte minimum.
+  uint32_t frame_bytes() const {
+    uint32_t b = eth_header::bytes + ipv4_header::bytes + udp_header::bytes + rocev2_bth::bytes +
+                 payload_bytes + rocev2_bth::icrc_bytes + eth_header::fcs_bytes;
+    if (kind != pkt_kind::data) b += rocev2_bth::aeth_bytes;
+    if (int_enabled) b += int_stack::bytes;
+    return b < eth_header::min_frame_bytes ? eth_header::min_frame_bytes : b;
+  }
+};
+
+// Fixed-block packet pool. Counts live packets so the run can check its accounting.
+class packet_pool {
+ public:
+  packet* alloc() {
+    if (!free_) grow();
+    packet* p = free_;
+    free_ = p->next;
+    *p = packet{};
+    ++live_;
+    return p;
+  }
+  void release(packet* p) {
+    p->next = free_;
+    free_ = p;
+    --live_;
+  }
+  uint64_t live() const { return live_; }
+
+ private:
+  void grow() {
+    constexpr size_t block = 4096;
+    blocks_.emplace_back(block);
+    for (auto& p : blocks_.back()) release_new(&p);
+  }
+  void release_new(packet* p) {
+    p->next = free_;
+    free_ = p;
+  }
+  std::vector<std::vector<packet>> blocks_;
+  packet* free_ = nullptr;
+  uint64_t live_ = 0;
+};
+
+}  // namespace netasic
