@@ -22,16 +22,17 @@ class pkt_fw_transport_if : public virtual sc_core::sc_interface {
 };
 
 // Backward path: nothing flows back on the data path (PFC pauses are real frames on the reverse
-// channel), but TLM sockets are bidirectional, so the interface exists.
+// channel), but TLM sockets are bidirectional, so the interface exists. Sockets may stay
+// unbound: a switch port without a cable.
 class pkt_bw_transport_if : public virtual sc_core::sc_interface {
  public:
   using protocol_types = pkt_protocol_types;
 };
 
 using pkt_base_initiator_socket =
-    tlm::tlm_base_initiator_socket<1, pkt_fw_transport_if, pkt_bw_transport_if, 1, sc_core::SC_ONE_OR_MORE_BOUND>;
+    tlm::tlm_base_initiator_socket<1, pkt_fw_transport_if, pkt_bw_transport_if, 1, sc_core::SC_ZERO_OR_MORE_BOUND>;
 using pkt_base_target_socket =
-    tlm::tlm_base_target_socket<1, pkt_fw_transport_if, pkt_bw_transport_if, 1, sc_core::SC_ONE_OR_MORE_BOUND>;
+    tlm::tlm_base_target_socket<1, pkt_fw_transport_if, pkt_bw_transport_if, 1, sc_core::SC_ZERO_OR_MORE_BOUND>;
 
 class pkt_initiator_socket : public pkt_base_initiator_socket, private pkt_bw_transport_if {
  public:

@@ -5,26 +5,23 @@
 
 namespace netasic {
 
-regbus::regbus(sc_core::sc_module_name name) : sc_core::sc_module(name), in("in") {
+regbus::regbus(sc_core::sc_module_name name) : sc_core::sc_module(name), in("in"), out_("out") {
   in.register_b_transport(this, &regbus::b_transport);
 }
 
 unsigned regbus::attach(tlm::tlm_base_target_socket<>& device_csr) {
-  const unsigned n = unsigned(out_.size());
-  out_.push_back(std::make_unique<tlm_utils::simple_initiator_socket<regbus>>(
-      sc_core::sc_gen_unique_name("out")));
-  out_.back()->bind(device_csr);
-  return n;
+  out_.bind(device_csr);
+  return devices_++;
 }
 
 void regbus::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   const uint64_t dev = gp.get_address() >> 32;
-  if (dev >= out_.size()) {
+  if (dev >= devices_) {
     gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
   gp.set_address(gp.get_address() & 0xFFFFFFFFull);
-  (*out_[dev])->b_transport(gp, delay);
+  out_[int(dev)]->b_transport(gp, delay);
   gp.set_address(gp.get_address() | (dev << 32));
 }
 

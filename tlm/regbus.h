@@ -2,12 +2,12 @@
 // to a device. Address bits [47:32] select the device, bits [31:0] are the device's register
 // offset (see each block's datasheet for its register map).
 #pragma once
-#include <memory>
 #include <string>
 #include <vector>
 
 #include <systemc>
 #include <tlm>
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
@@ -25,7 +25,8 @@ class regbus : public sc_core::sc_module {
 
  private:
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
-  std::vector<std::unique_ptr<tlm_utils::simple_initiator_socket<regbus>>> out_;
+  tlm_utils::multi_passthrough_initiator_socket<regbus> out_;
+  unsigned devices_ = 0;
 };
 
 // A driver-side helper: 32-bit register reads and writes over an initiator socket.

@@ -48,7 +48,7 @@ route_controller::route_controller(sc_core::sc_module_name name, const topology&
                                    std::vector<unsigned> device_of_switch)
     : sc_core::sc_module(name), bus("bus"), topo_(t), device_(std::move(device_of_switch)) {}
 
-void route_controller::end_of_elaboration() {
+void route_controller::start_of_simulation() {
   const route_plan plan = plan_routes(topo_);
   reg_driver drv(bus);
   for (unsigned s = 0; s < plan.per_switch.size(); ++s) {

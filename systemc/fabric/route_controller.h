@@ -31,7 +31,7 @@ class route_controller : public sc_core::sc_module {
   uint64_t register_writes() const { return writes_; }
 
  private:
-  void end_of_elaboration() override;   // routes are in place before the first packet moves
+  void start_of_simulation() override;   // routes are in place before the first packet moves
   const topology& topo_;
   std::vector<unsigned> device_;
   uint64_t writes_ = 0;

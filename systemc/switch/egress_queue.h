@@ -33,6 +33,7 @@ class egress_queue {
   }
   uint64_t start_time(uint64_t ready) const { return std::max(ready, free_ps_); }
   void push(uint64_t ready, uint64_t end, uint32_t bytes) {
+    drain(ready);
     q_.push_back({ready, end, bytes});
     bytes_ += bytes;
     free_ps_ = end;

@@ -83,6 +83,7 @@ TEST(RegisterBus, RoutesAreWrittenAndReadBack) {
   regbus bus("bus");
   drv.out.bind(bus.in);
   const unsigned d0 = bus.attach(sw0.csr), d1 = bus.attach(sw1.csr);
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);   // binding completes at the end of elaboration
   reg_driver r(drv.out);
   EXPECT_EQ(r.read32(regbus::address(d0, route_table::reg_switch_id)), 7u);
   EXPECT_EQ(r.read32(regbus::address(d1, route_table::reg_num_ports)), 6u);
@@ -142,7 +143,7 @@ TEST(Fabric, PoissonOnLeafSpineWithFailedLinkCompletesEveryFlow) {
   const run_result r = run_scenario(
       small_config({{"topology.leaves", "4"}, {"topology.spines", "2"}, {"topology.hosts_per_leaf", "4"},
                     {"topology.failed_links", "leaf0-spine1"}, {"topology.degraded_links", "leaf1-spine0#0=100"},
-                    {"traffic.load", "0.4"}, {"sim.duration", "300"}}),
+                    {"traffic.load", "0.4"}, {"sim.duration", "600"}}),
       progress_mode::none);
   const uint64_t total = r.summary["flows"]["total"].get<uint64_t>();
   EXPECT_GT(total, 20u);
