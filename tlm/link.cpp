@@ -35,10 +35,12 @@ void link_direction::deliver() {
     fifo_.pop_front();
     ++p->hops;
     ++*hop_counter;
-    out.send(*p, now);
+    out_if_->pkt_transport(*p, now);
   }
   if (!fifo_.empty()) arrival_.notify(ps(fifo_.front().arrive_ps - now));
 }
+
+void link_direction::end_of_elaboration() { out_if_ = out.get_interface(0); }
 
 packet_link::packet_link(sc_core::sc_module_name name, const link_timing& timing)
     : sc_core::sc_module(name), a_to_b("a_to_b", timing), b_to_a("b_to_a", timing) {}

@@ -52,12 +52,14 @@ class link_direction : public sc_core::sc_module, private pkt_fw_transport_if {
  private:
   uint64_t pkt_transport(packet& p, uint64_t start_ps) override;
   void deliver();
+  void end_of_elaboration() override;
 
   struct in_flight { uint64_t arrive_ps; packet* p; };
   link_timing timing_;
   link_counters counters_;
   bool up_ = true;
   std::deque<in_flight> fifo_;
+  pkt_fw_transport_if* out_if_ = nullptr;   // the receiver, resolved once
   sc_core::sc_event arrival_;
 };
 

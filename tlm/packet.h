@@ -1,6 +1,7 @@
 // The packet carried by the packet protocol: header structs plus the model's bookkeeping.
 // Packets come from a pool and go back to it; nothing on the per-packet path allocates.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 

@@ -4,10 +4,15 @@
 
 namespace netasic {
 namespace {
+// Bit reversal of the low n bits (n = 8, 16 or 32) by swapping ever larger groups: it runs on
+// every packet's hash when the seed is reflected, so no loop.
 uint32_t reflect_bits(uint32_t v, unsigned n) {
-  uint32_t r = 0;
-  for (unsigned i = 0; i < n; ++i) r |= ((v >> i) & 1u) << (n - 1 - i);
-  return r;
+  v = ((v >> 1) & 0x55555555u) | ((v & 0x55555555u) << 1);
+  v = ((v >> 2) & 0x33333333u) | ((v & 0x33333333u) << 2);
+  v = ((v >> 4) & 0x0F0F0F0Fu) | ((v & 0x0F0F0F0Fu) << 4);
+  v = ((v >> 8) & 0x00FF00FFu) | ((v & 0x00FF00FFu) << 8);
+  v = (v >> 16) | (v << 16);
+  return v >> (32 - n);
 }
 }  // namespace
 

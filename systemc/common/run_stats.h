@@ -1,5 +1,6 @@
-// Run-wide packet accounting: every packet a host creates is counted as sent, and ends up
-// delivered to a host, dropped with a reason, or still in flight (alive in the pool).
+// Run-wide packet accounting: every packet a host creates (data, ACK, NAK) is counted as sent,
+// and ends up delivered to a host, dropped with a reason, or still in flight: alive in the pool,
+// whether in a NIC queue, a switch queue or on a link.
 #pragma once
 #include <cstdint>
 

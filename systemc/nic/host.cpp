@@ -29,6 +29,7 @@ void host_nic::start_flow(uint32_t id) {
 
 packet* host_nic::make_data(flow_ctx& f) {
   packet* p = stats_.pool.alloc();
+  ++stats_.sent;
   const uint32_t seq = f.snd.nxt;
   p->kind = pkt_kind::data;
   p->flow = f.id;
@@ -76,29 +77,29 @@ void host_nic::try_send() {
   if (tx_scheduled_) return;
   const uint64_t now = now_ps();
   if (free_ps_ > now) {
-    if (ctrl_head_ || !active_.empty()) {
+    if (!active_.empty()) {
       tx_scheduled_ = true;
       tx_free_.notify(ps(free_ps_ - now));
     }
     return;
   }
-  packet* p = nullptr;
   uint32_t flow;
-  if (ctrl_head_) {
-    p = ctrl_head_;
-    ctrl_head_ = p->next;
-    if (!ctrl_head_) ctrl_tail_ = nullptr;
-  } else if (pick_flow(flow)) {
-    p = make_data(flows_[flow]);
-  } else {
-    return;   // window-limited or idle; an ACK or a new flow calls again
-  }
-  ++stats_.sent;
+  if (!pick_flow(flow)) return;   // window-limited or idle; an ACK or a new flow calls again
+  packet* p = make_data(flows_[flow]);
   p->tx_ps = now;
-  free_ps_ = tx.send(*p, now);
+  free_ps_ = tx_if_->pkt_transport(*p, now);
   tx_scheduled_ = true;
   tx_free_.notify(ps(free_ps_ - now));
 }
+
+void host_nic::send_control(packet& p, uint64_t now) {
+  // ACK/NAK frames go ahead of data: they take the wire as soon as the current frame is out.
+  // Their start time is known now, so they need no event.
+  p.tx_ps = std::max(now, free_ps_);
+  free_ps_ = tx_if_->pkt_transport(p, p.tx_ps);
+}
+
+void host_nic::end_of_elaboration() { tx_if_ = tx.get_interface(0); }
 
 void host_nic::on_tx_free() {
   tx_scheduled_ = false;
@@ -115,6 +116,8 @@ void host_nic::pkt_receive(unsigned, packet& p, uint64_t now) {
       return;
     }
     // The delivered data packet's buffer becomes the ACK/NAK: swap the addresses, drop payload.
+    // The ACK counts as sent from here; until the wire takes it, it is in flight in the NIC.
+    ++stats_.sent;
     p.kind = r == gbn_receiver::reply::ack ? pkt_kind::ack : pkt_kind::nak;
     p.seq = f.rcv.expected;
     p.payload_bytes = 0;
@@ -128,11 +131,7 @@ void host_nic::pkt_receive(unsigned, packet& p, uint64_t now) {
     p.bth.psn = p.seq & 0xFFFFFFu;
     p.ip.total_length = uint16_t(p.frame_bytes() - eth_header::bytes - eth_header::fcs_bytes);
     p.udp.length = uint16_t(p.ip.total_length - ipv4_header::bytes);
-    p.next = nullptr;
-    if (ctrl_tail_) ctrl_tail_->next = &p;
-    else ctrl_head_ = &p;
-    ctrl_tail_ = &p;
-    try_send();
+    send_control(p, now);
     return;
   }
   const uint32_t seq = p.seq;

@@ -1,5 +1,5 @@
-// First endpoint (NIC) model: per-QP go-back-N transport over one port. The transmitter serves
-// ACK/NAK frames first, then the active flows round-robin, one frame each time the wire frees.
+// First endpoint (NIC) model: per-QP go-back-N transport over one port. ACK/NAK frames take the
+// wire first; the active flows share the rest round-robin, one frame each time the wire frees.
 #pragma once
 #include <functional>
 #include <vector>
@@ -46,6 +46,8 @@ class host_nic : public sc_core::sc_module, public pkt_receiver {
 
  private:
   void try_send();
+  void send_control(packet& p, uint64_t now);
+  void end_of_elaboration() override;
   void on_tx_free();
   void on_rto_check();
   bool pick_flow(uint32_t& flow);
@@ -57,8 +59,7 @@ class host_nic : public sc_core::sc_module, public pkt_receiver {
   std::vector<flow_ctx>& flows_;
   std::vector<uint32_t> active_;     // flows with data left to send or to be acknowledged
   size_t rr_ = 0;
-  packet* ctrl_head_ = nullptr;      // ACK/NAK frames waiting for the wire
-  packet* ctrl_tail_ = nullptr;
+  pkt_fw_transport_if* tx_if_ = nullptr;   // the link tx is bound to
   uint64_t free_ps_ = 0;             // when the wire is free for the next frame
   bool tx_scheduled_ = false, rto_scheduled_ = false;
   sc_core::sc_event tx_free_, rto_tick_;

@@ -50,13 +50,37 @@ void switch_model::pkt_receive(unsigned, packet& p, uint64_t now) {
 
   egress_queue& q = queue_[unsigned(out)];
   const uint32_t bytes = p.frame_bytes();
-  if (cfg_.queue_limit_bytes && q.depth_for_admission(ready) + bytes > cfg_.queue_limit_bytes)
+  buffer_.release(q.drain(ready));
+  if (cfg_.queue_limit_bytes && q.held_bytes() + bytes > cfg_.queue_limit_bytes)
     return drop(p, &drop_counters::queue_limit);
-  if (!buffer_.has_room(ready, bytes)) return drop(p, &drop_counters::buffer_full);
+  if (!buffer_.fits(bytes)) {
+    drain_all(ready);
+    if (!buffer_.fits(bytes)) return drop(p, &drop_counters::buffer_full);
+  }
   // The link answers when the wire is free again; the buffer holds the frame until then.
-  const uint64_t end = (*tx[unsigned(out)])->pkt_transport(p, q.start_time(ready));
-  buffer_.hold(bytes, end);
+  const uint64_t end = tx_if_[unsigned(out)]->pkt_transport(p, q.start_time(ready));
+  buffer_.add(bytes);
   q.push(ready, end, bytes);
+}
+
+void switch_model::drain_all(uint64_t t) {
+  for (egress_queue& q : queue_) buffer_.release(q.drain(t));
+}
+
+uint64_t switch_model::queue_depth(unsigned port, uint64_t t) {
+  buffer_.release(queue_[port].drain(t));
+  return queue_[port].depth_at(t);
+}
+
+uint64_t switch_model::buffer_used(uint64_t t) {
+  uint64_t used = 0;
+  for (unsigned p = 0; p < queue_.size(); ++p) used += queue_depth(p, t);
+  return used;
+}
+
+void switch_model::end_of_elaboration() {
+  // Resolve each port's link once; the per-packet path then makes one direct call.
+  for (auto& s : tx) tx_if_.push_back(s->size() ? s->get_interface(0) : nullptr);
 }
 
 void switch_model::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {

@@ -40,15 +40,17 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
 
   unsigned id() const { return id_; }
   unsigned ports() const { return unsigned(queue_.size()); }
-  uint64_t queue_depth(unsigned port, uint64_t t) { return queue_[port].depth_at(t); }
+  // Probes, at the current time t (never earlier than a previous call).
+  uint64_t queue_depth(unsigned port, uint64_t t);
+  uint64_t buffer_used(uint64_t t);
   uint64_t queue_peak(unsigned port) const { return queue_[port].peak_bytes(); }
-  uint64_t buffer_used(uint64_t t) const { return buffer_.used_at(t); }
-  uint64_t buffer_peak() const { return buffer_.peak_bytes(); }
   const drop_counters& drops() const { return drops_; }
   uint64_t pipeline_latency_ps() const { return cfg_.pipeline_cycles * cfg_.clock_period_ps; }
 
  private:
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  void end_of_elaboration() override;
+  void drain_all(uint64_t t);
   uint32_t flow_hash(const packet& p) const;
   void drop(packet& p, uint64_t drop_counters::*reason);
 
@@ -57,6 +59,7 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   run_stats& stats_;
   crc_engine hash_;
   route_table routes_;
+  std::vector<pkt_fw_transport_if*> tx_if_;   // tx[p]'s bound link (null: no cable)
   std::vector<egress_queue> queue_;
   shared_buffer buffer_;
   drop_counters drops_;
