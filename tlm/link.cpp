@@ -2,12 +2,9 @@
 
 namespace netasic {
 
-link_direction::link_direction(sc_core::sc_module_name name, const link_timing& timing)
-    : sc_core::sc_module(name), in("in"), out("out"), timing_(timing) {
+link_direction::link_direction(sc_core::sc_module_name name, const link_timing& timing, event_queue& events)
+    : sc_core::sc_module(name), in("in"), out("out"), timing_(timing), events_(events) {
   in.bind(static_cast<pkt_fw_transport_if&>(*this));
-  SC_METHOD(deliver);
-  sensitive << arrival_;
-  dont_initialize();
 }
 
 uint64_t link_direction::pkt_transport(packet& p, uint64_t start_ps) {
@@ -20,16 +17,15 @@ uint64_t link_direction::pkt_transport(packet& p, uint64_t start_ps) {
   }
   ++counters_.frames;
   counters_.bytes += frame;
-  const uint64_t arrive = start_ps + timing_.arrival_after_ps(frame);
+  const uint64_t arrive = timing_.delivery_ps(start_ps, frame);
   // Start times from one transmitter never go backwards, so neither do arrivals: the FIFO
   // stays sorted and only its head needs a pending notification.
-  if (fifo_.empty()) arrival_.notify(ps(arrive - now_ps()));
+  if (fifo_.empty()) events_.schedule(arrive, *this);
   fifo_.push_back({arrive, &p});
   return next_start;
 }
 
-void link_direction::deliver() {
-  const uint64_t now = now_ps();
+void link_direction::wake(uint64_t now) {
   while (!fifo_.empty() && fifo_.front().arrive_ps <= now) {
     packet* p = fifo_.front().p;
     fifo_.pop_front();
@@ -37,12 +33,13 @@ void link_direction::deliver() {
     ++*hop_counter;
     out_if_->pkt_transport(*p, now);
   }
-  if (!fifo_.empty()) arrival_.notify(ps(fifo_.front().arrive_ps - now));
+  if (!fifo_.empty()) events_.schedule(fifo_.front().arrive_ps, *this);
 }
 
 void link_direction::end_of_elaboration() { out_if_ = out.get_interface(0); }
 
-packet_link::packet_link(sc_core::sc_module_name name, const link_timing& timing)
-    : sc_core::sc_module(name), a_to_b("a_to_b", timing), b_to_a("b_to_a", timing) {}
+packet_link::packet_link(sc_core::sc_module_name name, const link_timing& ab, const link_timing& ba,
+                         event_queue& events)
+    : sc_core::sc_module(name), a_to_b("a_to_b", ab, events), b_to_a("b_to_a", ba, events) {}
 
 }  // namespace netasic

@@ -1,13 +1,15 @@
 // Full-duplex link: two directed channels, each with a rate and a propagation delay.
 // Serialization counts the 8-byte preamble+SFD and the 12-byte inter-frame gap. A frame handed
-// in at its start time is delivered to the far end when its last bit arrives: one timed
-// notification per frame, nothing ticks in between.
+// in at its start time is delivered to the far end on the first edge of the receiver's clock at
+// or after its last bit arrives (the receiver cannot act earlier), so all frames reaching the
+// fabric on one clock edge share one kernel notification.
 #pragma once
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <string>
 
+#include "tlm/event_queue.h"
 #include "tlm/packet_socket.h"
 
 namespace netasic {
@@ -20,12 +22,18 @@ struct link_counters {
 struct link_timing {
   uint64_t rate_bps = 0;
   uint64_t delay_ps = 0;
+  uint64_t rx_clock_ps = 1;   // receiver's clock period: deliveries land on its edges
   static constexpr uint32_t preamble_bytes = 8;   // preamble + start-of-frame delimiter
   static constexpr uint32_t ifg_bytes = 12;       // minimum inter-frame gap
   // Time to put `bytes` on the wire at this rate, rounded up to the next picosecond.
   uint64_t wire_ps(uint64_t bytes) const { return (bytes * 8'000'000'000'000ull + rate_bps - 1) / rate_bps; }
   // From the first bit of the preamble to the last bit of the FCS at the receiver.
   uint64_t arrival_after_ps(uint32_t frame) const { return wire_ps(frame + preamble_bytes) + delay_ps; }
+  // When the receiver sees a frame started at `start`: its next clock edge after the last bit.
+  uint64_t delivery_ps(uint64_t start, uint32_t frame) const {
+    const uint64_t t = start + arrival_after_ps(frame);
+    return (t + rx_clock_ps - 1) / rx_clock_ps * rx_clock_ps;
+  }
   // From the start of one frame to the earliest start of the next.
   uint64_t occupancy_ps(uint32_t frame) const { return wire_ps(frame + preamble_bytes + ifg_bytes); }
 };
@@ -33,14 +41,12 @@ struct link_timing {
 class packet_link;
 
 // One direction of a link: a FIFO of frames in flight, ordered by arrival.
-class link_direction : public sc_core::sc_module, private pkt_fw_transport_if {
-  SC_HAS_PROCESS(link_direction);
-
+class link_direction : public sc_core::sc_module, private pkt_fw_transport_if, private timed_client {
  public:
   pkt_base_target_socket in;      // bound from the transmitter's tx socket
   pkt_initiator_socket out;       // bound to the receiver's rx socket
 
-  link_direction(sc_core::sc_module_name name, const link_timing& timing);
+  link_direction(sc_core::sc_module_name name, const link_timing& timing, event_queue& events);
   const link_timing& timing() const { return timing_; }
   const link_counters& counters() const { return counters_; }
   void set_up(bool up) { up_ = up; }
@@ -51,7 +57,7 @@ class link_direction : public sc_core::sc_module, private pkt_fw_transport_if {
 
  private:
   uint64_t pkt_transport(packet& p, uint64_t start_ps) override;
-  void deliver();
+  void wake(uint64_t now) override;   // deliver every frame whose last bit has arrived
   void end_of_elaboration() override;
 
   struct in_flight { uint64_t arrive_ps; packet* p; };
@@ -60,13 +66,14 @@ class link_direction : public sc_core::sc_module, private pkt_fw_transport_if {
   bool up_ = true;
   std::deque<in_flight> fifo_;
   pkt_fw_transport_if* out_if_ = nullptr;   // the receiver, resolved once
-  sc_core::sc_event arrival_;
+  event_queue& events_;
 };
 
 class packet_link : public sc_core::sc_module {
  public:
   link_direction a_to_b, b_to_a;
-  packet_link(sc_core::sc_module_name name, const link_timing& timing);
+  // The two directions differ only in the receiver's clock.
+  packet_link(sc_core::sc_module_name name, const link_timing& a_to_b, const link_timing& b_to_a, event_queue& events);
   void set_up(bool up) { a_to_b.set_up(up); b_to_a.set_up(up); }
 };
 

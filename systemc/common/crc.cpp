@@ -32,17 +32,35 @@ crc_engine::crc_engine(unsigned width, uint32_t poly, uint32_t init, bool reflec
       const uint32_t top = 1u << (width_ - 1);
       for (int k = 0; k < 8; ++k) c = (c & top) ? ((c << 1) ^ poly_) & mask_ : (c << 1) & mask_;
     }
-    table_[b] = c & mask_;
+    table_[0][b] = c & mask_;
   }
+  for (unsigned k = 1; k < 4; ++k)
+    for (uint32_t b = 0; b < 256; ++b) {
+      const uint32_t prev = table_[k - 1][b];
+      table_[k][b] = reflect_ ? (prev >> 8) ^ table_[0][prev & 0xFFu]
+                              : ((prev << 8) ^ table_[0][(prev >> (width_ - 8)) & 0xFFu]) & mask_;
+    }
 }
 
 uint32_t crc_engine::compute(const uint8_t* data, size_t len, uint32_t init) const {
+  const auto& t = table_;
   uint32_t c = reflect_ ? reflect_bits(init & mask_, width_) : init & mask_;
+  size_t i = 0;
+  if (width_ == 32) {
+    for (; i + 4 <= len; i += 4) {
+      if (reflect_) {
+        c ^= uint32_t(data[i]) | uint32_t(data[i + 1]) << 8 | uint32_t(data[i + 2]) << 16 | uint32_t(data[i + 3]) << 24;
+        c = t[3][c & 0xFFu] ^ t[2][(c >> 8) & 0xFFu] ^ t[1][(c >> 16) & 0xFFu] ^ t[0][c >> 24];
+      } else {
+        c ^= uint32_t(data[i]) << 24 | uint32_t(data[i + 1]) << 16 | uint32_t(data[i + 2]) << 8 | uint32_t(data[i + 3]);
+        c = t[3][c >> 24] ^ t[2][(c >> 16) & 0xFFu] ^ t[1][(c >> 8) & 0xFFu] ^ t[0][c & 0xFFu];
+      }
+    }
+  }
   if (reflect_) {
-    for (size_t i = 0; i < len; ++i) c = (c >> 8) ^ table_[(c ^ data[i]) & 0xFFu];
+    for (; i < len; ++i) c = (c >> 8) ^ t[0][(c ^ data[i]) & 0xFFu];
   } else {
-    for (size_t i = 0; i < len; ++i)
-      c = ((c << 8) ^ table_[((c >> (width_ - 8)) ^ data[i]) & 0xFFu]) & mask_;
+    for (; i < len; ++i) c = ((c << 8) ^ t[0][((c >> (width_ - 8)) ^ data[i]) & 0xFFu]) & mask_;
   }
   return (c ^ xorout_) & mask_;
 }

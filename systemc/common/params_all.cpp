@@ -42,6 +42,7 @@ void declare_switch(param_registry& r) {
 }
 
 void declare_nic(param_registry& r) {
+  r.real("nic.clock", "MHz", 1000, 1, 1e5, "NIC clock; received frames are handled on its edges (period: whole picoseconds)");
   r.integer("nic.mtu", "bytes", 1000, 1, 9000, "Payload bytes per data packet");
   r.integer("nic.window", "packets", 128, 1, big, "Fixed window per flow (packets sent and not acknowledged)");
   r.real("nic.rto", "us", 1000, 0.001, 1e9, "Retransmission timeout (go-back-N from the oldest unacknowledged packet)");

@@ -21,6 +21,7 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
     f.src_port = uint16_t(49152 + (s.id * 2654435761u >> 18) % 16384);
   }
 
+  events_ = std::make_unique<event_queue>("events");
   bus_ = std::make_unique<regbus>("regbus");
   std::vector<unsigned> device_of_switch;
   for (unsigned s = 0; s < t.switches.size(); ++s) {
@@ -32,7 +33,7 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
     device_of_switch.push_back(bus_->attach(switches_.back()->csr));
   }
   for (unsigned h = 0; h < t.hosts.size(); ++h) {
-    hosts_.push_back(std::make_unique<host_nic>(t.nodes[t.hosts[h]].name.c_str(), h, cfg_.nic, stats, flows));
+    hosts_.push_back(std::make_unique<host_nic>(t.nodes[t.hosts[h]].name.c_str(), h, cfg_.nic, stats, flows, *events_));
     hosts_.back()->on_flow_done = [this](flow_ctx& f) { flow_done(f); };
   }
   ctrl_ = std::make_unique<route_controller>("route_controller", t, device_of_switch);
@@ -49,7 +50,9 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
     return sw_of[node] >= 0 ? *switches_[unsigned(sw_of[node])]->rx[port] : hosts_[unsigned(host_of[node])]->rx;
   };
   for (const topo_link& l : t.links) {
-    links_.push_back(std::make_unique<packet_link>(l.name.c_str(), link_timing{l.rate_bps, l.delay_ps}));
+    auto clock_of = [&](unsigned node) { return sw_of[node] >= 0 ? cfg_.sw.clock_period_ps : cfg_.nic.clock_period_ps; };
+    links_.push_back(std::make_unique<packet_link>(l.name.c_str(), link_timing{l.rate_bps, l.delay_ps, clock_of(l.b)},
+                                                   link_timing{l.rate_bps, l.delay_ps, clock_of(l.a)}, *events_));
     packet_link& pl = *links_.back();
     tx(l.a, l.a_port).bind(pl.a_to_b.in);
     pl.a_to_b.out.bind(rx(l.b, l.b_port));

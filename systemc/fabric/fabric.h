@@ -58,6 +58,7 @@ class fabric : public sc_core::sc_module {
   std::vector<std::unique_ptr<switch_model>> switches_;
   std::vector<std::unique_ptr<host_nic>> hosts_;
   std::vector<std::unique_ptr<packet_link>> links_;
+  std::unique_ptr<event_queue> events_;
   std::unique_ptr<regbus> bus_;
   std::unique_ptr<route_controller> ctrl_;
   std::vector<flow_spec> pending_;   // sorted by start

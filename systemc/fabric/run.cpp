@@ -27,6 +27,14 @@ namespace {
 uint64_t to_ps(double v, double ps_per_unit) { return uint64_t(std::llround(v * ps_per_unit)); }
 uint64_t to_bps(double gbps) { return uint64_t(std::llround(gbps * 1e9)); }
 
+uint64_t clock_period_ps(const config& c, const std::string& key) {
+  const double mhz = c.real(key), period = 1e6 / mhz;
+  if (std::fabs(period - std::round(period)) > 1e-6)
+    fail(c, key, fmt::format("a {} MHz clock has a period of {} ps; it must be a whole number of picoseconds "
+                             "(e.g. 1000, 1250, 1600 MHz)", mhz, period));
+  return uint64_t(std::llround(period));
+}
+
 fabric_config make_fabric_config(const config& c) {
   fabric_config f;
   const uint64_t host_bps = to_bps(c.real("topology.host_rate")), up_bps = to_bps(c.real("topology.uplink_rate"));
@@ -59,11 +67,7 @@ fabric_config make_fabric_config(const config& c) {
     }
   }
 
-  const double period = 1e6 / c.real("switch.clock");
-  if (std::fabs(period - std::round(period)) > 1e-6)
-    fail(c, "switch.clock", fmt::format("a {} MHz clock has a period of {} ps; it must be a whole number of "
-                                        "picoseconds (e.g. 1000, 1250, 1600 MHz)", c.real("switch.clock"), period));
-  f.sw.clock_period_ps = uint64_t(std::llround(period));
+  f.sw.clock_period_ps = clock_period_ps(c, "switch.clock");
   f.sw.pipeline_cycles = uint32_t(c.integer("switch.pipeline_cycles"));
   f.sw.buffer_bytes = uint64_t(c.integer("switch.buffer")) * 1024;
   f.sw.queue_limit_bytes = uint64_t(c.integer("switch.queue_limit")) * 1024;
@@ -71,6 +75,7 @@ fabric_config make_fabric_config(const config& c) {
   f.sw.hash_seed = uint32_t(c.integer("switch.hash_seed"));
   f.sw.member_capacity = unsigned(c.integer("switch.ecmp_members"));
 
+  f.nic.clock_period_ps = clock_period_ps(c, "nic.clock");
   f.nic.mtu_payload = uint32_t(c.integer("nic.mtu"));
   f.nic.window_packets = uint32_t(c.integer("nic.window"));
   f.nic.rto_ps = to_ps(c.real("nic.rto"), 1e6);

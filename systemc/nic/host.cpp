@@ -5,11 +5,15 @@
 namespace netasic {
 
 host_nic::host_nic(sc_core::sc_module_name name, unsigned index, const nic_config& cfg, run_stats& stats,
-                   std::vector<flow_ctx>& flows)
-    : sc_core::sc_module(name), tx("tx"), rx("rx", *this, 0), index_(index), cfg_(cfg), stats_(stats), flows_(flows) {
-  SC_METHOD(on_tx_free);
-  sensitive << tx_free_;
-  dont_initialize();
+                   std::vector<flow_ctx>& flows, event_queue& events)
+    : sc_core::sc_module(name),
+      tx("tx"),
+      rx("rx", *this, 0),
+      index_(index),
+      cfg_(cfg),
+      stats_(stats),
+      flows_(flows),
+      events_(events) {
   SC_METHOD(on_rto_check);
   sensitive << rto_tick_;
   dont_initialize();
@@ -79,7 +83,7 @@ void host_nic::try_send() {
   if (free_ps_ > now) {
     if (!active_.empty()) {
       tx_scheduled_ = true;
-      tx_free_.notify(ps(free_ps_ - now));
+      events_.schedule(free_ps_, *this);
     }
     return;
   }
@@ -89,7 +93,7 @@ void host_nic::try_send() {
   p->tx_ps = now;
   free_ps_ = tx_if_->pkt_transport(*p, now);
   tx_scheduled_ = true;
-  tx_free_.notify(ps(free_ps_ - now));
+  events_.schedule(free_ps_, *this);
 }
 
 void host_nic::send_control(packet& p, uint64_t now) {
@@ -101,7 +105,7 @@ void host_nic::send_control(packet& p, uint64_t now) {
 
 void host_nic::end_of_elaboration() { tx_if_ = tx.get_interface(0); }
 
-void host_nic::on_tx_free() {
+void host_nic::wake(uint64_t) {
   tx_scheduled_ = false;
   try_send();
 }

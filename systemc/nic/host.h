@@ -8,11 +8,13 @@
 
 #include "common/run_stats.h"
 #include "nic/gbn_transport.h"
+#include "tlm/event_queue.h"
 #include "tlm/packet_socket.h"
 
 namespace netasic {
 
 struct nic_config {
+  uint64_t clock_period_ps = 1000;  // frames are received on the NIC clock's edges
   uint32_t mtu_payload = 1000;      // payload bytes per data packet
   uint32_t window_packets = 64;     // fixed window per flow
   uint64_t rto_ps = 0;              // retransmission timeout
@@ -29,7 +31,7 @@ struct flow_ctx {
   gbn_receiver rcv;
 };
 
-class host_nic : public sc_core::sc_module, public pkt_receiver {
+class host_nic : public sc_core::sc_module, public pkt_receiver, private timed_client {
   SC_HAS_PROCESS(host_nic);
 
  public:
@@ -37,7 +39,7 @@ class host_nic : public sc_core::sc_module, public pkt_receiver {
   pkt_target_socket rx;
 
   host_nic(sc_core::sc_module_name name, unsigned index, const nic_config& cfg, run_stats& stats,
-           std::vector<flow_ctx>& flows);
+           std::vector<flow_ctx>& flows, event_queue& events);
   void start_flow(uint32_t flow);
   void pkt_receive(unsigned port, packet& p, uint64_t now_ps) override;
   std::function<void(flow_ctx&)> on_flow_done;
@@ -48,7 +50,7 @@ class host_nic : public sc_core::sc_module, public pkt_receiver {
   void try_send();
   void send_control(packet& p, uint64_t now);
   void end_of_elaboration() override;
-  void on_tx_free();
+  void wake(uint64_t now) override;   // the wire is free again
   void on_rto_check();
   bool pick_flow(uint32_t& flow);
   packet* make_data(flow_ctx& f);
@@ -62,7 +64,8 @@ class host_nic : public sc_core::sc_module, public pkt_receiver {
   pkt_fw_transport_if* tx_if_ = nullptr;   // the link tx is bound to
   uint64_t free_ps_ = 0;             // when the wire is free for the next frame
   bool tx_scheduled_ = false, rto_scheduled_ = false;
-  sc_core::sc_event tx_free_, rto_tick_;
+  event_queue& events_;
+  sc_core::sc_event rto_tick_;
 };
 
 }  // namespace netasic

@@ -1,0 +1,48 @@
+// The fabric's payload event queue, in the spirit of tlm_utils::peq_with_get: many timed wake-ups
+// (a link's next frame arrival, a NIC's wire becoming free) behind one sc_event. SystemC's own
+// timed-event queue pays a heap of event objects and an indirect compare per notification; here
+// an entry is 24 bytes in one array, so a packet-hop costs a push and a pop of plain data.
+// Entries due at the same time run in the order they were scheduled, so runs are reproducible.
+#pragma once
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include <systemc>
+
+namespace netasic {
+
+class timed_client {
+ public:
+  virtual ~timed_client() = default;
+  virtual void wake(uint64_t now_ps) = 0;
+};
+
+class event_queue : public sc_core::sc_module {
+  SC_HAS_PROCESS(event_queue);
+
+ public:
+  explicit event_queue(sc_core::sc_module_name name);
+  // Wake `c` at absolute time `at_ps` (not in the past). A client keeps at most one wake-up
+  // pending itself; the queue does not merge them.
+  void schedule(uint64_t at_ps, timed_client& c);
+  uint64_t wakeups() const { return wakeups_; }
+
+ private:
+  struct entry {
+    uint64_t at, seq;
+    timed_client* client;
+  };
+  struct later {   // a functor, not a function pointer, so the heap code inlines it
+    bool operator()(const entry& a, const entry& b) const { return a.at != b.at ? a.at > b.at : a.seq > b.seq; }
+  };
+  void fire();
+
+  std::vector<entry> heap_;
+  uint64_t seq_ = 0, wakeups_ = 0;
+  bool firing_ = false;
+  uint64_t armed_at_ = std::numeric_limits<uint64_t>::max();
+  sc_core::sc_event due_;
+};
+
+}  // namespace netasic
