@@ -14,6 +14,7 @@
 struct port;
 static std::vector<std::unique_ptr<port>> ports;
 static uint64_t hops = 0, lcg = 12345;
+static const bool no_banner = setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 1) == 0;
 
 struct port : sc_core::sc_module {
   SC_HAS_PROCESS(port);

@@ -12,22 +12,23 @@ namespace netasic {
 enum class pkt_kind : uint8_t { data, ack, nak };
 
 struct packet {
-  eth_header eth{};
-  ipv4_header ip{};
-  udp_header udp{};
-  rocev2_bth bth{};
-  int_stack intx{};
-  bool int_enabled = false;         // carries the INT padding
-
-  // Model bookkeeping, not on the wire.
+  // Model bookkeeping, not on the wire. First, with the headers every hop reads after it, so a
+  // hop touches two cache lines; the INT stack is last.
   pkt_kind kind = pkt_kind::data;
+  bool int_enabled = false;         // carries the INT padding
+  uint16_t hops = 0;                // links traversed so far
   uint32_t flow = 0;                // flow id (also in bth.dest_qp's low bits)
   uint32_t seq = 0;                 // unwrapped packet sequence number within the flow
   uint32_t payload_bytes = 0;
   uint32_t src_host = 0, dst_host = 0;
-  uint16_t hops = 0;                // links traversed so far
   uint64_t tx_ps = 0;               // when the source put it on its link
-  packet* next = nullptr;           // intrusive list link (pool free list, queues)
+  packet* next = nullptr;           // intrusive list link (pool free list)
+
+  ipv4_header ip{};
+  udp_header udp{};
+  eth_header eth{};
+  rocev2_bth bth{};
+  int_stack intx{};
 
   // Bytes of the Ethernet frame (header to FCS), padded to the 64-byte minimum.
   uint32_t frame_bytes() const {
