@@ -1,6 +1,7 @@
 #include "common/crc.h"
 
 #include <stdexcept>
+#include <vector>
 
 namespace netasic {
 namespace {
@@ -63,6 +64,11 @@ uint32_t crc_engine::compute(const uint8_t* data, size_t len, uint32_t init) con
     for (; i < len; ++i) c = ((c << 8) ^ t[0][((c >> (width_ - 8)) ^ data[i]) & 0xFFu]) & mask_;
   }
   return (c ^ xorout_) & mask_;
+}
+
+uint32_t crc_engine::seed_term(uint32_t init, size_t len) const {
+  const std::vector<uint8_t> zeros(len, 0);
+  return compute(zeros.data(), len, init) ^ compute(zeros.data(), len, 0);
 }
 
 uint32_t crc_bitwise(unsigned width, uint32_t poly, uint32_t init, bool reflect, uint32_t xorout,

@@ -16,6 +16,9 @@ class crc_engine {
   // Same CRC with another initial value: switches seed each hash unit differently.
   uint32_t compute(const uint8_t* data, size_t len, uint32_t init) const;
   unsigned width() const { return width_; }
+  // CRC is linear in its initial value: compute(d, len, init) == compute(d, len, 0) ^
+  // seed_term(init, len) for every d of that length.
+  uint32_t seed_term(uint32_t init, size_t len) const;
 
   static crc_engine crc32() { return crc_engine(32, 0x04C11DB7u, 0xFFFFFFFFu, true, 0xFFFFFFFFu); }
   static crc_engine crc16() { return crc_engine(16, 0x1021u, 0xFFFFu, false, 0); }

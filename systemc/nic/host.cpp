@@ -132,6 +132,7 @@ void host_nic::pkt_receive(unsigned, packet& p, uint64_t now) {
     p.eth.src_mac = p.eth.dst_mac;
     p.eth.dst_mac = mac;
     p.bth.opcode = 0x11;   // RC Acknowledge
+    p.tuple_crc_valid = false;   // the 5-tuple is reversed
     p.bth.psn = p.seq & 0xFFFFFFu;
     p.ip.total_length = uint16_t(p.frame_bytes() - eth_header::bytes - eth_header::fcs_bytes);
     p.udp.length = uint16_t(p.ip.total_length - ipv4_header::bytes);

@@ -22,16 +22,23 @@ switch_model::switch_model(sc_core::sc_module_name name, unsigned id, unsigned p
     rx.push_back(std::make_unique<pkt_target_socket>(fmt::format("rx{}", p).c_str(), *this, p));
   }
   csr.register_b_transport(this, &switch_model::b_transport);
+  seed_term_ = hash_.seed_term(cfg.hash_seed, tuple_bytes);
 }
 
-uint32_t switch_model::flow_hash(const packet& p) const {
-  // The 5-tuple in network byte order, as the parser extracts it.
-  const uint8_t key[13] = {
-      uint8_t(p.ip.src >> 24), uint8_t(p.ip.src >> 16), uint8_t(p.ip.src >> 8), uint8_t(p.ip.src),
-      uint8_t(p.ip.dst >> 24), uint8_t(p.ip.dst >> 16), uint8_t(p.ip.dst >> 8), uint8_t(p.ip.dst),
-      p.ip.protocol,
-      uint8_t(p.udp.src_port >> 8), uint8_t(p.udp.src_port), uint8_t(p.udp.dst_port >> 8), uint8_t(p.udp.dst_port)};
-  return hash_.compute(key, sizeof key, cfg_.hash_seed);
+uint32_t switch_model::flow_hash(packet& p) const {
+  // CRC is linear in its seed: crc(seed, key) = crc(0, key) ^ seed_term. The 5-tuple never
+  // changes in flight, so its zero-seed CRC is computed at the first switch and carried along;
+  // every switch then gets exactly the value it would compute itself.
+  if (!p.tuple_crc_valid) {
+    const uint8_t key[13] = {
+        uint8_t(p.ip.src >> 24), uint8_t(p.ip.src >> 16), uint8_t(p.ip.src >> 8), uint8_t(p.ip.src),
+        uint8_t(p.ip.dst >> 24), uint8_t(p.ip.dst >> 16), uint8_t(p.ip.dst >> 8), uint8_t(p.ip.dst),
+        p.ip.protocol,
+        uint8_t(p.udp.src_port >> 8), uint8_t(p.udp.src_port), uint8_t(p.udp.dst_port >> 8), uint8_t(p.udp.dst_port)};
+    p.tuple_crc = hash_.compute(key, sizeof key, 0);
+    p.tuple_crc_valid = true;
+  }
+  return p.tuple_crc ^ seed_term_;
 }
 
 void switch_model::drop(packet& p, uint64_t drop_counters::*reason) {

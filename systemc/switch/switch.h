@@ -51,13 +51,15 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   void end_of_elaboration() override;
   void drain_all(uint64_t t);
-  uint32_t flow_hash(const packet& p) const;
+  static constexpr size_t tuple_bytes = 13;   // src IP, dst IP, protocol, src port, dst port
+  uint32_t flow_hash(packet& p) const;
   void drop(packet& p, uint64_t drop_counters::*reason);
 
   unsigned id_;
   switch_config cfg_;
   run_stats& stats_;
   crc_engine hash_;
+  uint32_t seed_term_ = 0;   // what this switch's seed adds to a zero-seed CRC of the 5-tuple
   route_table routes_;
   std::vector<pkt_fw_transport_if*> tx_if_;   // tx[p]'s bound link (null: no cable)
   std::vector<egress_queue> queue_;
