@@ -85,7 +85,8 @@ double time_scale(const std::string& leaf_key) {
 
 const std::vector<std::string>& count_words() {
   static const std::vector<std::string> w = {"packets", "flows", "drops", "bytes", "hosts", "ports", "events",
-                                             "retransmissions", "pauses", "marks", "trims"};
+                                             "retransmissions", "pauses", "marks", "trims",
+                                             "timeouts", "switches", "links", "writes", "hops"};
   return w;
 }
 
@@ -145,7 +146,7 @@ void summary_section(page& pg, const json& summary) {
     pg.note("The run wrote no summary values.");
     return;
   }
-  pg.html += "<table class=\"summary\">\n<tr><th>value</th><th>result</th></tr>\n";
+  pg.html += "<table class=\"summary\">\n<tr><th>metric</th><th>value</th></tr>\n";
   for (const auto& [key, value] : rows)
     pg.html += fmt::format("<tr><td>{}</td><td title=\"{} = {}\">{}</td></tr>\n", html_escape(key), html_escape(key),
                            html_escape(value.dump()), html_escape(format_value(key, value)));
