@@ -27,6 +27,24 @@ namespace {
 uint64_t to_ps(double v, double ps_per_unit) { return uint64_t(std::llround(v * ps_per_unit)); }
 uint64_t to_bps(double gbps) { return uint64_t(std::llround(gbps * 1e9)); }
 
+bool is_default(const config& c, const std::string& key) {
+  static const config defaults = default_config();
+  switch (all_params().find(key)->type) {
+    case param_type::integer: return c.integer(key) == defaults.integer(key);
+    case param_type::real: return c.real(key) == defaults.real(key);
+    case param_type::boolean: return c.boolean(key) == defaults.boolean(key);
+    case param_type::string_list: return c.list(key) == defaults.list(key);
+    default: return c.string(key) == defaults.string(key);
+  }
+}
+
+// A key the chosen topology or pattern does not use must not be set to anything but its default:
+// nothing a user writes is ignored silently.
+void reject_unused(const config& c, const std::vector<std::string>& keys, const std::string& because) {
+  for (const auto& k : keys)
+    if (!is_default(c, k)) fail(c, k, "is not used " + because + "; remove it or leave it at its default");
+}
+
 uint64_t clock_period_ps(const config& c, const std::string& key) {
   const double mhz = c.real(key), period = 1e6 / mhz;
   if (std::fabs(period - std::round(period)) > 1e-6)
@@ -40,6 +58,7 @@ fabric_config make_fabric_config(const config& c) {
   const uint64_t host_bps = to_bps(c.real("topology.host_rate")), up_bps = to_bps(c.real("topology.uplink_rate"));
   const uint64_t delay = to_ps(c.real("topology.link_delay"), 1e3);
   if (c.string("topology.kind") == "leaf_spine") {
+    reject_unused(c, {"topology.k"}, "when topology.kind is leaf_spine");
     leaf_spine_spec s;
     s.leaves = unsigned(c.integer("topology.leaves"));
     s.spines = unsigned(c.integer("topology.spines"));
@@ -50,6 +69,8 @@ fabric_config make_fabric_config(const config& c) {
     s.delay_ps = delay;
     f.topo = build_leaf_spine(s);
   } else {
+    reject_unused(c, {"topology.leaves", "topology.spines", "topology.hosts_per_leaf", "topology.parallel_links"},
+                  "when topology.kind is fat_tree");
     fat_tree_spec s;
     s.k = unsigned(c.integer("topology.k"));
     if (s.k % 2) fail(c, "topology.k", fmt::format("{} is odd; a k-ary fat tree needs an even k", s.k));
@@ -89,6 +110,12 @@ fabric_config make_fabric_config(const config& c) {
 std::vector<flow_spec> make_flows(const config& c, const fabric_config& f) {
   traffic_spec t;
   t.pattern = parse_traffic_pattern(c.string("traffic.pattern"));
+  const std::string pattern = "with traffic.pattern = \"" + c.string("traffic.pattern") + "\"";
+  if (t.pattern == traffic_pattern::poisson) reject_unused(c, {"traffic.flow_size", "traffic.start"}, pattern);
+  else reject_unused(c, {"traffic.load"}, pattern);
+  if (t.pattern != traffic_pattern::incast) reject_unused(c, {"traffic.incast.senders", "traffic.incast.receiver"}, pattern);
+  if (t.pattern != traffic_pattern::poisson && c.integer("traffic.flow_size") > 0)
+    reject_unused(c, {"traffic.cdf"}, "when traffic.flow_size fixes the flow size");
   t.hosts = uint32_t(f.topo.hosts.size());
   t.host_rate_bps = c.real("topology.host_rate") * 1e9;
   t.load = c.real("traffic.load");

@@ -103,6 +103,12 @@ TEST(Cli, ConfigErrorsStopBeforeSimulating) {
   EXPECT_EQ(o.code, 2);
   EXPECT_NE(o.output.find("clock.toml:2: key 'switch.clock'"), std::string::npos) << o.output;
 
+  std::ofstream(d / "unused.toml") << "[topology]\nkind = \"fat_tree\"\nleaves = 8\n";   // leaves: leaf_spine only
+  o = netasic("run " + (d / "unused.toml").string() + " --out " + out.string());
+  EXPECT_EQ(o.code, 2);
+  EXPECT_NE(o.output.find("unused.toml:3: key 'topology.leaves': is not used when topology.kind is fat_tree"),
+            std::string::npos) << o.output;
+
   o = netasic("run " NETASIC_SOURCE_DIR "/scenarios/demo.toml --set topology.failed_links=leaf9-spine0 --out " + out.string());
   EXPECT_EQ(o.code, 2);
   EXPECT_NE(o.output.find("leaf9-spine0"), std::string::npos) << o.output;
