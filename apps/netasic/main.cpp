@@ -89,12 +89,13 @@ int sc_main(int argc, char** argv) {
   sweep->add_option("scenario", sw.scenario, "Scenario TOML file")->required()->check(CLI::ExistingFile);
   sweep->add_option("--grid", sw.grid, "key=v1,v2,... (repeatable; the cartesian product is run)")->required();
   sweep->add_option("--set", sw.sets, "Override a key at every point (repeatable)");
-  sweep->add_option("-j,--jobs", sw.jobs, "Points run at once")->check(CLI::PositiveNumber);
+  sweep->add_option("-j,--jobs", sw.jobs, "Points run at once (default: one per CPU)")->check(CLI::PositiveNumber);
   sweep->add_option("--seed", sweep_seed, "Random seed for every point")->check(CLI::NonNegativeNumber);
   sweep->add_option("--out", sw.out_dir, "Sweep directory (default out/sweep-<scenario file name>)");
   sweep->add_option("--metric", sw.metrics, "summary.json path to plot, e.g. fct_slowdown.p99 (repeatable)");
   sweep->add_option("--emit", sw.emit, "Write a cluster job file instead of running: slurm or parallel")
       ->check(CLI::IsMember({"slurm", "parallel"}));
+  sweep->add_flag("--collect", sw.collect, "Run nothing: gather the points an --emit sweep left in --out");
   sweep->add_flag("--quiet", sw.quiet, "No progress lines");
 
   // params
@@ -116,6 +117,15 @@ int sc_main(int argc, char** argv) {
       sw.netasic_exe = self_exe();
       if (sweep_seed >= 0) sw.seed = uint64_t(sweep_seed);
       if (sw.out_dir.empty()) sw.out_dir = "out/sweep-" + std::filesystem::path(sw.scenario).stem().string();
+      // Every point's configuration is checked before any point runs.
+      for (const auto& point : netasic::expand_grid(sw.grid)) {
+        std::vector<std::string> point_sets = sw.sets;
+        for (const auto& [key, value] : point)
+          if (key != "seed") point_sets.push_back(key + "=" + value);
+        netasic::load_config(sw.scenario, point_sets);
+      }
+      for (const auto& axis : netasic::parse_grid(sw.grid))
+        if (const auto* def = netasic::all_params().find(axis.key)) sw.key_units[axis.key] = def->unit;
       return netasic::run_sweep(sw);
     }
     if (seed >= 0) sets.push_back(fmt::format("sim.seed={}", seed));
@@ -135,6 +145,9 @@ int sc_main(int argc, char** argv) {
     }
     return 0;
   } catch (const config_error& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return exit_config;
+  } catch (const std::invalid_argument& e) {   // a malformed --grid
     std::cerr << "error: " << e.what() << "\n";
     return exit_config;
   } catch (const std::exception& e) {

@@ -138,3 +138,15 @@ TEST(Cli, SweepRunsEveryPoint) {
   EXPECT_EQ(rows, 4);
   EXPECT_TRUE(fs::exists(d / "sweep.html"));
 }
+
+TEST(Cli, SweepChecksEveryPointBeforeRunningAny) {
+  const fs::path d = scratch("sweep_bad");
+  const outcome o = netasic("sweep " NETASIC_SOURCE_DIR "/scenarios/demo.toml --quiet --out " + d.string() +
+                            " --grid traffic.load=0.2,1.5");
+  EXPECT_EQ(o.code, 2);
+  EXPECT_NE(o.output.find("traffic.load"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("1.5"), std::string::npos) << o.output;
+  EXPECT_FALSE(fs::exists(d / "point-001")) << "no point may run when one is invalid";
+  EXPECT_EQ(netasic("sweep " NETASIC_SOURCE_DIR "/scenarios/demo.toml --quiet --out " + d.string() +
+                    " --grid topology.leafs=2").code, 2);
+}
