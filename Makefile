@@ -4,7 +4,7 @@ BUILD ?= build
 JOBS  ?= 2
 NETASIC := $(BUILD)/netasic
 
-.PHONY: all setup build demo test test-long bench clean
+.PHONY: all setup build demo test test-long bench docs clean
 all: build
 
 setup:
@@ -26,6 +26,10 @@ test-long: build
 
 bench: build
 	bench/run.sh $(NETASIC)
+
+# The configuration reference is generated from the parameter declarations.
+docs: build
+	$(NETASIC) params --markdown > docs/config-reference.md
 
 clean:
 	rm -rf $(BUILD) out

@@ -109,7 +109,12 @@ int sc_main(int argc, char** argv) {
 
   try {
     if (*params) {
-      if (markdown) std::cout << netasic::all_params().markdown();
+      if (markdown)
+        std::cout << "# Configuration reference\n\nGenerated from the declarations in "
+                     "`systemc/common/params_all.cpp` by `netasic params --markdown` (`make docs`); a test keeps it "
+                     "current. Scenario files set these keys in TOML tables (`[topology]` then `leaves = 8`); "
+                     "`--set key=value` overrides any of them. Ranges are inclusive.\n\n"
+                  << netasic::all_params().markdown();
       else netasic::all_params().print(std::cout, prefix);
       return 0;
     }

@@ -117,7 +117,7 @@ std::pair<uint64_t, std::string> fabric::peak_queue() const {
   std::pair<uint64_t, std::string> best{0, ""};
   for (const auto& sw : switches_)
     for (unsigned p = 0; p < sw->ports(); ++p)
-      if (sw->queue_peak(p) > best.first) best = {sw->queue_peak(p), fmt::format("{}.port{}", sw->name(), p)};
+      if (sw->queue_peak(p) > best.first) best = {sw->queue_peak(p), fmt::format("{}.port{}", sw->basename(), p)};
   return best;
 }
 

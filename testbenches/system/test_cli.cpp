@@ -115,6 +115,13 @@ TEST(Cli, ConfigErrorsStopBeforeSimulating) {
   EXPECT_FALSE(fs::exists(out));
 }
 
+TEST(Cli, ConfigReferenceIsCurrent) {
+  const outcome o = netasic("params --markdown");
+  ASSERT_EQ(o.code, 0);
+  EXPECT_EQ(o.output, slurp(NETASIC_SOURCE_DIR "/docs/config-reference.md"))
+      << "docs/config-reference.md is stale: run `make docs`";
+}
+
 TEST(Cli, ParamsListsDeclaredKeys) {
   const outcome o = netasic("params topology");
   EXPECT_EQ(o.code, 0);
