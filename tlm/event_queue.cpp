@@ -1,7 +1,5 @@
 #include "tlm/event_queue.h"
 
-#include <algorithm>
-
 namespace netasic {
 
 event_queue::event_queue(sc_core::sc_module_name name) : sc_core::sc_module(name) {
@@ -11,8 +9,7 @@ event_queue::event_queue(sc_core::sc_module_name name) : sc_core::sc_module(name
 }
 
 void event_queue::schedule(uint64_t at_ps, timed_client& c) {
-  heap_.push_back({at_ps, seq_++, &c});
-  std::push_heap(heap_.begin(), heap_.end(), later{});
+  heap_.push(at_ps, &c);
   if (!firing_ && at_ps < armed_at_) {
     // An earlier notification replaces a pending later one (sc_event semantics).
     armed_at_ = at_ps;
@@ -25,16 +22,14 @@ void event_queue::fire() {
   armed_at_ = std::numeric_limits<uint64_t>::max();
   firing_ = true;   // wake-ups scheduled from the loop are armed once, after it
   // Wake-ups scheduled for `now` while this loop runs are served in this same pass.
-  while (!heap_.empty() && heap_.front().at <= now) {
-    timed_client* c = heap_.front().client;
-    std::pop_heap(heap_.begin(), heap_.end(), later{});
-    heap_.pop_back();
+  while (!heap_.empty() && heap_.top_key() <= now) {
+    timed_client* c = heap_.pop();
     ++wakeups_;
     c->wake(now);
   }
   firing_ = false;
   if (!heap_.empty()) {
-    armed_at_ = heap_.front().at;
+    armed_at_ = heap_.top_key();
     due_.notify(sc_core::sc_time::from_value(armed_at_ - now));
   }
 }

@@ -10,6 +10,8 @@
 
 #include <systemc>
 
+#include "tlm/radix_heap.h"
+
 namespace netasic {
 
 class timed_client {
@@ -29,20 +31,13 @@ class event_queue : public sc_core::sc_module {
   uint64_t wakeups() const { return wakeups_; }
 
  private:
-  struct entry {
-    uint64_t at, seq;
-    timed_client* client;
-  };
-  struct later {   // a functor, not a function pointer, so the heap code inlines it
-    bool operator()(const entry& a, const entry& b) const { return a.at != b.at ? a.at > b.at : a.seq > b.seq; }
-  };
-  void fire();
-
-  std::vector<entry> heap_;
-  uint64_t seq_ = 0, wakeups_ = 0;
+  radix_heap<timed_client*> heap_;
+  uint64_t wakeups_ = 0;
   bool firing_ = false;
   uint64_t armed_at_ = std::numeric_limits<uint64_t>::max();
   sc_core::sc_event due_;
+
+  void fire();
 };
 
 }  // namespace netasic

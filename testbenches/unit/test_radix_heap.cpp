@@ -1,0 +1,52 @@
+// The radix heap against a reference priority queue ordered by (key, insertion number), over
+// random monotone workloads like the fabric's: pops in key order, FIFO among equal keys.
+#include <gtest/gtest.h>
+
+#include <queue>
+#include <tuple>
+
+#include "common/rng.h"
+#include "tlm/radix_heap.h"
+
+using netasic::radix_heap;
+
+TEST(RadixHeap, MatchesReferenceOnRandomMonotoneWorkloads) {
+  netasic::rng r(5);
+  for (int trial = 0; trial < 40; ++trial) {
+    radix_heap<uint64_t> h;
+    using ref_item = std::tuple<uint64_t, uint64_t>;   // key, insertion number (also the value)
+    std::priority_queue<ref_item, std::vector<ref_item>, std::greater<>> ref;
+    uint64_t now = r.below(1'000'000'000'000ull), n = 0;
+    const uint64_t span = uint64_t(1) << r.below(40);   // how far ahead keys reach
+    for (int op = 0; op < 20000; ++op) {
+      if (ref.empty() || r.below(100) < 52) {
+        // Often the same key as others (clock edges), sometimes exactly now.
+        uint64_t key = now + (r.below(4) == 0 ? 0 : r.below(span));
+        if (r.below(3) == 0) key -= key % 1000;
+        if (key < now) key = now;
+        h.push(key, n);
+        ref.emplace(key, n++);
+      } else {
+        ASSERT_EQ(h.top_key(), std::get<0>(ref.top()));
+        now = std::get<0>(ref.top());
+        ASSERT_EQ(h.pop(), std::get<1>(ref.top())) << "trial " << trial << " op " << op;
+        ref.pop();
+      }
+      ASSERT_EQ(h.size(), ref.size());
+    }
+  }
+}
+
+TEST(RadixHeap, ExtremeKeys) {
+  radix_heap<int> h;
+  h.push(UINT64_MAX, 3);
+  h.push(0, 1);
+  h.push(uint64_t(1) << 63, 2);
+  EXPECT_EQ(h.pop(), 1);
+  EXPECT_EQ(h.top_key(), uint64_t(1) << 63);
+  EXPECT_EQ(h.pop(), 2);
+  h.push(UINT64_MAX, 4);
+  EXPECT_EQ(h.pop(), 3);
+  EXPECT_EQ(h.pop(), 4);
+  EXPECT_TRUE(h.empty());
+}
