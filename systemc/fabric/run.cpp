@@ -79,6 +79,13 @@ fabric_config make_fabric_config(const config& c) {
     s.delay_ps = delay;
     f.topo = build_fat_tree(s);
   }
+  // Each switch holds a route entry per host: past this size the tables alone take gigabytes.
+  constexpr size_t max_hosts = 16384;
+  if (f.topo.hosts.size() > max_hosts) {
+    const std::string key = c.string("topology.kind") == "fat_tree" ? "topology.k" : "topology.hosts_per_leaf";
+    fail(c, key, fmt::format("the topology has {} hosts; a run supports at most {} (per-host route tables)",
+                             f.topo.hosts.size(), max_hosts));
+  }
   for (const char* key : {"topology.failed_links", "topology.degraded_links"}) {
     try {
       if (std::string(key) == "topology.failed_links") apply_failed_links(f.topo, c.list(key), key);
@@ -104,6 +111,16 @@ fabric_config make_fabric_config(const config& c) {
 
   f.arrivals_end_ps = to_ps(c.real("sim.duration"), 1e6);
   f.probe_interval_ps = to_ps(c.real("sim.probe_interval"), 1e6);
+  // Probes are kept in memory until the run ends: one series per switch port and buffer.
+  size_t series = f.topo.switches.size();
+  for (unsigned s : f.topo.switches) series += f.topo.nodes[s].port_link.size();
+  const double samples = (c.real("sim.duration") + c.real("sim.drain")) / c.real("sim.probe_interval");
+  constexpr double max_values = 1e8;   // 800 MB of samples
+  if (samples * double(series) > max_values)
+    fail(c, "sim.probe_interval", fmt::format("{} us over a {} us run samples {} probes {:.3g} times: {:.3g} values, "
+                                              "more than the {:.0e} kept in memory; raise the interval",
+                                              c.real("sim.probe_interval"), c.real("sim.duration") + c.real("sim.drain"),
+                                              series, samples, samples * double(series), max_values));
   return f;
 }
 
