@@ -14,9 +14,6 @@ host_nic::host_nic(sc_core::sc_module_name name, unsigned index, const nic_confi
       stats_(stats),
       flows_(flows),
       events_(events) {
-  SC_METHOD(on_rto_check);
-  sensitive << rto_tick_;
-  dont_initialize();
 }
 
 void host_nic::start_flow(uint32_t id) {
@@ -26,7 +23,7 @@ void host_nic::start_flow(uint32_t id) {
   active_.push_back(id);
   if (!rto_scheduled_) {
     rto_scheduled_ = true;
-    rto_tick_.notify(ps(cfg_.rto_ps / 2));
+    events_.schedule(now_ps() + cfg_.rto_ps / 2, rto_timer_);
   }
   try_send();
 }
@@ -153,12 +150,11 @@ void host_nic::pkt_receive(unsigned, packet& p, uint64_t now) {
   try_send();
 }
 
-void host_nic::on_rto_check() {
-  const uint64_t now = now_ps();
+void host_nic::on_rto_check(uint64_t now) {
   for (uint32_t id : active_)
     if (flows_[id].snd.check_timeout(now, cfg_.rto_ps)) ++flows_[id].timeouts;
   rto_scheduled_ = !active_.empty();
-  if (rto_scheduled_) rto_tick_.notify(ps(cfg_.rto_ps / 2));
+  if (rto_scheduled_) events_.schedule(now + cfg_.rto_ps / 2, rto_timer_);
   try_send();
 }
 

@@ -32,8 +32,6 @@ struct flow_ctx {
 };
 
 class host_nic : public sc_core::sc_module, public pkt_receiver, private timed_client {
-  SC_HAS_PROCESS(host_nic);
-
  public:
   pkt_initiator_socket tx;
   pkt_target_socket rx;
@@ -51,7 +49,7 @@ class host_nic : public sc_core::sc_module, public pkt_receiver, private timed_c
   void send_control(packet& p, uint64_t now);
   void end_of_elaboration() override;
   void wake(uint64_t now) override;   // the wire is free again
-  void on_rto_check();
+  void on_rto_check(uint64_t now);
   bool pick_flow(uint32_t& flow);
   packet* make_data(flow_ctx& f);
 
@@ -65,7 +63,12 @@ class host_nic : public sc_core::sc_module, public pkt_receiver, private timed_c
   uint64_t free_ps_ = 0;             // when the wire is free for the next frame
   bool tx_scheduled_ = false, rto_scheduled_ = false;
   event_queue& events_;
-  sc_core::sc_event rto_tick_;
+  // The retransmission check is a second wake-up source on the same event queue.
+  struct rto_timer : timed_client {
+    host_nic& nic;
+    explicit rto_timer(host_nic& n) : nic(n) {}
+    void wake(uint64_t now) override { nic.on_rto_check(now); }
+  } rto_timer_{*this};
 };
 
 }  // namespace netasic
