@@ -10,7 +10,7 @@
 
 #include <systemc>
 
-#include "tlm/radix_heap.h"
+#include "common/radix_heap.h"
 
 namespace netasic {
 

@@ -6,7 +6,7 @@
 #include <tuple>
 
 #include "common/rng.h"
-#include "tlm/radix_heap.h"
+#include "common/radix_heap.h"
 
 using netasic::radix_heap;
 
