@@ -31,6 +31,14 @@ std::string self_exe() {
   return n > 0 ? std::string(buf, size_t(n)) : "netasic";
 }
 
+// One "error: " line per problem (a scenario file may have several).
+void print_error(const std::string& what) {
+  size_t start = 0;
+  for (size_t nl; (nl = what.find('\n', start)) != std::string::npos; start = nl + 1)
+    std::cerr << "error: " << what.substr(start, nl - start) << "\n";
+  if (start < what.size()) std::cerr << "error: " << what.substr(start) << "\n";
+}
+
 std::string si(double v, const char* unit) {
   const char* prefix[] = {"", "k", "M", "G"};
   int i = 0;
@@ -150,13 +158,13 @@ int sc_main(int argc, char** argv) {
     }
     return 0;
   } catch (const config_error& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    print_error(e.what());
     return exit_config;
   } catch (const std::invalid_argument& e) {   // a malformed --grid
-    std::cerr << "error: " << e.what() << "\n";
+    print_error(e.what());
     return exit_config;
   } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    print_error(e.what());
     return 1;
   }
 }

@@ -33,7 +33,7 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
     device_of_switch.push_back(bus_->attach(switches_.back()->csr));
   }
   for (unsigned h = 0; h < t.hosts.size(); ++h) {
-    hosts_.push_back(std::make_unique<host_nic>(t.nodes[t.hosts[h]].name.c_str(), h, cfg_.nic, stats, flows, *events_));
+    hosts_.push_back(std::make_unique<host_nic>(t.nodes[t.hosts[h]].name.c_str(), cfg_.nic, stats, flows, *events_));
     hosts_.back()->on_flow_done = [this](flow_ctx& f) { flow_done(f); };
   }
   ctrl_ = std::make_unique<route_controller>("route_controller", t, device_of_switch);

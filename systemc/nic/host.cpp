@@ -4,12 +4,11 @@
 
 namespace netasic {
 
-host_nic::host_nic(sc_core::sc_module_name name, unsigned index, const nic_config& cfg, run_stats& stats,
+host_nic::host_nic(sc_core::sc_module_name name, const nic_config& cfg, run_stats& stats,
                    std::vector<flow_ctx>& flows, event_queue& events)
     : sc_core::sc_module(name),
       tx("tx"),
       rx("rx", *this, 0),
-      index_(index),
       cfg_(cfg),
       stats_(stats),
       flows_(flows),

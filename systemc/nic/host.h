@@ -36,7 +36,7 @@ class host_nic : public sc_core::sc_module, public pkt_receiver, private timed_c
   pkt_initiator_socket tx;
   pkt_target_socket rx;
 
-  host_nic(sc_core::sc_module_name name, unsigned index, const nic_config& cfg, run_stats& stats,
+  host_nic(sc_core::sc_module_name name, const nic_config& cfg, run_stats& stats,
            std::vector<flow_ctx>& flows, event_queue& events);
   void start_flow(uint32_t flow);
   void pkt_receive(unsigned port, packet& p, uint64_t now_ps) override;
@@ -53,7 +53,6 @@ class host_nic : public sc_core::sc_module, public pkt_receiver, private timed_c
   bool pick_flow(uint32_t& flow);
   packet* make_data(flow_ctx& f);
 
-  unsigned index_;
   nic_config cfg_;
   run_stats& stats_;
   std::vector<flow_ctx>& flows_;
