@@ -109,6 +109,15 @@ fabric_config make_fabric_config(const config& c) {
   f.nic.rto_ps = to_ps(c.real("nic.rto"), 1e6);
   f.nic.int_enabled = c.boolean("nic.int_padding");
 
+  // A buffer or queue that cannot hold one full data frame can never forward one.
+  packet largest;
+  largest.payload_bytes = f.nic.mtu_payload;
+  largest.int_enabled = f.nic.int_enabled;
+  for (const auto& [key, bytes] : {std::pair{"switch.buffer", f.sw.buffer_bytes}, {"switch.queue_limit", f.sw.queue_limit_bytes}})
+    if (bytes && bytes < largest.frame_bytes())
+      fail(c, key, fmt::format("{} bytes cannot hold one {}-byte data frame (nic.mtu {} bytes plus headers)", bytes,
+                               largest.frame_bytes(), f.nic.mtu_payload));
+
   f.arrivals_end_ps = to_ps(c.real("sim.duration"), 1e6);
   f.probe_interval_ps = to_ps(c.real("sim.probe_interval"), 1e6);
   // Probes are kept in memory until the run ends: one series per switch port and buffer.
