@@ -36,7 +36,7 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
     hosts_.push_back(std::make_unique<host_nic>(t.nodes[t.hosts[h]].name.c_str(), cfg_.nic, stats, flows, *events_));
     hosts_.back()->on_flow_done = [this](flow_ctx& f) { flow_done(f); };
   }
-  ctrl_ = std::make_unique<route_controller>("route_controller", t, device_of_switch);
+  ctrl_ = std::make_unique<route_controller>("route_controller", cfg_.routes, device_of_switch);
   ctrl_->bus.bind(bus_->in);
 
   // Node index -> its tx/rx sockets on a port.

@@ -21,6 +21,7 @@ namespace netasic {
 
 struct fabric_config {
   topology topo;
+  route_plan routes;                // plan_routes(topo), installed by the route controller
   switch_config sw;
   nic_config nic;
   uint64_t arrivals_end_ps = 0;     // no flow starts after this

@@ -1,5 +1,5 @@
 // Route controller: computes shortest-path ECMP groups for every switch and destination host
-// and installs them over the register bus, as a control-plane driver would.
+// (plan_routes) and installs them over the register bus, as a control-plane driver would.
 #pragma once
 #include <string>
 #include <vector>
@@ -27,12 +27,12 @@ route_plan plan_routes(const topology& t);
 class route_controller : public sc_core::sc_module {
  public:
   tlm_utils::simple_initiator_socket<reg_driver> bus;
-  route_controller(sc_core::sc_module_name name, const topology& t, std::vector<unsigned> device_of_switch);
+  route_controller(sc_core::sc_module_name name, const route_plan& plan, std::vector<unsigned> device_of_switch);
   uint64_t register_writes() const { return writes_; }
 
  private:
   void start_of_simulation() override;   // routes are in place before the first packet moves
-  const topology& topo_;
+  const route_plan& plan_;
   std::vector<unsigned> device_;
   uint64_t writes_ = 0;
 };

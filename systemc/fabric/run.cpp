@@ -184,10 +184,11 @@ double percentile_sorted(const std::vector<double>& v, double p) {
 
 run_result run_scenario(const config& cfg, progress_mode progress) {
   using clock = std::chrono::steady_clock;
-  const fabric_config fc = make_fabric_config(cfg);
+  fabric_config fc = make_fabric_config(cfg);
   const std::vector<flow_spec> specs = make_flows(cfg, fc);
   // ECMP groups must fit the member table: a configuration error, found before simulating.
-  const route_plan plan = plan_routes(fc.topo);
+  fc.routes = plan_routes(fc.topo);
+  const route_plan& plan = fc.routes;
   for (unsigned s = 0; s < plan.per_switch.size(); ++s)
     if (plan.per_switch[s].members.size() > fc.sw.member_capacity)
       fail(cfg, "switch.ecmp_members", fmt::format("{} needs {} ECMP member entries, the table has {}",
