@@ -19,26 +19,45 @@ route_plan plan_routes(const topology& t) {
     if (fresh) plan.per_switch[sw].members.insert(plan.per_switch[sw].members.end(), ports.begin(), ports.end());
     return (it->second << 16) | uint32_t(ports.size());
   };
-  constexpr unsigned inf = std::numeric_limits<unsigned>::max();
+  auto unreachable = [&](unsigned sw, unsigned h) {
+    plan.unreachable.push_back(fmt::format("{} -> {}", t.nodes[t.switches[sw]].name, t.nodes[t.hosts[h]].name));
+  };
+
+  // Hosts under the same switch share every route but their own switch's last hop, so paths are
+  // searched once per host switch (its "rack").
+  std::map<unsigned, std::vector<unsigned>> racks;   // host switch node -> hosts
   for (unsigned h = 0; h < t.hosts.size(); ++h) {
-    const unsigned host_node = t.hosts[h];
-    const std::vector<unsigned> dist = t.distances_from(host_node);
+    const unsigned l = t.nodes[t.hosts[h]].port_link[0];
+    if (t.links[l].failed) {
+      for (unsigned s = 0; s < t.switches.size(); ++s) unreachable(s, h);
+      continue;
+    }
+    racks[t.host_switch(h)].push_back(h);
+  }
+  constexpr unsigned inf = std::numeric_limits<unsigned>::max();
+  for (const auto& [edge, hosts] : racks) {
+    const std::vector<unsigned> dist = t.distances_from(edge);
     for (unsigned s = 0; s < t.switches.size(); ++s) {
       const unsigned node = t.switches[s];
+      const auto& pl = t.nodes[node].port_link;
+      if (node == edge) {   // the last hop: each host's own port
+        for (unsigned h : hosts)
+          for (unsigned p = 0; p < pl.size(); ++p)
+            if (pl[p] == t.nodes[t.hosts[h]].port_link[0]) plan.per_switch[s].route[h] = group_of(s, {uint16_t(p)});
+        continue;
+      }
       if (dist[node] == inf) {
-        plan.unreachable.push_back(fmt::format("{} -> {}", t.nodes[node].name, t.nodes[host_node].name));
+        for (unsigned h : hosts) unreachable(s, h);
         continue;
       }
       std::vector<uint16_t> ports;
-      const auto& pl = t.nodes[node].port_link;
       for (unsigned p = 0; p < pl.size(); ++p) {
         const topo_link& l = t.links[pl[p]];
         const unsigned peer = l.a == node ? l.b : l.a;
-        if (l.failed || dist[peer] + 1 != dist[node]) continue;
-        if (t.nodes[peer].kind == node_kind::host && peer != host_node) continue;
-        ports.push_back(uint16_t(p));
+        if (!l.failed && t.nodes[peer].kind == node_kind::sw && dist[peer] + 1 == dist[node]) ports.push_back(uint16_t(p));
       }
-      plan.per_switch[s].route[h] = group_of(s, ports);
+      const uint32_t route = group_of(s, ports);
+      for (unsigned h : hosts) plan.per_switch[s].route[h] = route;
     }
   }
   return plan;
