@@ -201,7 +201,12 @@ run_result run_scenario(const config& cfg, progress_mode progress) {
   sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
   // The kernel's info messages ("simulation stopped by user") are noise in a tool's output.
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
-  fabric fab("fabric", fc, specs);
+  // The fabric lives until the process ends, as the kernel does (it runs once per process).
+  // Destroying it would cost time quadratic in its size: SystemC unregisters every port, export
+  // and module by a linear search of its registries.
+  static fabric* kept = nullptr;
+  kept = new fabric("fabric", fc, specs);
+  fabric& fab = *kept;
   const uint64_t end_ps = fc.arrivals_end_ps + to_ps(cfg.real("sim.drain"), 1e6);
 
   const auto wall0 = clock::now();
