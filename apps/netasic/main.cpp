@@ -46,7 +46,7 @@ std::string si(double v, const char* unit) {
   return fmt::format("{:.3g} {}{}", v, prefix[i], unit);
 }
 
-void print_summary(const nlohmann::json& s, const std::string& dir) {
+void print_summary(const nlohmann::json& s, const std::string& dir, bool vcd) {
   const auto& p = s["packets"];
   const auto& f = s["flows"];
   const auto& fct = s["fct_slowdown"];
@@ -67,7 +67,8 @@ void print_summary(const nlohmann::json& s, const std::string& dir) {
                                   fct["p95"].get<double>(), fct["p99"].get<double>()));
   row("peak queue", fmt::format("{} bytes at {}", s["queue"]["peak_bytes"].get<uint64_t>(),
                                 s["queue"]["peak_port"].get<std::string>()));
-  if (!dir.empty()) row("outputs", dir + "/ (report.html, summary.json, flows.csv, probes.csv, config.toml)");
+  row("outputs", dir + "/ (report.html, summary.json, flows.csv, probes.csv, config.toml" +
+                     (vcd ? ", waves.vcd, waves.gtkw)" : ")"));
 }
 
 }  // namespace
@@ -148,7 +149,7 @@ int sc_main(int argc, char** argv) {
                             : isatty(STDERR_FILENO) ? netasic::progress_mode::terminal : netasic::progress_mode::lines;
     const netasic::run_result r = netasic::run_scenario(cfg, mode);
     netasic::write_run_outputs(out_dir, cfg, r, vcd);
-    if (!quiet) print_summary(r.summary, out_dir);
+    if (!quiet) print_summary(r.summary, out_dir, vcd);
     if (!r.accounting_ok) {
       const auto& p = r.summary["packets"];
       std::cerr << fmt::format("error: packet accounting broken: sent {} != delivered {} + dropped {} + in flight {}\n",
