@@ -379,7 +379,12 @@ std::string format_value(const std::string& key, const json& value) {
   }
   if (unit == "b/s") return si(v, "b/s");
   if (unit == "Gb/s") return fmt::format("{:.4g} Gb/s", v);
-  if (unit == "1/s") return si(v, "/s");
+  if (unit == "1/s") {   // "packet_hops_per_s" -> "hops/s"
+    const std::string noun = k.substr(0, k.size() - 6);
+    const std::string last = noun.substr(noun.rfind('_') == std::string::npos ? 0 : noun.rfind('_') + 1);
+    const auto& words = count_words();
+    return si(v, std::find(words.begin(), words.end(), last) != words.end() ? last + "/s" : "/s");
+  }
   if (unit == "%") return fmt::format("{:.3g} %", v);
   if (!unit.empty()) return plain_number(value) + " " + unit;
   return plain_number(value);
