@@ -338,7 +338,9 @@ TEST(Report, FormatsValuesWithUnits) {
   EXPECT_EQ(format_value("wall_time_s", json(1.5)), "1.5 s");
   EXPECT_EQ(format_value("drops_bytes", json(1500000)), "1,500,000 bytes (1.5 MB)");
   EXPECT_EQ(format_value("queue.peak_bytes", json(512)), "512 bytes");
-  EXPECT_EQ(format_value("events_per_s", json(3.2e6)), "3.2 M/s");
+  EXPECT_EQ(format_value("events_per_s", json(3.2e6)), "3.2 Mevents/s");
+  EXPECT_EQ(format_value("packet_hops_per_s", json(4.5e6)), "4.5 Mhops/s");
+  EXPECT_EQ(format_value("samples_per_s", json(2e3)), "2 k/s");   // not a known noun: rate only
   EXPECT_EQ(format_value("fct_slowdown.p50", json(1.42)), "1.42×");
   EXPECT_EQ(format_value("flows.completed", json(2969)), "2,969 flows");
   EXPECT_EQ(format_value("utilization_pct", json(73.25)), "73.2 %");
