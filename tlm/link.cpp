@@ -29,7 +29,6 @@ void link_direction::wake(uint64_t now) {
   while (!fifo_.empty() && fifo_.front().arrive_ps <= now) {
     packet* p = fifo_.front().p;
     fifo_.pop_front();
-    ++p->hops;
     ++*hop_counter;
     out_if_->pkt_transport(*p, now);
   }

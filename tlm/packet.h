@@ -17,13 +17,10 @@ struct packet {
   pkt_kind kind = pkt_kind::data;
   bool int_enabled = false;         // carries the INT padding
   bool tuple_crc_valid = false;     // tuple_crc holds the 5-tuple's CRC with a zero seed
-  uint16_t hops = 0;                // links traversed so far
   uint32_t flow = 0;                // flow id (also in bth.dest_qp's low bits)
   uint32_t seq = 0;                 // unwrapped packet sequence number within the flow
   uint32_t payload_bytes = 0;
-  uint32_t src_host = 0, dst_host = 0;
   uint32_t tuple_crc = 0;
-  uint64_t tx_ps = 0;               // when the source put it on its link
   packet* next = nullptr;           // intrusive list link (pool free list)
 
   ipv4_header ip{};

@@ -34,8 +34,6 @@ packet* host_nic::make_data(flow_ctx& f) {
   p->kind = pkt_kind::data;
   p->flow = f.id;
   p->seq = seq;
-  p->src_host = f.src;
-  p->dst_host = f.dst;
   p->payload_bytes = uint32_t(std::min<uint64_t>(cfg_.mtu_payload, f.size_bytes - uint64_t(seq) * cfg_.mtu_payload));
   p->int_enabled = cfg_.int_enabled;
   p->eth.ethertype = 0x0800;
@@ -86,7 +84,6 @@ void host_nic::try_send() {
   uint32_t flow;
   if (!pick_flow(flow)) return;   // window-limited or idle; an ACK or a new flow calls again
   packet* p = make_data(flows_[flow]);
-  p->tx_ps = now;
   free_ps_ = tx_if_->pkt_transport(*p, now);
   tx_scheduled_ = true;
   events_.schedule(free_ps_, *this);
@@ -95,8 +92,7 @@ void host_nic::try_send() {
 void host_nic::send_control(packet& p, uint64_t now) {
   // ACK/NAK frames go ahead of data: they take the wire as soon as the current frame is out.
   // Their start time is known now, so they need no event.
-  p.tx_ps = std::max(now, free_ps_);
-  free_ps_ = tx_if_->pkt_transport(p, p.tx_ps);
+  free_ps_ = tx_if_->pkt_transport(p, std::max(now, free_ps_));
 }
 
 void host_nic::end_of_elaboration() { tx_if_ = tx.get_interface(0); }
@@ -121,8 +117,6 @@ void host_nic::pkt_receive(unsigned, packet& p, uint64_t now) {
     p.kind = r == gbn_receiver::reply::ack ? pkt_kind::ack : pkt_kind::nak;
     p.seq = f.rcv.expected;
     p.payload_bytes = 0;
-    p.hops = 0;
-    std::swap(p.src_host, p.dst_host);
     std::swap(p.ip.src, p.ip.dst);
     const uint64_t mac = p.eth.src_mac;
     p.eth.src_mac = p.eth.dst_mac;
