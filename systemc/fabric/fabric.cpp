@@ -125,21 +125,28 @@ uint64_t fabric::ideal_fct_ps(uint32_t src, uint32_t dst, uint64_t bytes) const 
   // Walk one shortest path (the fastest link at each step), then price it: store-and-forward,
   // no queueing, the last packet behind (n-1) bottleneck slots, and its ACK coming back.
   const topology& t = cfg_.topo;
-  const std::vector<unsigned> dist = t.distances_from(t.hosts[dst]);
+  const topo_link& last_hop = t.links[t.nodes[t.hosts[dst]].port_link[0]];
+  if (last_hop.failed) return 0;   // unreachable
+  // Distances to the destination's switch, shared by every host under it.
+  const unsigned rack = t.host_switch(dst);
+  auto cached = rack_distances_.find(rack);
+  if (cached == rack_distances_.end()) cached = rack_distances_.emplace(rack, t.distances_from(rack)).first;
+  const std::vector<unsigned>& dist = cached->second;
   std::vector<const topo_link*> path;
   unsigned node = t.hosts[src];
-  while (node != t.hosts[dst]) {
+  while (node != rack) {
     const topo_link* best = nullptr;
     for (unsigned li : t.nodes[node].port_link) {
       const topo_link& l = t.links[li];
       const unsigned peer = l.a == node ? l.b : l.a;
-      if (l.failed || dist[peer] + 1 != dist[node]) continue;
+      if (l.failed || t.nodes[peer].kind != node_kind::sw || dist[peer] + 1 != dist[node]) continue;
       if (!best || l.rate_bps > best->rate_bps) best = &l;
     }
     if (!best) return 0;   // unreachable
     path.push_back(best);
     node = best->a == node ? best->b : best->a;
   }
+  path.push_back(&last_hop);
   const uint32_t mtu = cfg_.nic.mtu_payload;
   const uint64_t n = (bytes + mtu - 1) / mtu;
   packet full, last, ack;

@@ -2,6 +2,7 @@
 // route controller, the traffic source that starts flows, and the probe sampler.
 #pragma once
 #include <functional>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -65,6 +66,7 @@ class fabric : public sc_core::sc_module {
   std::vector<flow_spec> pending_;   // sorted by start
   size_t next_flow_ = 0;
   sc_core::sc_event flow_start_, sample_tick_;
+  mutable std::map<unsigned, std::vector<unsigned>> rack_distances_;   // for ideal_fct_ps
   struct probe_ref { unsigned sw, port; };
   std::vector<probe_ref> probe_ports_;
 };
