@@ -19,6 +19,7 @@ void event_queue::schedule(uint64_t at_ps, timed_client& c) {
 
 void event_queue::fire() {
   const uint64_t now = sc_core::sc_time_stamp().value();
+  ++fires_;
   armed_at_ = std::numeric_limits<uint64_t>::max();
   firing_ = true;   // wake-ups scheduled from the loop are armed once, after it
   // Wake-ups scheduled for `now` while this loop runs are served in this same pass.

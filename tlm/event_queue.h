@@ -29,10 +29,11 @@ class event_queue : public sc_core::sc_module {
   // pending itself; the queue does not merge them.
   void schedule(uint64_t at_ps, timed_client& c);
   uint64_t wakeups() const { return wakeups_; }
+  uint64_t kernel_notifications() const { return fires_; }
 
  private:
   radix_heap<timed_client*> heap_;
-  uint64_t wakeups_ = 0;
+  uint64_t wakeups_ = 0, fires_ = 0;
   bool firing_ = false;
   uint64_t armed_at_ = std::numeric_limits<uint64_t>::max();
   sc_core::sc_event due_;

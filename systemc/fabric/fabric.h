@@ -46,6 +46,7 @@ class fabric : public sc_core::sc_module {
   const std::vector<std::unique_ptr<switch_model>>& switches() const { return switches_; }
   const std::vector<std::unique_ptr<packet_link>>& links() const { return links_; }
   const route_controller& controller() const { return *ctrl_; }
+  const event_queue& events() const { return *events_; }
   // The same flow alone on an idle fabric (analytic, see docs/timing-model.md).
   uint64_t ideal_fct_ps(uint32_t src, uint32_t dst, uint64_t bytes) const;
   // Peak queue depth over all switch ports, and its port name.

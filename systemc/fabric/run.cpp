@@ -280,6 +280,7 @@ run_result run_scenario(const config& cfg, progress_mode progress) {
   s["topology"] = {{"hosts", fc.topo.hosts.size()}, {"switches", fc.topo.switches.size()},
                    {"links", fc.topo.links.size()}, {"route_register_writes", fab.controller().register_writes()}};
   s["accounting_ok"] = r.accounting_ok;
+  s["events"] = {{"wakeups", fab.events().wakeups()}, {"kernel_notifications", fab.events().kernel_notifications()}};
   return r;
 }
 
