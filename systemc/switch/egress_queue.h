@@ -30,16 +30,14 @@ class egress_queue {
     for (auto it = q_.rbegin(); it != q_.rend() && it->ready_ps > t; ++it) d -= it->bytes;
     return d;
   }
-  // Bytes held as of the last drain; after drain(ready), the depth a frame arriving at `ready`
-  // sees (no later frame is queued yet).
+  // Bytes held as of the last drain.
   uint64_t held_bytes() const { return bytes_; }
   uint64_t start_time(uint64_t ready) const { return std::max(ready, free_ps_); }
-  // Call drain(ready) first.
   void push(uint64_t ready, uint64_t end, uint32_t bytes) {
     q_.push_back({ready, end, bytes});
     bytes_ += bytes;
     free_ps_ = end;
-    peak_ = std::max(peak_, bytes_);
+    peak_ = std::max(peak_, depth_at(ready));   // not bytes_: frames that left by `ready` may not be drained yet
   }
   uint64_t peak_bytes() const { return peak_; }
 
@@ -55,7 +53,8 @@ class egress_queue {
 class shared_buffer {
  public:
   explicit shared_buffer(uint64_t capacity_bytes) : cap_(capacity_bytes) {}
-  bool fits(uint32_t bytes) const { return used_ + bytes <= cap_; }
+  // `leaving`: bytes the bound still counts that will have left by the admission time.
+  bool fits(uint32_t bytes, uint64_t leaving = 0) const { return used_ - leaving + bytes <= cap_; }
   void add(uint32_t bytes) { used_ += bytes; }
   void release(uint64_t bytes) { used_ -= bytes; }
   uint64_t used_bound() const { return used_; }

@@ -55,23 +55,25 @@ void switch_model::pkt_receive(unsigned, packet& p, uint64_t now) {
   const int out = routes_.lookup(p.ip.dst & 0x00FFFFFFu, flow_hash(p));
   if (out < 0) return drop(p, &drop_counters::no_route);
 
+  // Queues are drained to the current time only, so a probe sampled now still sees the frames
+  // that leave between now and `ready`; admission looks ahead to `ready` without forgetting them.
   egress_queue& q = queue_[unsigned(out)];
   const uint32_t bytes = p.frame_bytes();
-  buffer_.release(q.drain(ready));
-  if (cfg_.queue_limit_bytes && q.held_bytes() + bytes > cfg_.queue_limit_bytes)
+  buffer_.release(q.drain(now));
+  if (cfg_.queue_limit_bytes && q.depth_at(ready) + bytes > cfg_.queue_limit_bytes)
     return drop(p, &drop_counters::queue_limit);
   if (!buffer_.fits(bytes)) {
-    drain_all(ready);
-    if (!buffer_.fits(bytes)) return drop(p, &drop_counters::buffer_full);
+    uint64_t leaving = 0;
+    for (egress_queue& other : queue_) {
+      buffer_.release(other.drain(now));
+      leaving += other.held_bytes() - other.depth_at(ready);
+    }
+    if (!buffer_.fits(bytes, leaving)) return drop(p, &drop_counters::buffer_full);
   }
   // The link answers when the wire is free again; the buffer holds the frame until then.
   const uint64_t end = tx_if_[unsigned(out)]->pkt_transport(p, q.start_time(ready));
   buffer_.add(bytes);
   q.push(ready, end, bytes);
-}
-
-void switch_model::drain_all(uint64_t t) {
-  for (egress_queue& q : queue_) buffer_.release(q.drain(t));
 }
 
 uint64_t switch_model::queue_depth(unsigned port, uint64_t t) {

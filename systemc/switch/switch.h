@@ -50,7 +50,6 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
  private:
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   void end_of_elaboration() override;
-  void drain_all(uint64_t t);
   static constexpr size_t tuple_bytes = 13;   // src IP, dst IP, protocol, src port, dst port
   uint32_t flow_hash(packet& p) const;
   void drop(packet& p, uint64_t drop_counters::*reason);
