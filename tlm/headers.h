@@ -80,3 +80,17 @@ struct int_stack {
 };
 
 }  // namespace netasic
+
+namespace netasic {
+
+// IEEE 802.1Qbb priority-based flow control frame (MAC control, opcode 0x0101), padded to the
+// 64-byte minimum. A quantum is 512 bit times at the port's rate; 0 resumes at once.
+struct pfc_frame {
+  static constexpr uint16_t ethertype = 0x8808, opcode = 0x0101;
+  uint8_t class_enable;             // bit per priority whose time field applies
+  uint16_t quanta[8];
+  static constexpr uint32_t bytes = 64;
+  static constexpr uint32_t quantum_bits = 512;
+};
+
+}  // namespace netasic

@@ -17,23 +17,44 @@ uint64_t link_direction::pkt_transport(packet& p, uint64_t start_ps) {
   }
   ++counters_.frames;
   counters_.bytes += frame;
-  const uint64_t arrive = timing_.delivery_ps(start_ps, frame);
-  // Start times from one transmitter never go backwards, so neither do arrivals: the FIFO
-  // stays sorted and only its head needs a pending notification.
-  if (fifo_.empty()) events_.schedule(arrive, *this);
-  fifo_.push_back({arrive, &p});
+  // Start times from one transmitter never go backwards, so neither do arrivals within a FIFO:
+  // each stays sorted and only the earlier head needs a pending notification.
+  if (p.kind == pkt_kind::pause) {
+    const uint64_t arrive = timing_.control_delivery_ps(start_ps, frame);
+    control_.push_back({arrive, &p});
+    arm(arrive);
+  } else {
+    p.rx_end_ps = start_ps + timing_.arrival_after_ps(frame);
+    const uint64_t arrive = timing_.delivery_ps(start_ps, frame);
+    fifo_.push_back({arrive, &p});
+    arm(arrive);
+  }
   return next_start;
 }
 
-void link_direction::wake(uint64_t now) {
-  while (!fifo_.empty() && fifo_.front().arrive_ps <= now) {
-    packet* p = fifo_.front().p;
-    fifo_.pop_front();
-    ++*hop_counter;
+void link_direction::arm(uint64_t at) {
+  if (at >= armed_at_) return;
+  armed_at_ = at;
+  events_.schedule(at, *this);
+}
+
+void link_direction::deliver_due(std::deque<in_flight>& fifo, uint64_t now) {
+  while (!fifo.empty() && fifo.front().arrive_ps <= now) {
+    packet* p = fifo.front().p;
+    fifo.pop_front();
+    if (p->kind != pkt_kind::pause) ++*hop_counter;
     out_if_->pkt_transport(*p, now);
   }
+}
+
+void link_direction::wake(uint64_t now) {
+  if (now != armed_at_) return;   // superseded by an earlier wake-up for a control frame
+  armed_at_ = UINT64_MAX;
+  deliver_due(control_, now);
+  deliver_due(fifo_, now);
+  if (!control_.empty()) arm(control_.front().arrive_ps);
   if (!fifo_.empty()) {
-    events_.schedule(fifo_.front().arrive_ps, *this);
+    arm(fifo_.front().arrive_ps);
     // The next frame is handled at this link's next wake-up; start pulling it into the cache.
     __builtin_prefetch(fifo_.front().p);
     __builtin_prefetch(reinterpret_cast<const char*>(fifo_.front().p) + 64);

@@ -3,6 +3,12 @@
 // in at its start time is delivered to the far end on the first edge of the receiver's clock at
 // or after its last bit arrives (the receiver cannot act earlier), so all frames reaching the
 // fabric on one clock edge share one kernel notification.
+//
+// The receiver's fixed front-end latency (a switch's parser, ingress stages and traffic manager)
+// is added here, so a frame costs one wake-up at the point where the receiver next decides
+// something. A cut-through receiver is handed the frame once its first `cut_through_bytes` are
+// in. MAC control frames (PFC) are handled by the receiver's MAC: they skip that latency, and
+// travel in a second FIFO so they can overtake data frames still inside it.
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -23,16 +29,24 @@ struct link_timing {
   uint64_t rate_bps = 0;
   uint64_t delay_ps = 0;
   uint64_t rx_clock_ps = 1;   // receiver's clock period: deliveries land on its edges
+  uint64_t rx_latency_ps = 0;        // receiver's front end, applied to data frames
+  uint32_t cut_through_bytes = 0;    // 0: the receiver stores and forwards
   static constexpr uint32_t preamble_bytes = 8;   // preamble + start-of-frame delimiter
   static constexpr uint32_t ifg_bytes = 12;       // minimum inter-frame gap
   // Time to put `bytes` on the wire at this rate, rounded up to the next picosecond.
   uint64_t wire_ps(uint64_t bytes) const { return (bytes * 8'000'000'000'000ull + rate_bps - 1) / rate_bps; }
   // From the first bit of the preamble to the last bit of the FCS at the receiver.
   uint64_t arrival_after_ps(uint32_t frame) const { return wire_ps(frame + preamble_bytes) + delay_ps; }
-  // When the receiver sees a frame started at `start`: its next clock edge after the last bit.
+  uint64_t edge_at_or_after(uint64_t t) const { return (t + rx_clock_ps - 1) / rx_clock_ps * rx_clock_ps; }
+  // When the receiver has a frame started at `start`: its next clock edge after the last bit
+  // (or, cutting through, after the first bytes), plus its front-end latency.
   uint64_t delivery_ps(uint64_t start, uint32_t frame) const {
-    const uint64_t t = start + arrival_after_ps(frame);
-    return (t + rx_clock_ps - 1) / rx_clock_ps * rx_clock_ps;
+    const uint32_t needed = cut_through_bytes && cut_through_bytes < frame ? cut_through_bytes : frame;
+    return edge_at_or_after(start + arrival_after_ps(needed)) + rx_latency_ps;
+  }
+  // A MAC control frame: the next edge after its last bit.
+  uint64_t control_delivery_ps(uint64_t start, uint32_t frame) const {
+    return edge_at_or_after(start + arrival_after_ps(frame));
   }
   // From the start of one frame to the earliest start of the next.
   uint64_t occupancy_ps(uint32_t frame) const { return wire_ps(frame + preamble_bytes + ifg_bytes); }
@@ -61,10 +75,13 @@ class link_direction : public sc_core::sc_module, private pkt_fw_transport_if, p
   void end_of_elaboration() override;
 
   struct in_flight { uint64_t arrive_ps; packet* p; };
+  void deliver_due(std::deque<in_flight>& fifo, uint64_t now);
+  void arm(uint64_t at);
   link_timing timing_;
   link_counters counters_;
   bool up_ = true;
-  std::deque<in_flight> fifo_;
+  std::deque<in_flight> fifo_, control_;   // each sorted by arrival
+  uint64_t armed_at_ = UINT64_MAX;         // the wake-up that is due next (others are stale)
   pkt_fw_transport_if* out_if_ = nullptr;   // the receiver, resolved once
   event_queue& events_;
 };

@@ -9,7 +9,8 @@
 
 namespace netasic {
 
-enum class pkt_kind : uint8_t { data, ack, nak };
+// pause: a PFC frame; mirror: a switch's mirrored copy of a data frame (to its CPU port)
+enum class pkt_kind : uint8_t { data, ack, nak, pause, mirror };
 
 struct packet {
   // Model bookkeeping, not on the wire. First, with the headers every hop reads after it, so a
@@ -17,20 +18,26 @@ struct packet {
   pkt_kind kind = pkt_kind::data;
   bool int_enabled = false;         // carries the INT padding
   bool tuple_crc_valid = false;     // tuple_crc holds the 5-tuple's CRC with a zero seed
+  uint8_t prio = 0;                 // traffic class (IP DSCP class selector); set by the sender
+  uint16_t in_port = 0;             // switch port the frame came in on (PFC ingress accounting)
+  uint8_t passes = 0;               // pipeline passes taken in the current switch
   uint32_t flow = 0;                // flow id (also in bth.dest_qp's low bits)
   uint32_t seq = 0;                 // unwrapped packet sequence number within the flow
   uint32_t payload_bytes = 0;
   uint32_t tuple_crc = 0;
-  packet* next = nullptr;           // intrusive list link (pool free list)
+  packet* next = nullptr;           // intrusive list link (pool free list, switch queues)
+  uint64_t rx_end_ps = 0;           // last bit in at the current receiver (cut-through)
 
   ipv4_header ip{};
   udp_header udp{};
   eth_header eth{};
   rocev2_bth bth{};
   int_stack intx{};
+  pfc_frame pfc{};
 
   // Bytes of the Ethernet frame (header to FCS), padded to the 64-byte minimum.
   uint32_t frame_bytes() const {
+    if (kind == pkt_kind::pause) return pfc_frame::bytes;
     uint32_t b = eth_header::bytes + ipv4_header::bytes + udp_header::bytes + rocev2_bth::bytes +
                  payload_bytes + rocev2_bth::icrc_bytes + eth_header::fcs_bytes;
     if (kind != pkt_kind::data) b += rocev2_bth::aeth_bytes;

@@ -116,6 +116,18 @@ std::string toml_list(const std::vector<std::string>& list) {
   return "[" + join(q, ", ") + "]";
 }
 
+std::string toml_list(const std::vector<int64_t>& list) {
+  std::vector<std::string> q;
+  for (int64_t i : list) q.push_back(std::to_string(i));
+  return "[" + join(q, ", ") + "]";
+}
+
+std::string toml_list(const std::vector<double>& list) {
+  std::vector<std::string> q;
+  for (double r : list) q.push_back(toml_real(r));  // bit-exact, like a real
+  return "[" + join(q, ", ") + "]";
+}
+
 // TOML documents must be UTF-8; reject --set text that would make to_toml() unreadable.
 bool valid_utf8(const std::string& s) {
   size_t i = 0;
@@ -138,16 +150,22 @@ const char* type_name(param_type t) {
     case param_type::string: return "string";
     case param_type::choice: return "choice";
     case param_type::string_list: return "string_list";
+    case param_type::integer_list: return "integer_list";
+    case param_type::real_list: return "real_list";
   }
   return "?";
 }
 
+bool is_number_list(param_type t) { return t == param_type::integer_list || t == param_type::real_list; }
+bool is_integral(param_type t) { return t == param_type::integer || t == param_type::integer_list; }
+
 bool has_range(const param_def& d) {
-  return (d.type == param_type::integer || d.type == param_type::real) && d.min <= d.max;
+  return (d.type == param_type::integer || d.type == param_type::real || is_number_list(d.type)) && d.min <= d.max;
 }
 
+// Inclusive range of a value (of each element, for the number lists).
 std::string range_text(const param_def& d) {
-  if (d.type == param_type::integer)
+  if (is_integral(d.type))
     return "[" + std::to_string(d.int_min) + ", " + std::to_string(d.int_max) + "]";
   return "[" + short_num(d.min) + ", " + short_num(d.max) + "]";
 }
@@ -166,8 +184,20 @@ std::string expected_text(const param_def& d) {
     case param_type::string: return "a string";
     case param_type::choice: return "a string, one of " + choices_text(d);
     case param_type::string_list: return "an array of strings";
+    case param_type::integer_list: return "an array of integers";
+    case param_type::real_list: return "an array of numbers";
   }
   return "?";
+}
+
+// What print() and markdown() show as the range: choices aside, the range, and for the number
+// lists the range of each element and the required length.
+std::string range_column(const param_def& d) {
+  if (!is_number_list(d.type)) return has_range(d) ? range_text(d) : "";
+  std::vector<std::string> parts;
+  if (d.length) parts.push_back(std::to_string(d.length) + (d.length == 1 ? " element" : " elements"));
+  if (has_range(d)) parts.push_back("each " + range_text(d));
+  return join(parts, ", ");
 }
 
 // "a string \"8\"", "a float 8.0", ... for the "got ..." part of a type error.
@@ -194,6 +224,8 @@ struct parsed {
   bool b = false;
   std::string s;
   std::vector<std::string> list;
+  std::vector<int64_t> ints;    // integer_list
+  std::vector<double> reals;    // real_list
 };
 
 template <class V>
@@ -203,7 +235,37 @@ void store(V& v, parsed&& p, const std::string& origin) {
   v.b = p.b;
   v.s = std::move(p.s);
   v.list = std::move(p.list);
+  v.ints = std::move(p.ints);
+  v.reals = std::move(p.reals);
   v.origin = origin;
+}
+
+// Length and per-element checks of integer_list/real_list values; "" when fine.
+std::string check_number_list(const param_def& d, const parsed& p, const std::string& unit) {
+  bool ints = d.type == param_type::integer_list;
+  size_t n = ints ? p.ints.size() : p.reals.size();
+  if (d.length && n != d.length)
+    return "expected " + std::to_string(d.length) + (d.length == 1 ? " element" : " elements") +
+           (d.meaning.empty() ? "" : " (" + d.meaning + ")") + ", got " + std::to_string(n);
+  auto list_text = [&] {
+    std::vector<std::string> q;
+    for (size_t k = 0; k < n; ++k) q.push_back(ints ? std::to_string(p.ints[k]) : short_num(p.reals[k]));
+    return "[" + join(q, ", ") + "]";
+  };
+  for (size_t k = 0; k < n; ++k) {
+    std::string elem = "element " + std::to_string(k) + " of ";
+    if (ints) {
+      int64_t v = p.ints[k];
+      if (has_range(d) && (v < d.int_min || v > d.int_max))
+        return elem + list_text() + " is " + std::to_string(v) + ", out of range " + range_text(d) + unit;
+    } else {
+      double v = p.reals[k];
+      if (std::isnan(v)) return elem + list_text() + " is nan, not a valid value";
+      if (has_range(d) && !(v >= d.min && v <= d.max))
+        return elem + list_text() + " is " + short_num(v) + ", out of range " + range_text(d) + unit;
+    }
+  }
+  return "";
 }
 
 // Range and choice checks shared by file values, --set text and declarations.
@@ -220,6 +282,7 @@ std::string check(const param_def& d, const parsed& p) {
   if (d.type == param_type::choice &&
       std::find(d.choices.begin(), d.choices.end(), p.s) == d.choices.end())
     return toml_quote(p.s) + " is not a valid choice; expected one of " + choices_text(d);
+  if (is_number_list(d.type)) return check_number_list(d, p, unit);
   return "";
 }
 
@@ -252,6 +315,20 @@ std::string from_node(const param_def& d, const toml::node& n, parsed& p) {
       for (const toml::node& e : *arr) {
         if (!e.is_string()) return "expected an array of strings, got an array containing " + describe(e);
         p.list.push_back(e.as_string()->get());
+      }
+      break;
+    }
+    case param_type::integer_list:
+    case param_type::real_list: {
+      const toml::array* arr = n.as_array();
+      if (!arr) return wrong;
+      for (const toml::node& e : *arr) {
+        // As for integer keys, 8.0 is not an integer; a real_list takes integers as real does.
+        bool ints = d.type == param_type::integer_list;
+        if (e.is_integer() && ints) p.ints.push_back(e.as_integer()->get());
+        else if (e.is_integer()) p.reals.push_back(double(e.as_integer()->get()));
+        else if (e.is_floating_point() && !ints) p.reals.push_back(e.as_floating_point()->get());
+        else return "expected " + expected_text(d) + ", got an array containing " + describe(e);
       }
       break;
     }
@@ -345,20 +422,38 @@ std::string from_text(const param_def& d, const std::string& raw, parsed& p) {
       if (!valid_utf8(p.s)) return "value is not valid UTF-8";
       break;
     case param_type::string_list:
+    case param_type::integer_list:
+    case param_type::real_list: {
+      // A TOML array ("[1, 2]"), or comma-separated elements ("1,2"); "" is the empty list.
       if (!text.empty() && text.front() == '[') {
         auto t = parse_toml_value(text);
         const toml::node* v = t ? t->get("v") : nullptr;
-        if (!v) return "expected an array of strings, got " + toml_quote(raw) + " (not a valid TOML array)";
+        if (!v) return "expected " + expected_text(d) + ", got " + toml_quote(raw) + " (not a valid TOML array)";
         return from_node(d, *v, p);
       }
-      if (text.empty()) break;  // "" is the empty list
-      for (const std::string& item : split(text, ',')) {
-        std::string s = unquote(trim(item));
-        if (trim(item).empty()) return "empty element in list " + toml_quote(raw);
-        if (!valid_utf8(s)) return "value is not valid UTF-8";
-        p.list.push_back(s);
+      if (text.empty()) break;
+      std::vector<std::string> items = split(text, ',');
+      for (size_t k = 0; k < items.size(); ++k) {
+        std::string item = trim(items[k]);
+        if (item.empty()) return "empty element in list " + toml_quote(raw);
+        std::string bad = "expected " + expected_text(d) + ", got " + toml_quote(raw) + " (element " +
+                          std::to_string(k) + " is " + toml_quote(item) + ")";
+        if (d.type == param_type::integer_list) {
+          int64_t i = 0;
+          if (!parse_int(item, i)) return bad;
+          p.ints.push_back(i);
+        } else if (d.type == param_type::real_list) {
+          double r = 0;
+          if (!parse_real(item, r)) return bad;
+          p.reals.push_back(r);
+        } else {
+          std::string s = unquote(item);
+          if (!valid_utf8(s)) return "value is not valid UTF-8";
+          p.list.push_back(s);
+        }
       }
       break;
+    }
   }
   return check(d, p);
 }
@@ -455,7 +550,8 @@ void check_declaration(const std::vector<param_def>& defs, const param_def& d) {
   // Meaning and unit end up in one-line TOML comments and table cells.
   if (d.meaning.find_first_of("\r\n") != std::string::npos || d.unit.find_first_of("\r\n") != std::string::npos)
     bug("unit and meaning must be one line");
-  if (d.type == param_type::real && (std::isnan(d.min) || std::isnan(d.max))) bug("nan in range");
+  if ((d.type == param_type::real || d.type == param_type::real_list) && (std::isnan(d.min) || std::isnan(d.max)))
+    bug("nan in range");
   if (d.type == param_type::choice) {
     if (d.choices.empty()) bug("no choices");
     for (size_t i = 0; i < d.choices.size(); ++i)
@@ -481,15 +577,18 @@ parsed default_of(const param_def& d) {
   return p;
 }
 
-std::string value_text(param_type t, int64_t i, double r, bool b, const std::string& s,
-                       const std::vector<std::string>& list) {
-  switch (t) {
-    case param_type::integer: return std::to_string(i);
-    case param_type::real: return toml_real(r);
-    case param_type::boolean: return b ? "true" : "false";
+// A stored value as TOML text.
+template <class V>
+std::string value_text(const V& v) {
+  switch (v.type) {
+    case param_type::integer: return std::to_string(v.i);
+    case param_type::real: return toml_real(v.r);
+    case param_type::boolean: return v.b ? "true" : "false";
     case param_type::string:
-    case param_type::choice: return toml_quote(s);
-    case param_type::string_list: return toml_list(list);
+    case param_type::choice: return toml_quote(v.s);
+    case param_type::string_list: return toml_list(v.list);
+    case param_type::integer_list: return toml_list(v.ints);
+    case param_type::real_list: return toml_list(v.reals);
   }
   return "";
 }
@@ -564,6 +663,22 @@ void param_registry::string_list(const std::string& key, const std::string& unit
   add({key, param_type::string_list, unit, toml_list(def), 0, 0, {}, meaning});
 }
 
+void param_registry::integer_list(const std::string& key, const std::string& unit, const std::vector<int64_t>& def,
+                                  int64_t min, int64_t max, size_t length, const std::string& meaning) {
+  param_def d{key, param_type::integer_list, unit, toml_list(def), double(min), double(max), {}, meaning};
+  d.int_min = min;
+  d.int_max = max;
+  d.length = length;
+  add(std::move(d));
+}
+
+void param_registry::real_list(const std::string& key, const std::string& unit, const std::vector<double>& def,
+                               double min, double max, size_t length, const std::string& meaning) {
+  param_def d{key, param_type::real_list, unit, toml_list(def), min, max, {}, meaning};
+  d.length = length;
+  add(std::move(d));
+}
+
 void param_registry::add(param_def d) {
   check_declaration(defs_, d);
   default_of(d);  // throws logic_error on a default that is out of range or not a choice
@@ -611,7 +726,8 @@ void param_registry::print(std::ostream& os, const std::string& prefix) const {
   std::vector<std::vector<std::string>> rows = {{"KEY", "TYPE", "DEFAULT", "UNIT", "RANGE", "MEANING"}};
   for (const param_def& d : defs_) {
     if (!starts_with(d.key, prefix)) continue;
-    std::string range = d.type == param_type::choice ? join(d.choices, "|") : has_range(d) ? range_text(d) : "-";
+    std::string range = d.type == param_type::choice ? join(d.choices, "|") : range_column(d);
+    if (range.empty()) range = "-";
     rows.push_back({d.key, type_name(d.type), default_display(d), d.unit.empty() ? "-" : d.unit, range, d.meaning});
   }
   if (rows.size() == 1) return;  // nothing matches: print nothing, not a lone header
@@ -645,8 +761,8 @@ std::string param_registry::markdown() const {
         std::vector<std::string> q;
         for (const auto& c : d.choices) q.push_back("`" + c + "`");
         range = join(q, ", ");
-      } else if (has_range(d)) {
-        range = range_text(d);
+      } else {
+        range = range_column(d);
       }
       out += "| `" + d.key + "` | " + type_name(d.type) + " | `" + md_cell(default_display(d)) + "` | " +
              md_cell(d.unit) + " | " + md_cell(range) + " | " + md_cell(d.meaning) + " |\n";
@@ -683,6 +799,14 @@ const std::vector<std::string>& config::list(const std::string& key) const {
   return get(key, {param_type::string_list}).list;
 }
 
+const std::vector<int64_t>& config::integers(const std::string& key) const {
+  return get(key, {param_type::integer_list}).ints;
+}
+
+const std::vector<double>& config::reals(const std::string& key) const {
+  return get(key, {param_type::real_list}).reals;
+}
+
 std::string config::origin(const std::string& key) const {
   auto it = values_.find(key);
   if (it == values_.end()) throw std::logic_error("config: undeclared parameter '" + key + "'");
@@ -713,7 +837,7 @@ std::string config::to_toml() const {
     for (const param_def& d : reg_->all()) {
       if (table_of(d.key) != table) continue;
       const value& v = values_.at(d.key);
-      lines.emplace_back(leaf_of(d.key) + " = " + value_text(v.type, v.i, v.r, v.b, v.s, v.list), &d);
+      lines.emplace_back(leaf_of(d.key) + " = " + value_text(v), &d);
       width = std::max(width, lines.back().first.size());
     }
     if (lines.empty()) continue;  // a table that only holds subtables

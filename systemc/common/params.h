@@ -12,17 +12,19 @@
 
 namespace netasic {
 
-enum class param_type { integer, real, boolean, string, choice, string_list };
+enum class param_type { integer, real, boolean, string, choice, string_list, integer_list, real_list };
 
 struct param_def {
   std::string key;                    // dotted, e.g. "topology.leaves"
   param_type type;
   std::string unit;                   // "Gbps", "us", "bytes", "" for unitless
   std::string default_value;          // as it would be written in TOML (strings unquoted)
-  double min = 0, max = 0;            // inclusive range for integer/real; ignored when min > max
+  double min = 0, max = 0;            // inclusive range for integer/real (per element for the number
+                                      // lists); ignored when min > max
   std::vector<std::string> choices;   // for param_type::choice
   std::string meaning;                // one line
   int64_t int_min = 0, int_max = 0;   // exact bounds for integer keys (min/max lose precision past 2^53)
+  size_t length = 0;                  // integer_list/real_list: required number of elements, 0 = any
 };
 
 // A configuration error: the message names the file, line and key (and the closest valid key).
@@ -43,6 +45,13 @@ class param_registry {
               const std::string& meaning);
   void string_list(const std::string& key, const std::string& unit, const std::vector<std::string>& def,
                    const std::string& meaning);
+  // Lists of numbers: every element must lie in [min, max] (no check when min > max), and the list
+  // must have exactly `length` elements unless length is 0. Errors name elements counting from 0.
+  // A real_list accepts integers as elements, as real does.
+  void integer_list(const std::string& key, const std::string& unit, const std::vector<int64_t>& def,
+                    int64_t min, int64_t max, size_t length, const std::string& meaning);
+  void real_list(const std::string& key, const std::string& unit, const std::vector<double>& def, double min,
+                 double max, size_t length, const std::string& meaning);
 
   const param_def* find(const std::string& key) const;
   const std::vector<param_def>& all() const { return defs_; }   // in declaration order
@@ -69,7 +78,9 @@ class config {
   double real(const std::string& key) const;       // also accepts integer-typed keys
   bool boolean(const std::string& key) const;
   const std::string& string(const std::string& key) const;   // string and choice keys
-  const std::vector<std::string>& list(const std::string& key) const;
+  const std::vector<std::string>& list(const std::string& key) const;       // string_list keys
+  const std::vector<int64_t>& integers(const std::string& key) const;      // integer_list keys
+  const std::vector<double>& reals(const std::string& key) const;          // real_list keys
   std::string origin(const std::string& key) const;  // "default", "FILE:LINE" or "--set"
   std::string source_file() const { return source_; }
 
@@ -90,6 +101,8 @@ class config {
     bool b = false;
     std::string s;
     std::vector<std::string> list;
+    std::vector<int64_t> ints;
+    std::vector<double> reals;
     std::string origin;
   };
   const value& get(const std::string& key, std::initializer_list<param_type> types) const;

@@ -33,12 +33,49 @@ void declare_topology(param_registry& r) {
 
 void declare_switch(param_registry& r) {
   r.real("switch.clock", "MHz", 1000, 1, 1e5, "Pipeline clock; the period must be a whole number of picoseconds");
-  r.integer("switch.pipeline_cycles", "cycles", 400, 0, big, "Parser-to-deparser latency (ingress + egress) in switch clock cycles");
-  r.integer("switch.buffer", "KiB", 16384, 1, big, "Shared packet buffer");
-  r.integer("switch.queue_limit", "KiB", 0, 0, big, "Static limit per egress queue; 0 = only the shared buffer limits (tail drop)");
+  r.integer("switch.parser_cycles", "cycles", 32, 0, 100000, "Parser latency");
+  r.integer("switch.stages", "stages", 12, 1, 64, "Match-action stages; ingress and egress each pass all of them, and each has the resource budget of switch.stage.*");
+  r.integer("switch.stage_cycles", "cycles", 12, 0, 100000, "Latency of one match-action stage");
+  r.integer("switch.tm_cycles", "cycles", 48, 0, 100000, "Traffic manager latency, enqueue to earliest dequeue");
+  r.integer("switch.deparser_cycles", "cycles", 32, 0, 100000, "Deparser latency");
+  r.integer("switch.pipes", "pipes", 1, 1, 64, "Pipelines per switch; ports are split evenly over them and each takes one frame per cycle at its parser and at its egress");
+  r.integer("switch.pipe_fifo", "frames", 128, 1, 1 << 20, "Frames that can wait for a pipe's parser; more are dropped (pipe_overrun)");
+  r.choice("switch.forwarding", "store_and_forward", {"store_and_forward", "cut_through"}, "When a frame may enter the pipeline: after its last bit, or after switch.cut_through_bytes");
+  r.integer("switch.cut_through_bytes", "bytes", 128, 64, 9216, "Bytes of a frame that must be in before a cut-through switch starts on it (cut_through)");
+  r.integer("switch.recirculations", "passes", 0, 0, 15, "Extra pipeline passes every data frame takes through its pipe's recirculation port");
+  r.real("switch.recirc_rate", "Gbps", 100, 0.001, 1e5, "Rate of each pipe's recirculation port");
+  r.integer("switch.buffer", "KiB", 16384, 1, big, "Shared packet buffer (including the PFC headroom)");
+  r.integer("switch.queue_limit", "KiB", 0, 0, big, "Static limit per egress queue of a lossy priority; 0 = none");
   r.choice("switch.hash", "crc32", {"crc32", "crc16"}, "ECMP hash of the 5-tuple");
   r.integer("switch.hash_seed", "", 0, 0, 0xFFFFFFFF, "Hash initial value; each switch XORs its ID times 0x9E3779B1 into it so switches do not polarize");
   r.integer("switch.ecmp_members", "entries", 4096, 1, 65535, "ECMP member table size per switch");
+  // The per-stage budget that `netasic resources` checks (Tofino-like defaults).
+  r.integer("switch.stage.sram_blocks", "blocks", 80, 0, 100000, "SRAM blocks per stage");
+  r.integer("switch.stage.sram_block_words", "words", 1024, 1, 1 << 24, "Words per SRAM block");
+  r.integer("switch.stage.sram_word_bits", "bits", 128, 8, 4096, "Bits per SRAM word");
+  r.integer("switch.stage.tcam_blocks", "blocks", 24, 0, 100000, "TCAM blocks per stage");
+  r.integer("switch.stage.tcam_block_words", "words", 512, 1, 1 << 24, "Words per TCAM block");
+  r.integer("switch.stage.tcam_word_bits", "bits", 44, 8, 4096, "Bits per TCAM word");
+  r.integer("switch.stage.stateful_alus", "ALUs", 4, 0, 1000, "Stateful ALUs (register arrays) per stage");
+  r.integer("switch.stage.hash_bits", "bits", 416, 0, 100000, "Hash-distribution output bits per stage");
+  r.integer("switch.stage.action_slots", "tables", 16, 1, 1000, "Logical tables per stage");
+}
+
+void declare_tm(param_registry& r) {
+  r.real_list("tm.alpha", "", {1, 1, 1, 1, 1, 1, 1, 1}, 0, 1024, 8, "Dynamic-threshold alpha per priority 0-7 (lossy priorities): a queue may hold alpha x free shared buffer; 0 = no dynamic threshold");
+  r.integer_list("tm.strict", "priorities", {7}, 0, 7, 0, "Priorities served by strict priority (highest first); the rest share by DWRR");
+  r.integer_list("tm.quantum", "bytes", {2048, 2048, 2048, 2048, 2048, 2048, 2048, 2048}, 1, 1 << 24, 8, "DWRR quantum per priority 0-7");
+  r.integer_list("ecn.priorities", "priorities", {}, 0, 7, 0, "Priorities whose ECN-capable frames are marked (RED/WRED at dequeue); empty = no marking");
+  r.real_list("ecn.kmin", "KiB", {400, 400, 400, 400, 400, 400, 400, 400}, 0, 1e7, 8, "RED: no marking at or below this queue depth, per priority 0-7");
+  r.real_list("ecn.kmax", "KiB", {1600, 1600, 1600, 1600, 1600, 1600, 1600, 1600}, 0, 1e7, 8, "RED: marking probability reaches ecn.pmax here and 1 above it; equal to kmin = DCTCP step, per priority 0-7");
+  r.real_list("ecn.pmax", "probability", {0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2}, 0, 1, 8, "RED: marking probability at kmax, per priority 0-7");
+  r.integer_list("pfc.priorities", "priorities", {3}, 0, 7, 0, "Lossless priorities (PFC); empty = no PFC");
+  r.real("pfc.xoff", "KiB", 0, 0, 1e7, "Static XOFF threshold per ingress port and priority; 0 = dynamic (pfc.xoff_fraction of the free shared buffer)");
+  r.real("pfc.xoff_fraction", "fraction", 0.11, 0.0001, 1, "Dynamic XOFF threshold: fraction of the free shared buffer (HPCC's setup: 11%)");
+  r.real("pfc.xon_offset", "KiB", 2, 0, 1e7, "Resume (XON) when the ingress count is this far below the XOFF threshold and the headroom is empty");
+  r.real("pfc.headroom", "KiB", 0, 0, 1e7, "Headroom per ingress port and lossless priority; 0 = enough for each port's link (see the switch datasheet)");
+  r.integer("pfc.quanta", "quanta", 65535, 1, 65535, "Pause time in PAUSE frames (512 bit times each); refreshed while XOFF lasts");
+  r.integer("pfc.response_cycles", "cycles", 64, 0, 1000000, "PAUSE received to its priorities stopping, in the receiver's clock cycles");
 }
 
 void declare_nic(param_registry& r) {
@@ -46,7 +83,9 @@ void declare_nic(param_registry& r) {
   r.integer("nic.mtu", "bytes", 1000, 1, 9000, "Payload bytes per data packet");
   r.integer("nic.window", "packets", 128, 1, big, "Fixed window per flow (packets sent and not acknowledged)");
   r.real("nic.rto", "us", 1000, 0.001, 1e9, "Retransmission timeout (go-back-N from the oldest unacknowledged packet)");
-  r.boolean("nic.int_padding", false, "Frames carry HPCC's 42-byte INT padding");
+  r.boolean("nic.int_padding", false, "Frames carry HPCC's 42-byte INT padding; switches write an INT record per hop");
+  r.integer("nic.data_priority", "priority", 3, 0, 7, "Traffic class of data frames (DSCP class selector)");
+  r.integer("nic.ack_priority", "priority", 7, 0, 7, "Traffic class of ACK/NAK frames");
 }
 
 void declare_traffic(param_registry& r) {
@@ -67,6 +106,7 @@ const param_registry& all_params() {
     declare_sim(r);
     declare_topology(r);
     declare_switch(r);
+    declare_tm(r);
     declare_nic(r);
     declare_traffic(r);
     return r;

@@ -24,16 +24,28 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
   events_ = std::make_unique<event_queue>("events");
   bus_ = std::make_unique<regbus>("regbus");
   std::vector<unsigned> device_of_switch;
+  packet largest;   // the biggest frame a NIC sends: the headroom must take one in flight
+  largest.payload_bytes = cfg_.nic.mtu_payload;
+  largest.int_enabled = cfg_.nic.int_enabled;
   for (unsigned s = 0; s < t.switches.size(); ++s) {
     const topo_node& n = t.nodes[t.switches[s]];
     switch_config sc = cfg_.sw;
     sc.hash_seed ^= s * 0x9E3779B1u;
-    switches_.push_back(std::make_unique<switch_model>(n.name.c_str(), s, unsigned(n.port_link.size()),
-                                                       unsigned(t.hosts.size()), sc, stats));
+    sc.tm.seed = cfg_.seed * 0x100000001B3ull + s;   // each switch its own ECN draws
+    std::vector<uint64_t> rates;
+    for (unsigned li : n.port_link) {
+      const topo_link& l = t.links[li];
+      rates.push_back(l.rate_bps);
+      sc.tm.headroom_bytes.push_back(cfg_.sw.pfc_headroom_bytes ? cfg_.sw.pfc_headroom_bytes
+                                                                : pfc_headroom_needed(sc, l.rate_bps, l.delay_ps, largest.frame_bytes()));
+    }
+    switches_.push_back(std::make_unique<switch_model>(n.name.c_str(), s, rates, unsigned(t.hosts.size()), sc, stats, *events_));
     device_of_switch.push_back(bus_->attach(switches_.back()->csr));
   }
   for (unsigned h = 0; h < t.hosts.size(); ++h) {
-    hosts_.push_back(std::make_unique<host_nic>(t.nodes[t.hosts[h]].name.c_str(), cfg_.nic, stats, flows, *events_));
+    nic_config nc = cfg_.nic;
+    nc.rate_bps = t.links[t.nodes[t.hosts[h]].port_link[0]].rate_bps;
+    hosts_.push_back(std::make_unique<host_nic>(t.nodes[t.hosts[h]].name.c_str(), nc, stats, flows, *events_));
     hosts_.back()->on_flow_done = [this](flow_ctx& f) { flow_done(f); };
   }
   ctrl_ = std::make_unique<route_controller>("route_controller", cfg_.routes, device_of_switch);
@@ -50,9 +62,12 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
     return sw_of[node] >= 0 ? *switches_[unsigned(sw_of[node])]->rx[port] : hosts_[unsigned(host_of[node])]->rx;
   };
   for (const topo_link& l : t.links) {
-    auto clock_of = [&](unsigned node) { return sw_of[node] >= 0 ? cfg_.sw.clock_period_ps : cfg_.nic.clock_period_ps; };
-    links_.push_back(std::make_unique<packet_link>(l.name.c_str(), link_timing{l.rate_bps, l.delay_ps, clock_of(l.b)},
-                                                   link_timing{l.rate_bps, l.delay_ps, clock_of(l.a)}, *events_));
+    // Into a switch, the link adds the switch's front end (and may cut through); into a NIC, nothing.
+    auto timing_to = [&](unsigned node) {
+      if (sw_of[node] < 0) return link_timing{l.rate_bps, l.delay_ps, cfg_.nic.clock_period_ps};
+      return link_timing{l.rate_bps, l.delay_ps, cfg_.sw.clock_period_ps, cfg_.sw.ingress_ps(), cfg_.sw.cut_through_bytes};
+    };
+    links_.push_back(std::make_unique<packet_link>(l.name.c_str(), timing_to(l.b), timing_to(l.a), *events_));
     packet_link& pl = *links_.back();
     tx(l.a, l.a_port).bind(pl.a_to_b.in);
     pl.a_to_b.out.bind(rx(l.b, l.b_port));
@@ -60,7 +75,7 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
     pl.b_to_a.out.bind(rx(l.a, l.a_port));
     for (link_direction* d : {&pl.a_to_b, &pl.b_to_a}) {
       d->hop_counter = &stats.hops;
-      d->on_drop = [this](packet& p) { stats.drop(p, &drop_counters::link_down); };
+      d->on_drop = [this](packet& p) { stats.drop(p, &drop_counters::link_down); };   // PFC frames are not counted
     }
     pl.set_up(!l.failed);
   }
@@ -69,7 +84,8 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
   sensitive << flow_start_;
   if (pending_.empty()) dont_initialize();
 
-  // Probes: the queue of every switch port that faces a link that is up, and each shared buffer.
+  // Probes: for every switch port that faces a link that is up, its queue, the priorities the
+  // link partner has paused and its ECN marks; for every switch, its buffer and its drops.
   if (cfg_.probe_interval_ps) {
     probes.interval_s = double(cfg_.probe_interval_ps) * 1e-12;
     for (unsigned s = 0; s < t.switches.size(); ++s) {
@@ -78,10 +94,15 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
         if (t.links[n.port_link[p]].failed) continue;
         probe_ports_.push_back({s, p});
         probes.series.push_back({n.name, fmt::format("port{}.qdepth", p), "bytes", {}});
+        probes.series.push_back({n.name, fmt::format("port{}.paused", p), "priority bitmap", {}});
+        probes.series.push_back({n.name, fmt::format("port{}.ecn_marks", p), "packets", {}});
       }
     }
-    for (unsigned s = 0; s < t.switches.size(); ++s)
+    for (unsigned s = 0; s < t.switches.size(); ++s) {
       probes.series.push_back({t.nodes[t.switches[s]].name, "buffer.used", "bytes", {}});
+      probes.series.push_back({t.nodes[t.switches[s]].name, "buffer.headroom_used", "bytes", {}});
+      probes.series.push_back({t.nodes[t.switches[s]].name, "drops", "packets", {}});
+    }
     SC_METHOD(sample);
     sensitive << sample_tick_;
   }
@@ -107,8 +128,17 @@ void fabric::sample() {
   const uint64_t now = now_ps();
   probes.t_s.push_back(double(now) * 1e-12);
   size_t i = 0;
-  for (const probe_ref& r : probe_ports_) probes.series[i++].samples.push_back(int64_t(switches_[r.sw]->queue_depth(r.port, now)));
-  for (const auto& sw : switches_) probes.series[i++].samples.push_back(int64_t(sw->buffer_used(now)));
+  for (const probe_ref& r : probe_ports_) {
+    const switch_model& sw = *switches_[r.sw];
+    probes.series[i++].samples.push_back(int64_t(sw.queue_depth(r.port)));
+    probes.series[i++].samples.push_back(int64_t(sw.paused(r.port, now)));
+    probes.series[i++].samples.push_back(int64_t(sw.ecn_marked(r.port)));
+  }
+  for (const auto& sw : switches_) {
+    probes.series[i++].samples.push_back(int64_t(sw->buffer_used()));
+    probes.series[i++].samples.push_back(int64_t(sw->headroom_used()));
+    probes.series[i++].samples.push_back(int64_t(sw->drops().total()));
+  }
   if (on_sample) on_sample(now);
   sample_tick_.notify(ps(cfg_.probe_interval_ps));
 }
@@ -154,16 +184,35 @@ uint64_t fabric::ideal_fct_ps(uint32_t src, uint32_t dst, uint64_t bytes) const 
   last.payload_bytes = uint32_t(bytes - (n - 1) * mtu);
   ack.kind = pkt_kind::ack;
   full.int_enabled = last.int_enabled = ack.int_enabled = cfg_.nic.int_enabled;
-  const uint64_t pipe = cfg_.sw.pipeline_cycles * cfg_.sw.clock_period_ps;
-  uint64_t slot = 0, one_way = 0, back = 0;
-  for (const topo_link* l : path) {
-    const link_timing lt{l->rate_bps, l->delay_ps};
-    slot = std::max(slot, lt.occupancy_ps(full.frame_bytes()));
-    one_way += lt.arrival_after_ps(last.frame_bytes());
-    back += lt.arrival_after_ps(ack.frame_bytes());
-  }
-  const uint64_t switches = path.size() - 1;
-  return (n - 1) * slot + one_way + back + 2 * switches * pipe;
+  // Per switch: every pass through the pipeline, and the recirculation port between passes.
+  const switch_config& sw = cfg_.sw;
+  auto through_switch = [&](const packet& p) {
+    return (1 + sw.recirculations) * sw.pass_ps() +
+           sw.recirculations * link_timing{sw.recirc_rate_bps}.wire_ps(p.frame_bytes() + link_timing::preamble_bytes);
+  };
+  // The last packet's first bit leaves the source at 0; at each switch it starts out after the
+  // pipeline, from its last bit (store and forward) or its first bytes (cut-through, never running
+  // out before its last bit is in).
+  auto one_way = [&](const packet& p) {
+    uint64_t start = 0, end = 0;
+    for (size_t i = 0; i < path.size(); ++i) {
+      const link_timing lt{path[i]->rate_bps, path[i]->delay_ps};
+      if (i > 0) {
+        const uint64_t cut = sw.cut_through_bytes && sw.cut_through_bytes < p.frame_bytes()
+                                 ? start + path[i - 1]->delay_ps + link_timing{path[i - 1]->rate_bps}.wire_ps(sw.cut_through_bytes + link_timing::preamble_bytes)
+                                 : end;
+        start = std::max(cut + through_switch(p), end - std::min(end, lt.wire_ps(p.frame_bytes() + link_timing::preamble_bytes)));
+      }
+      end = start + lt.arrival_after_ps(p.frame_bytes());
+    }
+    return end;
+  };
+  uint64_t slot = 0;
+  for (const topo_link* l : path) slot = std::max(slot, link_timing{l->rate_bps, l->delay_ps}.occupancy_ps(full.frame_bytes()));
+  std::reverse(path.begin(), path.end());
+  const uint64_t back = one_way(ack);
+  std::reverse(path.begin(), path.end());
+  return (n - 1) * slot + one_way(last) + back;
 }
 
 }  // namespace netasic

@@ -27,6 +27,7 @@ struct fabric_config {
   nic_config nic;
   uint64_t arrivals_end_ps = 0;     // no flow starts after this
   uint64_t probe_interval_ps = 0;   // 0 = no probes
+  uint64_t seed = 1;                // sim.seed (switches' ECN draws)
 };
 
 class fabric : public sc_core::sc_module {
@@ -45,6 +46,7 @@ class fabric : public sc_core::sc_module {
   const fabric_config& config() const { return cfg_; }
   const std::vector<std::unique_ptr<switch_model>>& switches() const { return switches_; }
   const std::vector<std::unique_ptr<packet_link>>& links() const { return links_; }
+  const std::vector<std::unique_ptr<host_nic>>& hosts() const { return hosts_; }
   const route_controller& controller() const { return *ctrl_; }
   const event_queue& events() const { return *events_; }
   // The same flow alone on an idle fabric (analytic, see docs/timing-model.md).

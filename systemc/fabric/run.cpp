@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -34,6 +35,8 @@ bool is_default(const config& c, const std::string& key) {
     case param_type::real: return c.real(key) == defaults.real(key);
     case param_type::boolean: return c.boolean(key) == defaults.boolean(key);
     case param_type::string_list: return c.list(key) == defaults.list(key);
+    case param_type::integer_list: return c.integers(key) == defaults.integers(key);
+    case param_type::real_list: return c.reals(key) == defaults.reals(key);
     default: return c.string(key) == defaults.string(key);
   }
 }
@@ -95,34 +98,110 @@ fabric_config make_fabric_config(const config& c) {
     }
   }
 
-  f.sw.clock_period_ps = clock_period_ps(c, "switch.clock");
-  f.sw.pipeline_cycles = uint32_t(c.integer("switch.pipeline_cycles"));
-  f.sw.buffer_bytes = uint64_t(c.integer("switch.buffer")) * 1024;
-  f.sw.queue_limit_bytes = uint64_t(c.integer("switch.queue_limit")) * 1024;
-  f.sw.hash_bits = c.string("switch.hash") == "crc16" ? 16 : 32;
-  f.sw.hash_seed = uint32_t(c.integer("switch.hash_seed"));
-  f.sw.member_capacity = unsigned(c.integer("switch.ecmp_members"));
+  switch_config& sw = f.sw;
+  sw.clock_period_ps = clock_period_ps(c, "switch.clock");
+  sw.parser_cycles = uint32_t(c.integer("switch.parser_cycles"));
+  sw.stages = uint32_t(c.integer("switch.stages"));
+  sw.stage_cycles = uint32_t(c.integer("switch.stage_cycles"));
+  sw.tm_cycles = uint32_t(c.integer("switch.tm_cycles"));
+  sw.deparser_cycles = uint32_t(c.integer("switch.deparser_cycles"));
+  sw.pipes = unsigned(c.integer("switch.pipes"));
+  for (unsigned s : f.topo.switches)
+    if (f.topo.nodes[s].port_link.size() < sw.pipes)
+      fail(c, "switch.pipes", fmt::format("{} has {} ports, fewer than {} pipes", f.topo.nodes[s].name,
+                                          f.topo.nodes[s].port_link.size(), sw.pipes));
+  sw.pipe_fifo = uint32_t(c.integer("switch.pipe_fifo"));
+  if (c.string("switch.forwarding") == "cut_through") sw.cut_through_bytes = uint32_t(c.integer("switch.cut_through_bytes"));
+  else reject_unused(c, {"switch.cut_through_bytes"}, "with switch.forwarding = \"store_and_forward\"");
+  sw.recirculations = uint32_t(c.integer("switch.recirculations"));
+  sw.recirc_rate_bps = to_bps(c.real("switch.recirc_rate"));
+  sw.tm.buffer_bytes = uint64_t(c.integer("switch.buffer")) * 1024;
+  sw.tm.queue_limit_bytes = uint64_t(c.integer("switch.queue_limit")) * 1024;
+  sw.hash_bits = c.string("switch.hash") == "crc16" ? 16 : 32;
+  sw.hash_seed = uint32_t(c.integer("switch.hash_seed"));
+  sw.member_capacity = unsigned(c.integer("switch.ecmp_members"));
+
+  // Traffic manager: per-priority lists, each element checked by the parameter system.
+  auto priority_mask = [&](const std::string& key) {
+    uint8_t m = 0;
+    for (int64_t prio : c.integers(key)) {
+      if (m >> prio & 1) fail(c, key, fmt::format("priority {} is listed twice", prio));
+      m |= uint8_t(1u << prio);
+    }
+    return m;
+  };
+  sw.tm.strict = priority_mask("tm.strict");
+  sw.tm.lossless = priority_mask("pfc.priorities");
+  const uint8_t marked = priority_mask("ecn.priorities");
+  for (unsigned q = 0; q < num_priorities; ++q) {
+    sw.tm.alpha[q] = c.reals("tm.alpha")[q];
+    sw.tm.quantum[q] = uint32_t(c.integers("tm.quantum")[q]);
+    ecn_profile& e = sw.tm.ecn[q];
+    e.enabled = marked >> q & 1;
+    e.kmin_bytes = uint64_t(std::llround(c.reals("ecn.kmin")[q] * 1024));
+    e.kmax_bytes = uint64_t(std::llround(c.reals("ecn.kmax")[q] * 1024));
+    e.pmax = c.reals("ecn.pmax")[q];
+    if (e.enabled && e.kmin_bytes > e.kmax_bytes)
+      fail(c, "ecn.kmax", fmt::format("priority {}: kmax {} KiB is below kmin {} KiB", q, c.reals("ecn.kmax")[q], c.reals("ecn.kmin")[q]));
+  }
+  if (!marked) reject_unused(c, {"ecn.kmin", "ecn.kmax", "ecn.pmax"}, "when ecn.priorities is empty");
+  if (sw.tm.lossless) {
+    sw.tm.xoff_bytes = uint64_t(std::llround(c.real("pfc.xoff") * 1024));
+    if (sw.tm.xoff_bytes) reject_unused(c, {"pfc.xoff_fraction"}, "when pfc.xoff sets a static threshold");
+    sw.tm.xoff_fraction = c.real("pfc.xoff_fraction");
+    sw.tm.xon_offset_bytes = uint64_t(std::llround(c.real("pfc.xon_offset") * 1024));
+    sw.pfc_headroom_bytes = uint64_t(std::llround(c.real("pfc.headroom") * 1024));
+    sw.pfc_quanta = uint16_t(c.integer("pfc.quanta"));
+  } else {
+    reject_unused(c, {"pfc.xoff", "pfc.xoff_fraction", "pfc.xon_offset", "pfc.headroom", "pfc.quanta"},
+                  "when pfc.priorities is empty");
+  }
+  sw.pfc_response_cycles = uint32_t(c.integer("pfc.response_cycles"));
 
   f.nic.clock_period_ps = clock_period_ps(c, "nic.clock");
   f.nic.mtu_payload = uint32_t(c.integer("nic.mtu"));
   f.nic.window_packets = uint32_t(c.integer("nic.window"));
   f.nic.rto_ps = to_ps(c.real("nic.rto"), 1e6);
   f.nic.int_enabled = c.boolean("nic.int_padding");
+  f.nic.data_priority = uint8_t(c.integer("nic.data_priority"));
+  f.nic.ack_priority = uint8_t(c.integer("nic.ack_priority"));
+  f.nic.pfc_response_cycles = sw.pfc_response_cycles;
+  f.seed = uint64_t(c.integer("sim.seed"));
+
+  // The PFC headroom is reserved out of the buffer; the shared pool must keep room for frames.
+  if (sw.tm.lossless) {
+    packet largest;
+    largest.payload_bytes = f.nic.mtu_payload;
+    largest.int_enabled = f.nic.int_enabled;
+    const unsigned classes = unsigned(__builtin_popcount(sw.tm.lossless));
+    for (unsigned s : f.topo.switches) {
+      uint64_t reserved = 0;
+      for (unsigned li : f.topo.nodes[s].port_link) {
+        const topo_link& l = f.topo.links[li];
+        reserved += classes * (sw.pfc_headroom_bytes ? sw.pfc_headroom_bytes
+                                                     : pfc_headroom_needed(sw, l.rate_bps, l.delay_ps, largest.frame_bytes()));
+      }
+      if (reserved + 2 * largest.frame_bytes() > sw.tm.buffer_bytes)
+        fail(c, "switch.buffer", fmt::format("{} KiB leaves no shared buffer on {}: its PFC headroom ({} ports, {} lossless "
+                                             "priorities) takes {:.1f} KiB", sw.tm.buffer_bytes / 1024, f.topo.nodes[s].name,
+                                             f.topo.nodes[s].port_link.size(), classes, double(reserved) / 1024));
+    }
+  }
 
   // A buffer or queue that cannot hold one full data frame can never forward one.
   packet largest;
   largest.payload_bytes = f.nic.mtu_payload;
   largest.int_enabled = f.nic.int_enabled;
-  for (const auto& [key, bytes] : {std::pair{"switch.buffer", f.sw.buffer_bytes}, {"switch.queue_limit", f.sw.queue_limit_bytes}})
+  for (const auto& [key, bytes] : {std::pair{"switch.buffer", sw.tm.buffer_bytes}, {"switch.queue_limit", sw.tm.queue_limit_bytes}})
     if (bytes && bytes < largest.frame_bytes())
       fail(c, key, fmt::format("{} bytes cannot hold one {}-byte data frame (nic.mtu {} bytes plus headers)", bytes,
                                largest.frame_bytes(), f.nic.mtu_payload));
 
   f.arrivals_end_ps = to_ps(c.real("sim.duration"), 1e6);
   f.probe_interval_ps = to_ps(c.real("sim.probe_interval"), 1e6);
-  // Probes are kept in memory until the run ends: one series per switch port and buffer.
-  size_t series = f.topo.switches.size();
-  for (unsigned s : f.topo.switches) series += f.topo.nodes[s].port_link.size();
+  // Probes are kept in memory until the run ends: three series per switch port and per switch.
+  size_t series = 3 * f.topo.switches.size();
+  for (unsigned s : f.topo.switches) series += 3 * f.topo.nodes[s].port_link.size();
   const double samples = (c.real("sim.duration") + c.real("sim.drain")) / c.real("sim.probe_interval");
   constexpr double max_values = 1e8;   // 800 MB of samples
   if (samples * double(series) > max_values)
@@ -252,7 +331,7 @@ run_result run_scenario(const config& cfg, progress_mode progress) {
   std::sort(slowdowns.begin(), slowdowns.end());
 
   const run_stats& st = fab.stats;
-  const uint64_t dropped = st.dropped.total(), in_flight = st.pool.live();
+  const uint64_t dropped = st.dropped.total(), in_flight = st.in_flight();
   r.accounting_ok = st.sent == st.delivered + dropped + in_flight;
   const auto [peak_q, peak_port] = fab.peak_queue();
   uint64_t timeouts = 0, retrans = 0;
@@ -270,7 +349,9 @@ run_result run_scenario(const config& cfg, progress_mode progress) {
   s["peak_memory_bytes"] = peak_rss_bytes();
   s["packets"] = {{"sent", st.sent}, {"delivered", st.delivered}, {"dropped", dropped}, {"in_flight", in_flight}};
   s["drops"] = {{"buffer_full", st.dropped.buffer_full}, {"queue_limit", st.dropped.queue_limit},
-                {"no_route", st.dropped.no_route}, {"link_down", st.dropped.link_down}};
+                {"dynamic_threshold", st.dropped.dynamic_threshold}, {"headroom", st.dropped.headroom},
+                {"pipe_overrun", st.dropped.pipe_overrun}, {"no_route", st.dropped.no_route},
+                {"link_down", st.dropped.link_down}};
   s["flows"] = {{"total", specs.size()}, {"started", fab.flows_started}, {"completed", fab.flows_completed},
                 {"retransmitted_packets", retrans}, {"timeouts", timeouts}};
   s["fct_slowdown"] = {{"p50", percentile_sorted(slowdowns, 50)},
@@ -281,6 +362,41 @@ run_result run_scenario(const config& cfg, progress_mode progress) {
                    {"links", fc.topo.links.size()}, {"route_register_writes", fab.controller().register_writes()}};
   s["accounting_ok"] = r.accounting_ok;
   s["events"] = {{"wakeups", fab.events().wakeups()}, {"kernel_notifications", fab.events().kernel_notifications()}};
+
+  // Traffic manager: PFC, ECN, INT, recirculation, over all switches.
+  switch_counters sum;
+  uint64_t marked = 0;
+  std::array<double, num_priorities> paused_s{};
+  std::pair<double, std::string> most_paused{0, ""};
+  for (const auto& sw : fab.switches()) {
+    sum.pfc_sent += sw->counters().pfc_sent;
+    sum.pfc_received += sw->counters().pfc_received;
+    sum.recirculated += sw->counters().recirculated;
+    sum.int_written += sw->counters().int_written;
+    marked += sw->tm().ecn_marked();
+    for (unsigned p = 0; p < sw->ports(); ++p)
+      for (unsigned q = 0; q < num_priorities; ++q) {
+        const double t = double(sw->paused_ps(p, q, sim_end)) * 1e-12;
+        paused_s[q] += t;
+        if (t > most_paused.first) most_paused = {t, fmt::format("{}.port{} priority {}", sw->basename(), p, q)};
+      }
+  }
+  double host_paused_s = 0;
+  for (const auto& h : fab.hosts())
+    for (unsigned q = 0; q < num_priorities; ++q) host_paused_s += double(h->pause().paused_ps(q, sim_end)) * 1e-12;
+  s["pfc"] = {{"pause_frames_sent", sum.pfc_sent},
+              {"pause_frames_received_by_switches", sum.pfc_received},
+              {"switch_port_pause_time_s_by_priority", paused_s},
+              {"host_pause_time_s", host_paused_s},
+              {"most_paused", most_paused.second},
+              {"most_paused_time_s", most_paused.first}};
+  s["ecn_marked_packets"] = marked;
+  s["int_records_written"] = sum.int_written;
+  s["recirculated_packets"] = sum.recirculated;
+  if (st.dropped.headroom)
+    std::cerr << fmt::format("warning: lossless priorities dropped {} frames: the PFC headroom was full after XOFF "
+                             "(pfc.headroom = {} KiB). Leave pfc.headroom at 0 to size it for each port's link.\n",
+                             st.dropped.headroom, cfg.real("pfc.headroom"));
   return r;
 }
 

@@ -42,6 +42,8 @@ packet* host_nic::make_data(flow_ctx& f) {
   p->ip.version = 4;
   p->ip.ihl = 5;
   p->ip.ecn = 1;   // ECT(1): RoCEv2 traffic is ECN-capable
+  p->ip.dscp = uint8_t(cfg_.data_priority << 3);
+  p->prio = cfg_.data_priority;
   p->ip.ttl = 64;
   p->ip.protocol = 17;
   p->ip.src = ip_of(f.src);
@@ -72,40 +74,71 @@ bool host_nic::pick_flow(uint32_t& flow) {
 }
 
 void host_nic::try_send() {
-  if (tx_scheduled_) return;
+  if (armed_at_ != UINT64_MAX) return;   // a wake-up is pending and will call again
   const uint64_t now = now_ps();
   if (free_ps_ > now) {
-    if (!active_.empty()) {
-      tx_scheduled_ = true;
-      events_.schedule(free_ps_, *this);
-    }
+    if (!active_.empty()) arm(free_ps_);
+    return;
+  }
+  if (pause_.paused(now) >> cfg_.data_priority & 1) {
+    // Paused: wait for the pause to run out, or for a resume (which calls again).
+    const uint64_t until = pause_.resumes(uint8_t(1u << cfg_.data_priority), now);
+    if (until != UINT64_MAX && !active_.empty()) arm(until);
     return;
   }
   uint32_t flow;
   if (!pick_flow(flow)) return;   // window-limited or idle; an ACK or a new flow calls again
   packet* p = make_data(flows_[flow]);
   free_ps_ = tx_if_->pkt_transport(*p, now);
-  tx_scheduled_ = true;
-  events_.schedule(free_ps_, *this);
+  arm(free_ps_);
+}
+
+void host_nic::arm(uint64_t at) {
+  if (at >= armed_at_) return;
+  armed_at_ = at;
+  events_.schedule(at, *this);
 }
 
 void host_nic::send_control(packet& p, uint64_t now) {
   // ACK/NAK frames go ahead of data: they take the wire as soon as the current frame is out.
-  // Their start time is known now, so they need no event.
+  // Their start time is known now, so they need no event, unless their priority is paused.
+  if (!control_.empty() || pause_.paused(now) >> cfg_.ack_priority & 1) {
+    control_.push_back(&p);
+    return;
+  }
   free_ps_ = tx_if_->pkt_transport(p, std::max(now, free_ps_));
+}
+
+void host_nic::send_held_control(uint64_t now) {
+  while (!control_.empty() && !(pause_.paused(now) >> cfg_.ack_priority & 1)) {
+    free_ps_ = tx_if_->pkt_transport(*control_.front(), std::max(now, free_ps_));
+    control_.pop_front();
+  }
 }
 
 void host_nic::end_of_elaboration() { tx_if_ = tx.get_interface(0); }
 
-void host_nic::wake(uint64_t) {
-  tx_scheduled_ = false;
+void host_nic::wake(uint64_t now) {
+  if (now != armed_at_) return;   // superseded by an earlier wake-up
+  armed_at_ = UINT64_MAX;
+  send_held_control(now);
   try_send();
 }
 
 void host_nic::pkt_receive(unsigned, packet& p, uint64_t now) {
+  if (p.kind == pkt_kind::pause) {
+    ++pause_.frames_received;
+    const uint64_t effect = now + cfg_.pfc_response_cycles * cfg_.clock_period_ps;
+    pause_.apply(p.pfc, effect, cfg_.rate_bps);
+    stats_.release(p);
+    // Whatever the frame says, look again once it has taken effect.
+    arm(effect);
+    return;
+  }
   ++stats_.delivered;
   flow_ctx& f = flows_[p.flow];
   if (p.kind == pkt_kind::data) {
+    if (p.ip.ecn == 3) ++f.ecn_marked;
     const auto r = f.rcv.on_data(p.seq);
     if (r == gbn_receiver::reply::none) {
       stats_.pool.release(&p);
@@ -122,6 +155,9 @@ void host_nic::pkt_receive(unsigned, packet& p, uint64_t now) {
     p.eth.src_mac = p.eth.dst_mac;
     p.eth.dst_mac = mac;
     p.bth.opcode = 0x11;   // RC Acknowledge
+    p.ip.dscp = uint8_t(cfg_.ack_priority << 3);
+    p.ip.ecn = 0;
+    p.prio = cfg_.ack_priority;
     p.tuple_crc_valid = false;   // the 5-tuple is reversed
     p.bth.psn = p.seq & 0xFFFFFFu;
     p.ip.total_length = uint16_t(p.frame_bytes() - eth_header::bytes - eth_header::fcs_bytes);

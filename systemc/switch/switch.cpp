@@ -1,26 +1,66 @@
 #include "switch/switch.h"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
+#include "tlm/link.h"
 #include "tlm/regbus.h"
 
 namespace netasic {
 
-switch_model::switch_model(sc_core::sc_module_name name, unsigned id, unsigned ports, unsigned hosts,
-                           const switch_config& cfg, run_stats& stats)
+uint8_t int_speed_code(uint64_t rate_bps) {
+  constexpr uint64_t g = 1'000'000'000ull;
+  const uint64_t rates[] = {10 * g, 25 * g, 40 * g, 50 * g, 100 * g, 200 * g, 400 * g, 800 * g};
+  for (unsigned i = 0; i < 8; ++i)
+    if (rate_bps == rates[i]) return uint8_t(i + 1);
+  return 0;
+}
+
+uint64_t pfc_headroom_needed(const switch_config& cfg, uint64_t rate_bps, uint64_t delay_ps, uint32_t max_frame_bytes) {
+  const uint64_t time_ps = cfg.ingress_ps() + 2 * cfg.egress_ps() + 2 * delay_ps +
+                           uint64_t(cfg.pfc_response_cycles) * cfg.clock_period_ps;
+  const uint64_t wire_bytes = uint64_t(std::ceil(double(time_ps) * double(rate_bps) / 8e12));
+  const uint32_t framing = 8 + 12;   // preamble and gap: the wire carries them, the buffer does not
+  return wire_bytes + 2 * (max_frame_bytes + framing) + pfc_frame::bytes + framing;
+}
+
+switch_model::switch_model(sc_core::sc_module_name name, unsigned id, const std::vector<uint64_t>& port_rate_bps,
+                           unsigned hosts, const switch_config& cfg, run_stats& stats, event_queue& events)
     : sc_core::sc_module(name),
       csr("csr"),
       id_(id),
       cfg_(cfg),
       stats_(stats),
+      events_(events),
       hash_(cfg.hash_bits == 16 ? crc_engine::crc16() : crc_engine::crc32()),
-      routes_(id, ports, hosts, cfg.member_capacity),
-      queue_(ports),
-      buffer_(cfg.buffer_bytes) {
+      routes_(id, unsigned(port_rate_bps.size()), hosts, cfg.member_capacity),
+      // Front-panel ports, then one recirculation port per pipe.
+      tm_(cfg.tm, unsigned(port_rate_bps.size()) + cfg.pipes),
+      port_(port_rate_bps.size() + cfg.pipes),
+      pipe_(cfg.pipes) {
+  const unsigned ports = unsigned(port_rate_bps.size());
   for (unsigned p = 0; p < ports; ++p) {
     tx.push_back(std::make_unique<pkt_initiator_socket>(fmt::format("tx{}", p).c_str()));
     rx.push_back(std::make_unique<pkt_target_socket>(fmt::format("rx{}", p).c_str(), *this, p));
   }
+  for (unsigned p = 0; p < port_.size(); ++p) {
+    port_state& ps = port_[p];
+    ps.rate_bps = p < ports ? port_rate_bps[p] : cfg.recirc_rate_bps;
+    ps.int_speed = int_speed_code(ps.rate_bps);
+    ps.pipe = p < ports ? p * cfg.pipes / ports : p - ports;
+    ps.dequeue.sw = this;
+    ps.dequeue.fn = &switch_model::kick;
+    ps.dequeue.index = p;
+  }
+  for (unsigned i = 0; i < pipe_.size(); ++i) {
+    pipe_[i].parser.sw = pipe_[i].recirc_port.sw = this;
+    pipe_[i].parser.fn = &switch_model::parser_drain;
+    pipe_[i].recirc_port.fn = &switch_model::recirc_arrive;
+    pipe_[i].parser.index = pipe_[i].recirc_port.index = i;
+  }
+  refresh_.sw = this;
+  refresh_.fn = &switch_model::pfc_refresh;
   csr.register_b_transport(this, &switch_model::b_transport);
   seed_term_ = hash_.seed_term(cfg.hash_seed, tuple_bytes);
 }
@@ -46,45 +86,180 @@ void switch_model::drop(packet& p, uint64_t drop_counters::*reason) {
   stats_.drop(p, reason);
 }
 
-void switch_model::pkt_receive(unsigned, packet& p, uint64_t now) {
-  // The pipeline starts on the next clock edge; its latency is a whole number of cycles. All
-  // ports share the latency, so frames reach the queues in the order they arrived.
-  const uint64_t period = cfg_.clock_period_ps;
-  const uint64_t ready = (now + period - 1) / period * period + pipeline_latency_ps();
+void switch_model::arm(waker& w, uint64_t at) {
+  if (at >= w.armed_at) return;
+  w.armed_at = at;
+  events_.schedule(at, w);
+}
 
-  const int out = routes_.lookup(p.ip.dst & 0x00FFFFFFu, flow_hash(p));
-  if (out < 0) return drop(p, &drop_counters::no_route);
+void switch_model::pkt_receive(unsigned port, packet& p, uint64_t now) {
+  if (p.kind == pkt_kind::pause) return receive_pause(port, p, now);
+  p.in_port = uint16_t(port);
+  p.passes = 0;
+  parse(port_[port].pipe, p, now);
+}
 
-  // Queues are drained to the current time only, so a probe sampled now still sees the frames
-  // that leave between now and `ready`; admission looks ahead to `ready` without forgetting them.
-  egress_queue& q = queue_[unsigned(out)];
-  const uint32_t bytes = p.frame_bytes();
-  buffer_.release(q.drain(now));
-  if (cfg_.queue_limit_bytes && q.depth_at(ready) + bytes > cfg_.queue_limit_bytes)
-    return drop(p, &drop_counters::queue_limit);
-  if (!buffer_.fits(bytes)) {
-    uint64_t leaving = 0;
-    for (egress_queue& other : queue_) {
-      buffer_.release(other.drain(now));
-      leaving += other.held_bytes() - other.depth_at(ready);
-    }
-    if (!buffer_.fits(bytes, leaving)) return drop(p, &drop_counters::buffer_full);
+void switch_model::parse(unsigned pipe, packet& p, uint64_t now) {
+  // `now` already includes the front end (parser, ingress stages, traffic manager): the frame
+  // reached the parser at `now - front`. The parser takes one frame per cycle.
+  pipe_state& ps = pipe_[pipe];
+  const uint64_t front = cfg_.ingress_ps(), at_parser = now - front;
+  const uint64_t slot = std::max(at_parser, ps.parser_free_ps);
+  if ((slot - at_parser) / cfg_.clock_period_ps >= cfg_.pipe_fifo) return drop(p, &drop_counters::pipe_overrun);
+  ps.parser_free_ps = slot + cfg_.clock_period_ps;
+  if (slot == at_parser) return enqueue(p, now);
+  ps.parser_fifo.push_back({slot + front, &p});
+  arm(ps.parser, ps.parser_fifo.front().first);
+}
+
+void switch_model::parser_drain(unsigned pipe, uint64_t now) {
+  pipe_state& ps = pipe_[pipe];
+  while (!ps.parser_fifo.empty() && ps.parser_fifo.front().first <= now) {
+    packet* p = ps.parser_fifo.front().second;
+    ps.parser_fifo.pop_front();
+    enqueue(*p, now);
   }
-  // The link answers when the wire is free again; the buffer holds the frame until then.
-  const uint64_t end = tx_if_[unsigned(out)]->pkt_transport(p, q.start_time(ready));
-  buffer_.add(bytes);
-  q.push(ready, end, bytes);
+  if (!ps.parser_fifo.empty()) arm(ps.parser, ps.parser_fifo.front().first);
 }
 
-uint64_t switch_model::queue_depth(unsigned port, uint64_t t) {
-  buffer_.release(queue_[port].drain(t));
-  return queue_[port].depth_at(t);
+void switch_model::enqueue(packet& p, uint64_t now) {
+  // Ingress match-action: route lookup and ECMP, or the pipe's recirculation port while the
+  // frame has passes left.
+  unsigned out;
+  if (p.kind == pkt_kind::data && p.passes < cfg_.recirculations) {
+    out = unsigned(tx.size()) + port_[p.in_port].pipe;
+  } else {
+    const int r = routes_.lookup(p.ip.dst & 0x00FFFFFFu, flow_hash(p));
+    if (r < 0) return drop(p, &drop_counters::no_route);
+    out = unsigned(r);
+  }
+  switch (tm_.enqueue(p, out)) {
+    case tm_verdict::admitted: break;
+    case tm_verdict::buffer_full: return drop(p, &drop_counters::buffer_full);
+    case tm_verdict::dynamic_threshold: return drop(p, &drop_counters::dynamic_threshold);
+    case tm_verdict::queue_limit: return drop(p, &drop_counters::queue_limit);
+    case tm_verdict::headroom: return drop(p, &drop_counters::headroom);
+  }
+  if (p.in_port < tx_if_.size() && tm_.xoff_due(p.in_port, p.prio)) send_pause(p.in_port, p.prio, cfg_.pfc_quanta, now);
+  kick(out, now);
 }
 
-uint64_t switch_model::buffer_used(uint64_t t) {
-  uint64_t used = 0;
-  for (unsigned p = 0; p < queue_.size(); ++p) used += queue_depth(p, t);
-  return used;
+void switch_model::kick(unsigned port, uint64_t now) {
+  port_state& ps = port_[port];
+  if (!tm_.backlogged(port)) return;
+  // Dequeue so that the frame reaches the MAC, after the egress pipeline, as the wire frees up;
+  // the egress pipe takes one frame per cycle.
+  const uint64_t egress = cfg_.egress_ps();
+  pipe_state& pipe = pipe_[ps.pipe];
+  // The last edge that still gets it there in time, so frames leave back to back.
+  const uint64_t T = cfg_.clock_period_ps;
+  const uint64_t in_time = ps.wire_free_ps > egress ? (ps.wire_free_ps - egress) / T * T : 0;
+  const uint64_t at = std::max({now, in_time, pipe.egress_free_ps});
+  if (at > now) return arm(ps.dequeue, at);
+  const uint8_t paused = ps.pause.paused(now);
+  packet* p = tm_.dequeue(port, paused);
+  if (!p) return arm(ps.dequeue, ps.pause.resumes(tm_.backlogged(port), now));   // all paused
+  pipe.egress_free_ps = now + cfg_.clock_period_ps;
+  if (p->in_port < tx_if_.size() && tm_.xon_due(p->in_port, p->prio)) send_pause(p->in_port, p->prio, 0, now);
+  uint64_t start = std::max(now + egress, ps.wire_free_ps);
+  // Cutting through, the frame must not run out before its last bit has come in.
+  if (cfg_.cut_through_bytes) {
+    const uint64_t out_ps = link_timing{ps.rate_bps}.wire_ps(p->frame_bytes() + link_timing::preamble_bytes);
+    if (p->rx_end_ps > start + out_ps) start = p->rx_end_ps - out_ps;
+  }
+  emit(port, *p, start);
+  if (tm_.backlogged(port)) kick(port, now);   // arms the next dequeue
+}
+
+void switch_model::emit(unsigned port, packet& p, uint64_t start) {
+  port_state& ps = port_[port];
+  const uint32_t bytes = p.frame_bytes();
+  if (port >= tx_if_.size()) {   // the pipe's recirculation port
+    ps.wire_free_ps = start + link_timing{ps.rate_bps, 0}.occupancy_ps(bytes);
+    return recirculate(ps.pipe, p, start);
+  }
+  if (p.kind == pkt_kind::data && p.int_enabled && p.intx.n_hop < int_stack::max_hops) {
+    // HPCC's INT record, as the frame leaves: TS in ns (24 bits), txBytes before this frame in
+    // 128-byte units (20 bits), the port's queue in 80-byte units (16 bits); all wrap.
+    int_hop& h = p.intx.hop[p.intx.n_hop];
+    h.b = ps.int_speed & 0xF;
+    h.ts = uint32_t(start / 1000) & 0xFFFFFFu;
+    h.tx_bytes = uint32_t(ps.tx_bytes / int_hop::tx_bytes_unit) & 0xFFFFFu;
+    h.qlen = uint16_t(tm_.port_bytes(port) / int_hop::qlen_unit);
+    p.intx.n_hop = (p.intx.n_hop + 1) & 0xF;
+    p.intx.path_id = (p.intx.path_id ^ id_) & 0xFFF;
+    ++counters_.int_written;
+  }
+  ps.tx_bytes += bytes;
+  if (!tx_if_[port]) return drop(p, &drop_counters::link_down);   // a port without a cable
+  ps.wire_free_ps = tx_if_[port]->pkt_transport(p, start);
+}
+
+void switch_model::recirculate(unsigned pipe, packet& p, uint64_t start) {
+  // Through the recirculation port at its rate, back to the parser of the same pipe.
+  pipe_state& ps = pipe_[pipe];
+  ++p.passes;
+  ++counters_.recirculated;
+  const link_timing port{cfg_.recirc_rate_bps, 0, cfg_.clock_period_ps};
+  ps.recirc.push_back({port.control_delivery_ps(start, p.frame_bytes()) + cfg_.ingress_ps(), &p});
+  arm(ps.recirc_port, ps.recirc.front().first);
+}
+
+void switch_model::recirc_arrive(unsigned pipe, uint64_t now) {
+  pipe_state& ps = pipe_[pipe];
+  while (!ps.recirc.empty() && ps.recirc.front().first <= now) {
+    packet* p = ps.recirc.front().second;
+    ps.recirc.pop_front();
+    parse(pipe, *p, now);
+  }
+  if (!ps.recirc.empty()) arm(ps.recirc_port, ps.recirc.front().first);
+}
+
+void switch_model::receive_pause(unsigned port, packet& p, uint64_t now) {
+  port_state& ps = port_[port];
+  ++counters_.pfc_received;
+  ++ps.pause.frames_received;
+  const uint64_t effect = now + uint64_t(cfg_.pfc_response_cycles) * cfg_.clock_period_ps;
+  ps.pause.apply(p.pfc, effect, ps.rate_bps);
+  stats_.release(p);
+  // A resume (or a shorter pause) may let frames go at `effect`.
+  if (tm_.backlogged(port)) arm(ps.dequeue, effect);
+}
+
+void switch_model::send_pause(unsigned port, unsigned prio, uint16_t quanta, uint64_t now) {
+  if (!tx_if_[port]) return;
+  port_state& ps = port_[port];
+  packet& f = *stats_.alloc_internal();
+  f.kind = pkt_kind::pause;
+  f.eth.ethertype = pfc_frame::ethertype;
+  f.pfc.class_enable = uint8_t(1u << prio);
+  f.pfc.quanta[prio] = quanta;
+  // MAC control takes the wire at the next frame boundary, after the frames the egress pipe has
+  // already handed to the MAC (at most one egress-pipeline latency of them).
+  const uint64_t start = std::max(now, ps.wire_free_ps);
+  ps.wire_free_ps = tx_if_[port]->pkt_transport(f, start);
+  ++counters_.pfc_sent;
+  if (quanta) {
+    // Re-send before the partner's pause runs out, while still in XOFF.
+    const uint64_t len = uint64_t(quanta) * pfc_frame::quantum_bits * 1'000'000'000'000ull / ps.rate_bps;
+    ps.refresh_at[prio] = start + len / 2;
+    arm(refresh_, ps.refresh_at[prio]);
+  } else {
+    ps.refresh_at[prio] = 0;
+  }
+}
+
+void switch_model::pfc_refresh(unsigned, uint64_t now) {
+  uint64_t next = UINT64_MAX;
+  for (unsigned port = 0; port < tx_if_.size(); ++port)
+    for (unsigned prio = 0; prio < num_priorities; ++prio) {
+      uint64_t& at = port_[port].refresh_at[prio];
+      if (!at) continue;
+      if (!tm_.xoff_active(port, prio)) at = 0;
+      else if (at <= now) send_pause(port, prio, cfg_.pfc_quanta, now);
+      if (at) next = std::min(next, at);
+    }
+  if (next != UINT64_MAX) arm(refresh_, next);
 }
 
 void switch_model::end_of_elaboration() {

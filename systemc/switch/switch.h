@@ -1,7 +1,23 @@
-// First switch ASIC model: ingress lookup (exact match on destination, ECMP by CRC hash of the
-// 5-tuple), output queues on a shared buffer with tail drop, pipeline latency in cycles of the
-// switch clock. Store-and-forward: processing starts when the frame's last bit has arrived.
+// Switch ASIC model: parser -> ingress match-action stages -> traffic manager -> egress stages
+// -> deparser, each a latency in cycles of the switch clock (see docs/datasheets/switch.md).
+//
+// Timing, with T the clock period and one pipe per group of ports:
+// - A frame's data path starts on the first clock edge after its last bit (or, cutting through,
+//   after its first bytes). A pipe's parser takes one frame per cycle; frames arriving on the same
+//   edge queue in a FIFO of `pipe_fifo` frames, and beyond that are dropped (`pipe_overrun`).
+// - After parser + ingress stages + traffic-manager cycles it is in its egress queue. The link
+//   already adds this front-end latency, so an unloaded hop costs one wake-up.
+// - The traffic manager dequeues for a port so that the frame, after the egress stages and the
+//   deparser, reaches the MAC as the wire frees up; the egress pipe also takes one frame per
+//   cycle. INT is written when the frame is emitted.
+// - PFC frames are MAC control: they skip the pipeline. A PAUSE received stops the dequeue of its
+//   priorities `pfc_response` cycles after its last bit; frames already past the traffic manager
+//   still go out, which is what the headroom is for.
+// - Recirculation: each data frame may take extra passes; a pass leaves the egress pipe through
+//   the pipe's recirculation port (at its rate) and enters the parser again.
 #pragma once
+#include <array>
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -10,21 +26,43 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "common/crc.h"
+#include "common/pfc_pause.h"
 #include "common/run_stats.h"
-#include "switch/egress_queue.h"
 #include "switch/route_table.h"
+#include "switch/traffic_manager.h"
+#include "tlm/event_queue.h"
 #include "tlm/packet_socket.h"
 
 namespace netasic {
 
 struct switch_config {
   uint64_t clock_period_ps = 1000;
-  uint32_t pipeline_cycles = 0;      // parser to deparser, ingress and egress together
-  uint64_t buffer_bytes = 0;         // shared packet buffer
-  uint64_t queue_limit_bytes = 0;    // per egress queue; 0 = only the shared buffer limits
+  uint32_t parser_cycles = 32;
+  uint32_t stages = 12;              // match-action stages, passed by ingress and by egress
+  uint32_t stage_cycles = 12;
+  uint32_t tm_cycles = 48;           // traffic manager, enqueue to earliest dequeue
+  uint32_t deparser_cycles = 32;
+  unsigned pipes = 1;                // ports are split evenly over the pipes
+  uint32_t pipe_fifo = 128;          // frames waiting for the parser, per pipe
+  uint32_t cut_through_bytes = 0;    // 0 = store and forward
+  uint32_t recirculations = 0;       // extra pipeline passes of every data frame
+  uint64_t recirc_rate_bps = 100'000'000'000ull;
+  uint32_t pfc_response_cycles = 64; // PAUSE received -> its priorities stop
+  uint16_t pfc_quanta = 0xFFFF;      // time field of the PAUSEs this switch sends
+  uint64_t pfc_headroom_bytes = 0;   // per port and lossless priority; 0 = pfc_headroom_needed()
+  tm_config tm;
   unsigned hash_bits = 32;           // 16 or 32
   uint32_t hash_seed = 0;
   unsigned member_capacity = 4096;   // ECMP member table entries
+
+  uint64_t ingress_ps() const { return uint64_t(parser_cycles + stages * stage_cycles + tm_cycles) * clock_period_ps; }
+  uint64_t egress_ps() const { return uint64_t(stages * stage_cycles + deparser_cycles) * clock_period_ps; }
+  uint64_t pass_ps() const { return ingress_ps() + egress_ps(); }
+};
+
+// What a switch counts besides drops.
+struct switch_counters {
+  uint64_t pfc_sent = 0, pfc_received = 0, recirculated = 0, int_written = 0;
 };
 
 class switch_model : public sc_core::sc_module, public pkt_receiver {
@@ -33,37 +71,103 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   std::vector<std::unique_ptr<pkt_target_socket>> rx;      // one per port
   tlm_utils::simple_target_socket<switch_model> csr;       // control-plane registers
 
-  switch_model(sc_core::sc_module_name name, unsigned id, unsigned ports, unsigned hosts,
-               const switch_config& cfg, run_stats& stats);
+  // port_rate_bps: each port's line rate (PAUSE quanta, INT's speed code).
+  switch_model(sc_core::sc_module_name name, unsigned id, const std::vector<uint64_t>& port_rate_bps,
+               unsigned hosts, const switch_config& cfg, run_stats& stats, event_queue& events);
 
   void pkt_receive(unsigned port, packet& p, uint64_t now_ps) override;
 
   unsigned id() const { return id_; }
-  unsigned ports() const { return unsigned(queue_.size()); }
-  // Probes, at the current time t (never earlier than a previous call).
-  uint64_t queue_depth(unsigned port, uint64_t t);
-  uint64_t buffer_used(uint64_t t);
-  uint64_t queue_peak(unsigned port) const { return queue_[port].peak_bytes(); }
+  unsigned ports() const { return unsigned(tx.size()); }   // front-panel ports
+  // Probes at the current time.
+  uint64_t queue_depth(unsigned port) const { return tm_.port_bytes(port); }
+  uint64_t buffer_used() const { return tm_.used(); }
+  uint64_t headroom_used() const { return tm_.headroom_used(); }
+  uint8_t paused(unsigned port, uint64_t t) const { return port_[port].pause.paused(t); }
+  uint64_t paused_ps(unsigned port, unsigned prio, uint64_t t) const { return port_[port].pause.paused_ps(prio, t); }
+  uint64_t ecn_marked(unsigned port) const { return tm_.ecn_marked(port); }
+  uint64_t queue_peak(unsigned port) const { return tm_.peak_bytes(port); }
   const drop_counters& drops() const { return drops_; }
-  uint64_t pipeline_latency_ps() const { return cfg_.pipeline_cycles * cfg_.clock_period_ps; }
+  const switch_counters& counters() const { return counters_; }
+  const traffic_manager& tm() const { return tm_; }
+  // Clock-aligned frame to egress queue to wire, unloaded, per pass.
+  uint64_t pipeline_latency_ps() const { return cfg_.pass_ps(); }
 
  private:
+  // A timed_client that forwards to a member function with an index (a port or a pipe).
+  struct waker : timed_client {
+    switch_model* sw = nullptr;
+    void (switch_model::*fn)(unsigned, uint64_t) = nullptr;
+    unsigned index = 0;
+    uint64_t armed_at = UINT64_MAX;
+    void wake(uint64_t now) override {
+      if (now != armed_at) return;   // superseded by an earlier wake-up
+      armed_at = UINT64_MAX;
+      (sw->*fn)(index, now);
+    }
+  };
+  struct port_state {
+    uint64_t rate_bps = 0;
+    uint64_t wire_free_ps = 0;      // when the MAC can start the next frame
+    uint64_t tx_bytes = 0;          // INT's txBytes counter (before 128-byte units)
+    uint8_t int_speed = 0;          // INT's B field
+    unsigned pipe = 0;
+    pfc_pause pause;                // what the link partner has paused
+    std::array<uint64_t, num_priorities> refresh_at{};   // XOFF sent: re-send by then
+    waker dequeue;
+  };
+  struct pipe_state {
+    uint64_t parser_free_ps = 0, egress_free_ps = 0;   // next free cycle of each pipe
+    std::deque<std::pair<uint64_t, packet*>> parser_fifo;   // (queue-arrival time, frame)
+    uint64_t recirc_free_ps = 0;
+    std::deque<std::pair<uint64_t, packet*>> recirc;   // (parser-arrival time + front end, frame)
+    waker parser, recirc_port;
+  };
+
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   void end_of_elaboration() override;
   static constexpr size_t tuple_bytes = 13;   // src IP, dst IP, protocol, src port, dst port
   uint32_t flow_hash(packet& p) const;
   void drop(packet& p, uint64_t drop_counters::*reason);
+  void arm(waker& w, uint64_t at);
+  uint64_t edge(uint64_t t) const { return (t + cfg_.clock_period_ps - 1) / cfg_.clock_period_ps * cfg_.clock_period_ps; }
+
+  void parse(unsigned pipe, packet& p, uint64_t now);   // at the parser (plus front end)
+  void parser_drain(unsigned pipe, uint64_t now);
+  void recirc_arrive(unsigned pipe, uint64_t now);
+  void enqueue(packet& p, uint64_t now);                  // traffic manager
+  void kick(unsigned port, uint64_t now);                 // dequeue for a port if it can
+  void emit(unsigned port, packet& p, uint64_t start);    // egress: INT, onto the wire
+  void recirculate(unsigned pipe, packet& p, uint64_t egress_done);
+  void receive_pause(unsigned port, packet& p, uint64_t now);
+  void send_pause(unsigned port, unsigned prio, uint16_t quanta, uint64_t now);
+  void pfc_refresh(unsigned, uint64_t now);
 
   unsigned id_;
   switch_config cfg_;
   run_stats& stats_;
+  event_queue& events_;
   crc_engine hash_;
   uint32_t seed_term_ = 0;   // what this switch's seed adds to a zero-seed CRC of the 5-tuple
   route_table routes_;
+  traffic_manager tm_;
   std::vector<pkt_fw_transport_if*> tx_if_;   // tx[p]'s bound link (null: no cable)
-  std::vector<egress_queue> queue_;
-  shared_buffer buffer_;
+  std::vector<port_state> port_;
+  std::vector<pipe_state> pipe_;
+  waker refresh_;
   drop_counters drops_;
+  switch_counters counters_;
 };
+
+// PFC headroom a port needs so a lossless priority never drops: everything that can still
+// arrive after the XOFF decision. That is the frames in this switch's front end, the PAUSE
+// waiting behind the frames its egress pipe already handed to the MAC plus its own time on the
+// wire, two propagation delays, the partner's reaction and the frames its egress pipe had
+// already dequeued, with a maximum frame in progress at each end.
+uint64_t pfc_headroom_needed(const switch_config& cfg, uint64_t rate_bps, uint64_t delay_ps, uint32_t max_frame_bytes);
+
+// INT's 4-bit speed code for a line rate: 1 = 10G, 2 = 25G, 3 = 40G, 4 = 50G, 5 = 100G,
+// 6 = 200G, 7 = 400G, 8 = 800G, 0 = other.
+uint8_t int_speed_code(uint64_t rate_bps);
 
 }  // namespace netasic

@@ -80,8 +80,11 @@ TEST(RegisterBus, RoutesAreWrittenAndReadBack) {
   } drv("drv");
   run_stats stats;
   switch_config cfg;
-  cfg.buffer_bytes = 1 << 20;
-  switch_model sw0("sw0", 7, 4, 16, cfg, stats), sw1("sw1", 8, 6, 16, cfg, stats);
+  cfg.tm.buffer_bytes = 1 << 20;
+  event_queue events("events");
+  const uint64_t g100 = 100'000'000'000ull;
+  switch_model sw0("sw0", 7, std::vector<uint64_t>(4, g100), 16, cfg, stats, events),
+      sw1("sw1", 8, std::vector<uint64_t>(6, g100), 16, cfg, stats, events);
   regbus bus("bus");
   drv.out.bind(bus.in);
   const unsigned d0 = bus.attach(sw0.csr), d1 = bus.attach(sw1.csr);
@@ -120,7 +123,8 @@ TEST(Fabric, LoneFlowFinishesInItsIdealTime) {
 TEST(Fabric, IncastWithSmallBufferDropsAndStillCompletes) {
   const run_result r = run_scenario(
       small_config({{"traffic.pattern", "incast"}, {"traffic.incast.senders", "15"}, {"traffic.flow_size", "200000"},
-                    {"topology.hosts_per_leaf", "8"}, {"switch.buffer", "100"}, {"nic.window", "64"}, {"nic.rto", "100"}}),
+                    {"topology.hosts_per_leaf", "8"}, {"switch.buffer", "100"}, {"nic.window", "64"}, {"nic.rto", "100"},
+                    {"pfc.priorities", "[]"}, {"tm.alpha", "[0,0,0,0,0,0,0,0]"}}),   // lossy, tail drop
       progress_mode::none);
   EXPECT_GT(r.summary["drops"]["buffer_full"].get<uint64_t>(), 0u);
   EXPECT_EQ(r.summary["flows"]["completed"].get<uint64_t>(), 15u);

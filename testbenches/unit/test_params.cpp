@@ -26,6 +26,10 @@ param_registry make_registry() {
   r.string("run.name", "baseline", "label of the run");
   r.choice("fabric.routing", "ecmp", {"ecmp", "spray", "adaptive"}, "load balancing");
   r.string_list("workload.cdfs", "", {"websearch", "hadoop"}, "flow-size distributions");
+  r.integer_list("qos.pcp_to_tc", "", {0, 1, 2, 3, 4, 5, 6, 7}, 0, 7, 8, "one per priority: its traffic class");
+  r.real_list("qos.shares", "fraction", {0.5, 0.25, 0.25}, 0, 1, 0, "bandwidth share of each class");
+  r.integer_list("qos.ids", "", {}, 1, 0, 0, "unbounded integers (min > max)");
+  r.real_list("qos.gains", "", {-1.5, 1e300}, 1, 0, 2, "unbounded reals (min > max), two of them");
   return r;
 }
 
@@ -66,6 +70,14 @@ void expect_same(const param_registry& reg, const config& a, const config& b) {
       case param_type::string:
       case param_type::choice: EXPECT_EQ(a.string(d.key), b.string(d.key)); break;
       case param_type::string_list: EXPECT_EQ(a.list(d.key), b.list(d.key)); break;
+      case param_type::integer_list: EXPECT_EQ(a.integers(d.key), b.integers(d.key)); break;
+      case param_type::real_list: {
+        const std::vector<double>&x = a.reals(d.key), &y = b.reals(d.key);
+        ASSERT_EQ(x.size(), y.size());
+        for (size_t k = 0; k < x.size(); ++k)
+          EXPECT_EQ(std::memcmp(&x[k], &y[k], sizeof x[k]), 0) << k << ": " << x[k] << " vs " << y[k];
+        break;
+      }
     }
   }
 }
@@ -109,6 +121,61 @@ TEST(Params, GettersRejectUndeclaredKeysAndWrongTypes) {
   EXPECT_THROW(c.string("workload.cdfs"), std::logic_error);
   EXPECT_THROW(c.list("run.name"), std::logic_error);
   EXPECT_THROW(c.origin("nope.nope"), std::logic_error);
+  EXPECT_THROW(c.integers("qos.shares"), std::logic_error);
+  EXPECT_THROW(c.reals("qos.pcp_to_tc"), std::logic_error);
+  EXPECT_THROW(c.list("qos.pcp_to_tc"), std::logic_error);
+  EXPECT_THROW(c.integers("workload.cdfs"), std::logic_error);
+  EXPECT_THROW(c.integer("qos.pcp_to_tc"), std::logic_error);
+  EXPECT_THROW(c.real("qos.shares"), std::logic_error);
+}
+
+TEST(Params, NumberListDefaults) {
+  param_registry reg = make_registry();
+  config c = default_config(reg);
+  EXPECT_EQ(c.integers("qos.pcp_to_tc"), (std::vector<int64_t>{0, 1, 2, 3, 4, 5, 6, 7}));
+  EXPECT_EQ(c.reals("qos.shares"), (std::vector<double>{0.5, 0.25, 0.25}));
+  EXPECT_TRUE(c.integers("qos.ids").empty());
+  EXPECT_EQ(c.reals("qos.gains"), (std::vector<double>{-1.5, 1e300}));
+  EXPECT_EQ(c.origin("qos.shares"), "default");
+  EXPECT_EQ(reg.find("qos.pcp_to_tc")->default_value, "[0, 1, 2, 3, 4, 5, 6, 7]");
+  EXPECT_EQ(reg.find("qos.pcp_to_tc")->length, 8u);
+  EXPECT_EQ(reg.find("qos.pcp_to_tc")->int_max, 7);
+  EXPECT_EQ(reg.find("qos.shares")->default_value, "[0.5, 0.25, 0.25]");
+  EXPECT_EQ(reg.find("qos.ids")->default_value, "[]");
+
+  // Defaults are validated when declared: wrong length, an element out of range, nan.
+  auto bad_default = [](auto declare) {
+    param_registry r;
+    try {
+      declare(r);
+    } catch (const std::logic_error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(bad_default([](param_registry& r) { r.integer_list("a.b", "", {0, 1, 2}, 0, 7, 8, "per priority"); }),
+            "parameter 'a.b': bad default: expected 8 elements (per priority), got 3");
+  EXPECT_EQ(bad_default([](param_registry& r) { r.integer_list("a.b", "", {}, 0, 7, 2, ""); }),
+            "parameter 'a.b': bad default: expected 2 elements, got 0");
+  EXPECT_EQ(bad_default([](param_registry& r) { r.integer_list("a.b", "us", {0, 9}, 0, 7, 0, ""); }),
+            "parameter 'a.b': bad default: element 1 of [0, 9] is 9, out of range [0, 7] (unit: us)");
+  EXPECT_EQ(bad_default([](param_registry& r) { r.real_list("a.b", "", {0.5, 2}, 0, 1, 2, ""); }),
+            "parameter 'a.b': bad default: element 1 of [0.5, 2] is 2, out of range [0, 1]");
+  EXPECT_EQ(bad_default([](param_registry& r) { r.real_list("a.b", "", {1, std::nan("")}, 1, 0, 0, ""); }),
+            "parameter 'a.b': bad default: element 1 of [1, nan] is nan, not a valid value");
+  EXPECT_NE(bad_default([](param_registry& r) { r.real_list("a.b", "", {}, std::nan(""), 1, 0, ""); }), "");
+  EXPECT_NE(bad_default([](param_registry& r) { r.integer_list("a", "", {}, 0, 1, 0, "undotted"); }), "");
+  // Good ones, including the extremes of an unbounded integer list and an infinite real.
+  EXPECT_EQ(bad_default([](param_registry& r) {
+              r.integer_list("a.b", "", {std::numeric_limits<int64_t>::max(), -5}, 1, 0, 2, "");
+              r.real_list("a.c", "", {std::numeric_limits<double>::infinity(), -0.0, 5e-324}, 1, 0, 0, "");
+              r.integer_list("a.d", "", {7}, 0, 7, 1, "");
+              config c = default_config(r);
+              if (c.integers("a.b") != std::vector<int64_t>{std::numeric_limits<int64_t>::max(), -5}) throw 1;
+              if (!std::isinf(c.reals("a.c")[0]) || !std::signbit(c.reals("a.c")[1]) || c.reals("a.c")[2] != 5e-324)
+                throw 2;
+            }),
+            "");
 }
 
 TEST(Params, LoadsTablesNestedTablesAndDottedKeys) {
@@ -233,6 +300,165 @@ TEST(Params, WrongType) {
   EXPECT_NE(msg.find(":2: key 'workload.cdfs': expected an array of strings, got an array containing an integer 3"),
             std::string::npos)
       << msg;
+}
+
+TEST(Params, NumberListsLoadFromToml) {
+  param_registry reg = make_registry();
+  std::string path = write_file(
+      "[qos]\n"
+      "pcp_to_tc = [7, 6, 5, 4,\n"
+      "             3, 2, 1, 0]\n"
+      "shares = [1, 0.0, 0.125, 1e-3]\n"   // integers are fine in a real_list
+      "ids = []\n"
+      "gains = [-inf, 3]\n");
+  config c = load_config(path, {}, reg);
+  EXPECT_EQ(c.integers("qos.pcp_to_tc"), (std::vector<int64_t>{7, 6, 5, 4, 3, 2, 1, 0}));
+  EXPECT_EQ(c.origin("qos.pcp_to_tc"), path + ":2");
+  EXPECT_EQ(c.reals("qos.shares"), (std::vector<double>{1, 0, 0.125, 1e-3}));
+  EXPECT_EQ(c.origin("qos.shares"), path + ":4");
+  EXPECT_TRUE(c.integers("qos.ids").empty());
+  EXPECT_EQ(c.reals("qos.gains"), (std::vector<double>{-std::numeric_limits<double>::infinity(), 3}));
+
+  // Dotted keys and inline formatting.
+  c = load_config(write_file("qos.ids = [ 1_000, -2, 0x10 ]\n"), {}, reg);
+  EXPECT_EQ(c.integers("qos.ids"), (std::vector<int64_t>{1000, -2, 16}));
+}
+
+TEST(Params, NumberListOverridesBothForms) {
+  param_registry reg = make_registry();
+  std::string path = write_file("[qos]\nids = [5]\n");
+  config c = load_config(path,
+                         {"qos.pcp_to_tc=[0,0,0,0,1,1,1,1]", "qos.shares=1,0.5, 0", "qos.ids = 3, -4 ,1_000",
+                          "qos.gains=[1e3, -2]"},
+                         reg);
+  EXPECT_EQ(c.integers("qos.pcp_to_tc"), (std::vector<int64_t>{0, 0, 0, 0, 1, 1, 1, 1}));
+  EXPECT_EQ(c.origin("qos.pcp_to_tc"), "--set");
+  EXPECT_EQ(c.reals("qos.shares"), (std::vector<double>{1, 0.5, 0}));
+  EXPECT_EQ(c.integers("qos.ids"), (std::vector<int64_t>{3, -4, 1000}));
+  EXPECT_EQ(c.reals("qos.gains"), (std::vector<double>{1000, -2}));
+
+  c = load_config(path, {"qos.pcp_to_tc=7,6,5,4,3,2,1,0", "qos.shares=[0.25]", "qos.ids="}, reg);
+  EXPECT_EQ(c.integers("qos.pcp_to_tc"), (std::vector<int64_t>{7, 6, 5, 4, 3, 2, 1, 0}));
+  EXPECT_EQ(c.reals("qos.shares"), (std::vector<double>{0.25}));
+  EXPECT_TRUE(c.integers("qos.ids").empty());
+  EXPECT_EQ(c.origin("qos.ids"), "--set");
+  c = load_config(path, {"qos.ids=[]", "qos.shares=[ ]"}, reg);
+  EXPECT_TRUE(c.integers("qos.ids").empty());
+  EXPECT_TRUE(c.reals("qos.shares").empty());
+  c = load_config(path, {"qos.ids=42"}, reg);  // one element without brackets
+  EXPECT_EQ(c.integers("qos.ids"), (std::vector<int64_t>{42}));
+
+  // A rejected value leaves the old one.
+  c = default_config(reg);
+  EXPECT_THROW(c.set_from_text("qos.shares", "0.5,2", "sweep"), config_error);
+  EXPECT_EQ(c.reals("qos.shares"), (std::vector<double>{0.5, 0.25, 0.25}));
+  EXPECT_EQ(c.origin("qos.shares"), "default");
+}
+
+TEST(Params, NumberListRangeErrorNamesTheElement) {
+  std::string f = file_name();
+  std::string msg = load_error("[qos]\npcp_to_tc = [0, 1, 2, 9, 4, 5, 6, 7]\n");
+  EXPECT_EQ(msg, f + ":2: key 'qos.pcp_to_tc': element 3 of [0, 1, 2, 9, 4, 5, 6, 7] is 9, out of range [0, 7]");
+  msg = load_error("[qos]\npcp_to_tc = [0, 1, 2, 3, 4, 5, 6, -1]\n");
+  EXPECT_NE(msg.find(":2: key 'qos.pcp_to_tc': element 7 of [0, 1, 2, 3, 4, 5, 6, -1] is -1, out of range [0, 7]"),
+            std::string::npos)
+      << msg;
+  msg = load_error("\n[qos]\nshares = [0.5, 1.5]\n");
+  EXPECT_EQ(msg, f + ":3: key 'qos.shares': element 1 of [0.5, 1.5] is 1.5, out of range [0, 1] (unit: fraction)");
+  msg = load_error("[qos]\nshares = [0.5, nan]\n");
+  EXPECT_EQ(msg, f + ":2: key 'qos.shares': element 1 of [0.5, nan] is nan, not a valid value");
+  // The first bad element is the one named.
+  msg = load_error("[qos]\nshares = [2, -1]\n");
+  EXPECT_NE(msg.find("element 0 of [2, -1] is 2, out of range [0, 1]"), std::string::npos) << msg;
+  // Through --set, both forms.
+  msg = load_error("", {"qos.pcp_to_tc=0,1,2,3,4,5,6,8"});
+  EXPECT_EQ(msg, "--set qos.pcp_to_tc=0,1,2,3,4,5,6,8: key 'qos.pcp_to_tc': element 7 of [0, 1, 2, 3, 4, 5, 6, 8] "
+                 "is 8, out of range [0, 7]");
+  msg = load_error("", {"qos.shares=[0, 1.0000001]"});
+  EXPECT_EQ(msg, "--set qos.shares=[0, 1.0000001]: key 'qos.shares': element 1 of [0, 1.0000001] is 1.0000001, "
+                 "out of range [0, 1] (unit: fraction)");
+  msg = load_error("", {"qos.shares=nan"});
+  EXPECT_NE(msg.find("key 'qos.shares': element 0 of [nan] is nan, not a valid value"), std::string::npos) << msg;
+  // Bounds are inclusive; unbounded lists take anything.
+  param_registry reg = make_registry();
+  config c = load_config(write_file("[qos]\npcp_to_tc = [0, 7, 0, 7, 0, 7, 0, 7]\nshares = [0, 1]\n"
+                                    "ids = [-9223372036854775807, 9223372036854775807]\ngains = [-1e308, inf]\n"),
+                         {}, reg);
+  EXPECT_EQ(c.integers("qos.pcp_to_tc"), (std::vector<int64_t>{0, 7, 0, 7, 0, 7, 0, 7}));
+  EXPECT_EQ(c.integers("qos.ids")[1], std::numeric_limits<int64_t>::max());
+  EXPECT_EQ(c.reals("qos.gains")[0], -1e308);
+}
+
+TEST(Params, NumberListWrongLength) {
+  std::string f = file_name();
+  std::string msg = load_error("[qos]\npcp_to_tc = [0, 1, 2, 3, 4]\n");
+  EXPECT_EQ(msg, f + ":2: key 'qos.pcp_to_tc': expected 8 elements (one per priority: its traffic class), got 5");
+  msg = load_error("[qos]\npcp_to_tc = []\n");
+  EXPECT_NE(msg.find("key 'qos.pcp_to_tc': expected 8 elements (one per priority: its traffic class), got 0"),
+            std::string::npos)
+      << msg;
+  msg = load_error("[qos]\ngains = [1, 2, 3]\n");
+  EXPECT_NE(msg.find(":2: key 'qos.gains': expected 2 elements (unbounded reals (min > max), two of them), got 3"),
+            std::string::npos)
+      << msg;
+  // Length is checked before the elements.
+  msg = load_error("[qos]\npcp_to_tc = [99]\n");
+  EXPECT_NE(msg.find("expected 8 elements"), std::string::npos) << msg;
+  msg = load_error("", {"qos.pcp_to_tc=1,2,3,4,5,6,7,0,1"});
+  EXPECT_EQ(msg, "--set qos.pcp_to_tc=1,2,3,4,5,6,7,0,1: key 'qos.pcp_to_tc': expected 8 elements (one per "
+                 "priority: its traffic class), got 9");
+  msg = load_error("", {"qos.pcp_to_tc="});
+  EXPECT_NE(msg.find("key 'qos.pcp_to_tc': expected 8 elements (one per priority: its traffic class), got 0"),
+            std::string::npos)
+      << msg;
+  msg = load_error("", {"qos.gains=[1]"});
+  EXPECT_NE(msg.find("--set qos.gains=[1]: key 'qos.gains': expected 2 elements"), std::string::npos) << msg;
+}
+
+TEST(Params, NumberListWrongElementType) {
+  std::string f = file_name();
+  std::string msg = load_error("[qos]\nids = [1, \"a\"]\n");
+  EXPECT_EQ(msg, f + ":2: key 'qos.ids': expected an array of integers, got an array containing a string \"a\"");
+  // As for integer keys, an integral float is not an integer.
+  msg = load_error("[qos]\nids = [1, 2.0]\n");
+  EXPECT_EQ(msg, f + ":2: key 'qos.ids': expected an array of integers, got an array containing a float 2.0");
+  msg = load_error("[qos]\nshares = [0.5, true]\n");
+  EXPECT_EQ(msg, f + ":2: key 'qos.shares': expected an array of numbers, got an array containing a boolean true");
+  msg = load_error("[qos]\nshares = [[0.5]]\n");
+  EXPECT_NE(msg.find(":2: key 'qos.shares': expected an array of numbers, got an array containing an array"),
+            std::string::npos)
+      << msg;
+  // Not an array at all.
+  msg = load_error("[qos]\nids = 3\n");
+  EXPECT_EQ(msg, f + ":2: key 'qos.ids': expected an array of integers, got an integer 3");
+  msg = load_error("[qos]\nshares = \"0.5, 0.5\"\n");
+  EXPECT_EQ(msg, f + ":2: key 'qos.shares': expected an array of numbers, got a string \"0.5, 0.5\"");
+  // Type errors come before the length check.
+  msg = load_error("[qos]\npcp_to_tc = [\"a\"]\n");
+  EXPECT_NE(msg.find("expected an array of integers, got an array containing a string \"a\""), std::string::npos)
+      << msg;
+  // Through --set.
+  msg = load_error("", {"qos.ids=1,a,3"});
+  EXPECT_EQ(msg, "--set qos.ids=1,a,3: key 'qos.ids': expected an array of integers, got \"1,a,3\" "
+                 "(element 1 is \"a\")");
+  msg = load_error("", {"qos.ids=1,2.5"});
+  EXPECT_NE(msg.find("key 'qos.ids': expected an array of integers, got \"1,2.5\" (element 1 is \"2.5\")"),
+            std::string::npos)
+      << msg;
+  msg = load_error("", {"qos.ids=[1, \"a\"]"});
+  EXPECT_EQ(msg, "--set qos.ids=[1, \"a\"]: key 'qos.ids': expected an array of integers, got an array containing "
+                 "a string \"a\"");
+  msg = load_error("", {"qos.shares=[0.5, 1"});
+  EXPECT_EQ(msg, "--set qos.shares=[0.5, 1: key 'qos.shares': expected an array of numbers, got \"[0.5, 1\" "
+                 "(not a valid TOML array)");
+  msg = load_error("", {"qos.shares=0.5,,0.5"});
+  EXPECT_NE(msg.find("key 'qos.shares': empty element in list \"0.5,,0.5\""), std::string::npos) << msg;
+  msg = load_error("", {"qos.shares=0.5,x"});
+  EXPECT_NE(msg.find("key 'qos.shares': expected an array of numbers, got \"0.5,x\" (element 1 is \"x\")"),
+            std::string::npos)
+      << msg;
+  msg = load_error("", {"qos.ids=99999999999999999999"});
+  EXPECT_NE(msg.find("key 'qos.ids': expected an array of integers"), std::string::npos) << msg;
 }
 
 TEST(Params, TableVersusValue) {
@@ -364,6 +590,10 @@ TEST(Params, ToTomlRoundTripIsExact) {
   c.set_from_text("run.name", "quote \" back\\slash tab\t nl\n ctl\x01 héllo #x", "test");
   c.set_from_text("fabric.routing", "spray", "test");
   c.set_from_text("workload.cdfs", "[\"a,b\", \"\\\"q\\\"\", \"\"]", "test");
+  c.set_from_text("qos.pcp_to_tc", "3,3,3,3,0,0,0,7", "test");
+  c.set_from_text("qos.shares", "[5e-324, 0.1, 1, 0.30000000000000004, -0.0]", "test");
+  c.set_from_text("qos.ids", "9223372036854775807, -9223372036854775807, 0", "test");
+  c.set_from_text("qos.gains", "0.3333333333333333,-2.5e300", "test");
 
   std::string text = c.to_toml();
   EXPECT_NE(text.find("\n[topology]\nleaves = 63"), std::string::npos) << text;
@@ -372,6 +602,13 @@ TEST(Params, ToTomlRoundTripIsExact) {
   EXPECT_NE(text.find("\n[traffic.incast]\nsenders = 1000"), std::string::npos) << text;
   EXPECT_NE(text.find("skew = 0.30000000000000004  # unbounded real (min > max)\n"), std::string::npos) << text;
   EXPECT_LT(text.find("[traffic]"), text.find("[traffic.incast]"));
+  EXPECT_NE(text.find("\n[qos]\npcp_to_tc = [3, 3, 3, 3, 0, 0, 0, 7]"), std::string::npos) << text;
+  // Every real of a real_list is written as a float, exactly.
+  EXPECT_NE(text.find("shares = [5e-324, 0.1, 1.0, 0.30000000000000004, -0.0]  # fraction — bandwidth share"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("ids = [9223372036854775807, -9223372036854775807, 0]"), std::string::npos) << text;
+  EXPECT_NE(text.find("gains = [0.3333333333333333, -2.5e+300]"), std::string::npos) << text;
   EXPECT_EQ(text, c.to_toml());  // deterministic
 
   config back = load_config(write_file(text), {}, reg);
@@ -389,6 +626,25 @@ TEST(Params, ToTomlRoundTripIsExact) {
     config e = load_config(write_file(d.to_toml()), {}, reg);
     double y = e.real("traffic.skew");
     EXPECT_EQ(std::memcmp(&x, &y, sizeof x), 0) << os.str() << " -> " << y;
+  }
+  // Real lists that need all 17 digits, extremes and signs, and empty lists.
+  param_registry lists;
+  lists.real_list("x.reals", "", {}, 1, 0, 0, "unbounded, any length");
+  lists.integer_list("x.ints", "", {}, 1, 0, 0, "unbounded, any length");
+  for (const char* list : {"1e-300, 2.0, -0.0", "[0.1, 0.2, 0.30000000000000004]", "inf, -inf", "", "[]",
+                           "123456789012345678, 1", "2.2250738585072014e-308", "[1.0e-7, 1E22]"}) {
+    config e = default_config(lists);
+    e.set_from_text("x.reals", list, "test");
+    config back_e = load_config(write_file(e.to_toml()), {}, lists);
+    expect_same(lists, e, back_e);
+    EXPECT_EQ(back_e.to_toml(), e.to_toml()) << list;
+  }
+  for (const char* list : {"", "0", "-1, 1_000_000", "9223372036854775807,-9223372036854775807"}) {
+    config e = default_config(lists);
+    e.set_from_text("x.ints", list, "test");
+    config back_e = load_config(write_file(e.to_toml()), {}, lists);
+    expect_same(lists, e, back_e);
+    EXPECT_EQ(back_e.to_toml(), e.to_toml()) << list;
   }
   // Defaults round trip too.
   config def = default_config(reg);
@@ -422,6 +678,22 @@ TEST(Params, PrintFiltersByPrefix) {
   std::ostringstream none;
   reg.print(none, "zzz");
   EXPECT_EQ(none.str(), "");
+
+  // Number lists: the range is per element, and a fixed length is shown with it.
+  std::ostringstream qos;
+  reg.print(qos, "qos.");
+  std::string q = qos.str();
+  EXPECT_EQ(std::count(q.begin(), q.end(), '\n'), 5) << q;
+  EXPECT_NE(q.find("qos.pcp_to_tc  integer_list  [0, 1, 2, 3, 4, 5, 6, 7]  -         8 elements, each [0, 7]  "
+                   "one per priority: its traffic class\n"),
+            std::string::npos)
+      << q;
+  EXPECT_NE(q.find("qos.shares     real_list     [0.5, 0.25, 0.25]         fraction  each [0, 1]"), std::string::npos)
+      << q;
+  EXPECT_NE(q.find("qos.ids        integer_list  []                        -         -  "), std::string::npos) << q;
+  EXPECT_NE(q.find("qos.gains      real_list     [-1.5, 1e+300]            -         2 elements  "),
+            std::string::npos)
+      << q;
 }
 
 TEST(Params, Markdown) {
@@ -434,6 +706,14 @@ TEST(Params, Markdown) {
   EXPECT_EQ(md.find("## traffic.incast"), std::string::npos) << md;  // deeper keys stay in their top section
   EXPECT_NE(md.find("| `traffic.incast.senders` |"), std::string::npos) << md;
   EXPECT_NE(md.find("`ecmp`, `spray`, `adaptive`"), std::string::npos) << md;
+  EXPECT_NE(md.find("| `qos.pcp_to_tc` | integer_list | `[0, 1, 2, 3, 4, 5, 6, 7]` |  | 8 elements, each [0, 7] | "
+                    "one per priority: its traffic class |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| `qos.shares` | real_list | `[0.5, 0.25, 0.25]` | fraction | each [0, 1] |"), std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| `qos.ids` | integer_list | `[]` |  |  | unbounded integers (min > max) |"), std::string::npos)
+      << md;
 }
 
 }  // namespace

@@ -1,0 +1,145 @@
+#include "switch/traffic_manager.h"
+
+#include <algorithm>
+
+namespace netasic {
+
+traffic_manager::traffic_manager(const tm_config& cfg, unsigned ports)
+    : cfg_(cfg), port_(ports), ingress_(size_t(ports) * num_priorities), rng_(cfg.seed) {
+  cfg_.headroom_bytes.resize(ports, 0);   // ports without a value (recirculation) get none
+  uint64_t reserved = 0;
+  for (uint64_t h : cfg_.headroom_bytes) reserved += unsigned(__builtin_popcount(cfg.lossless)) * h;
+  pool_ = cfg.buffer_bytes > reserved ? cfg.buffer_bytes - reserved : 0;
+}
+
+uint64_t traffic_manager::xoff_threshold() const {
+  if (cfg_.xoff_bytes) return cfg_.xoff_bytes;
+  return uint64_t(cfg_.xoff_fraction * double(pool_ - std::min(pool_, shared_used_)));
+}
+
+uint64_t traffic_manager::port_bytes(unsigned out) const { return port_[out].total; }
+
+tm_verdict traffic_manager::enqueue(packet& p, unsigned out) {
+  const uint32_t bytes = p.frame_bytes();
+  port_queues& pq = port_[out];
+  fifo& q = pq.q[p.prio];
+  if (cfg_.lossless >> p.prio & 1) {
+    ingress_count& in = ingress(p.in_port, p.prio);
+    if (in.shared + bytes <= xoff_threshold() && shared_used_ + bytes <= pool_) {
+      in.shared += bytes;
+      shared_used_ += bytes;
+    } else if (in.headroom + bytes <= cfg_.headroom_bytes[p.in_port]) {
+      in.headroom += bytes;
+      headroom_used_ += bytes;
+    } else {
+      return tm_verdict::headroom;
+    }
+  } else {
+    if (cfg_.queue_limit_bytes && q.bytes + bytes > cfg_.queue_limit_bytes) return tm_verdict::queue_limit;
+    if (shared_used_ + bytes > pool_) return tm_verdict::buffer_full;
+    const double alpha = cfg_.alpha[p.prio];
+    if (alpha > 0 && double(q.bytes + bytes) > alpha * double(pool_ - shared_used_))
+      return tm_verdict::dynamic_threshold;
+    shared_used_ += bytes;
+  }
+  p.next = nullptr;
+  if (q.tail) q.tail->next = &p;
+  else q.head = &p;
+  q.tail = &p;
+  q.bytes += bytes;
+  pq.nonempty |= uint8_t(1u << p.prio);
+  pq.total += bytes;
+  pq.peak = std::max(pq.peak, pq.total);
+  return tm_verdict::admitted;
+}
+
+packet* traffic_manager::pop(port_queues& pq, unsigned prio) {
+  fifo& q = pq.q[prio];
+  packet* p = q.head;
+  q.head = p->next;
+  if (!q.head) {
+    q.tail = nullptr;
+    pq.nonempty &= uint8_t(~(1u << prio));
+  }
+  p->next = nullptr;
+  // RED on the depth the frame saw at the head of its queue, itself included.
+  const ecn_profile& red = cfg_.ecn[prio];
+  if (red.enabled && (p->ip.ecn == 1 || p->ip.ecn == 2)) {
+    const double prob = red.probability(q.bytes);
+    if (prob >= 1.0 || (prob > 0.0 && rng_.uniform() < prob)) {
+      p->ip.ecn = 3;
+      ++pq.marked;
+      ++ecn_marked_;
+    }
+  }
+  const uint32_t bytes = p->frame_bytes();
+  q.bytes -= bytes;
+  pq.total -= bytes;
+  if (cfg_.lossless >> prio & 1) {
+    // Headroom is paid back first, so the port can leave XOFF as soon as possible (as HPCC's
+    // simulator does).
+    ingress_count& in = ingress(p->in_port, prio);
+    const uint64_t from_headroom = std::min<uint64_t>(in.headroom, bytes);
+    in.headroom -= from_headroom;
+    headroom_used_ -= from_headroom;
+    in.shared -= bytes - from_headroom;
+    shared_used_ -= bytes - from_headroom;
+  } else {
+    shared_used_ -= bytes;
+  }
+  return p;
+}
+
+unsigned traffic_manager::pick_dwrr(port_queues& pq, uint8_t eligible) {
+  // Deficit round robin: on its turn a priority gains its quantum once and sends while the
+  // deficit covers the head frame; then the turn passes on. An emptied queue forgets its deficit.
+  for (;;) {
+    const unsigned prio = pq.rr;
+    if (eligible >> prio & 1) {
+      if (!pq.credited) {
+        pq.deficit[prio] += cfg_.quantum[prio];
+        pq.credited = true;
+      }
+      const uint32_t head = pq.q[prio].head->frame_bytes();
+      if (pq.deficit[prio] >= int64_t(head)) {
+        pq.deficit[prio] -= head;
+        if (pq.q[prio].bytes == head) {   // this frame empties the queue
+          pq.deficit[prio] = 0;
+          pq.rr = (prio + 1) % num_priorities;
+          pq.credited = false;
+        }
+        return prio;
+      }
+    }
+    pq.rr = (prio + 1) % num_priorities;
+    pq.credited = false;
+  }
+}
+
+packet* traffic_manager::dequeue(unsigned out, uint8_t paused) {
+  port_queues& pq = port_[out];
+  const uint8_t eligible = pq.nonempty & uint8_t(~paused);
+  if (!eligible) return nullptr;
+  const uint8_t strict = eligible & cfg_.strict;
+  if (strict) return pop(pq, 31u - unsigned(__builtin_clz(strict)));   // highest priority first
+  return pop(pq, pick_dwrr(pq, eligible));
+}
+
+bool traffic_manager::xoff_due(unsigned in_port, unsigned prio) {
+  ingress_count& in = ingress(in_port, prio);
+  if (in.xoff || !(cfg_.lossless >> prio & 1)) return false;
+  if (in.headroom == 0 && in.shared < xoff_threshold()) return false;
+  in.xoff = true;
+  return true;
+}
+
+bool traffic_manager::xon_due(unsigned in_port, unsigned prio) {
+  ingress_count& in = ingress(in_port, prio);
+  if (!in.xoff || in.headroom) return false;
+  const uint64_t thr = xoff_threshold();
+  if (in.shared > 0 && in.shared + cfg_.xon_offset_bytes > thr) return false;   // empty: always resume
+  in.xoff = false;
+  return true;
+}
+
+}  // namespace netasic
