@@ -187,8 +187,8 @@ uint64_t fabric::ideal_fct_ps(uint32_t src, uint32_t dst, uint64_t bytes) const 
   // Per switch: every pass through the pipeline, and the recirculation port between passes.
   const switch_config& sw = cfg_.sw;
   auto through_switch = [&](const packet& p) {
-    return (1 + sw.recirculations) * sw.pass_ps() +
-           sw.recirculations * link_timing{sw.recirc_rate_bps}.wire_ps(p.frame_bytes() + link_timing::preamble_bytes);
+    const uint64_t extra = p.kind == pkt_kind::data ? sw.recirculations : 0;   // only data recirculates
+    return (1 + extra) * sw.pass_ps() + extra * link_timing{sw.recirc_rate_bps}.wire_ps(p.frame_bytes() + link_timing::preamble_bytes);
   };
   // The last packet's first bit leaves the source at 0; at each switch it starts out after the
   // pipeline, from its last bit (store and forward) or its first bytes (cut-through, never running

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "switch/int_writer.h"
 #include "tlm/link.h"
 #include "tlm/regbus.h"
 
@@ -178,18 +179,10 @@ void switch_model::emit(unsigned port, packet& p, uint64_t start) {
     ps.wire_free_ps = start + link_timing{ps.rate_bps, 0}.occupancy_ps(bytes);
     return recirculate(ps.pipe, p, start);
   }
-  if (p.kind == pkt_kind::data && p.int_enabled && p.intx.n_hop < int_stack::max_hops) {
-    // HPCC's INT record, as the frame leaves: TS in ns (24 bits), txBytes before this frame in
-    // 128-byte units (20 bits), the port's queue in 80-byte units (16 bits); all wrap.
-    int_hop& h = p.intx.hop[p.intx.n_hop];
-    h.b = ps.int_speed & 0xF;
-    h.ts = uint32_t(start / 1000) & 0xFFFFFFu;
-    h.tx_bytes = uint32_t(ps.tx_bytes / int_hop::tx_bytes_unit) & 0xFFFFFu;
-    h.qlen = uint16_t(tm_.port_bytes(port) / int_hop::qlen_unit);
-    p.intx.n_hop = (p.intx.n_hop + 1) & 0xF;
-    p.intx.path_id = (p.intx.path_id ^ id_) & 0xFFF;
+  // INT records the port as the frame leaves: txBytes counts the bytes sent before it.
+  if (p.kind == pkt_kind::data && p.int_enabled &&
+      int_push_hop(p.intx, id_, ps.int_speed, start, ps.tx_bytes, tm_.port_bytes(port)))
     ++counters_.int_written;
-  }
   ps.tx_bytes += bytes;
   if (!tx_if_[port]) return drop(p, &drop_counters::link_down);   // a port without a cable
   ps.wire_free_ps = tx_if_[port]->pkt_transport(p, start);

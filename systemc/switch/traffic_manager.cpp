@@ -1,11 +1,14 @@
 #include "switch/traffic_manager.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace netasic {
 
 traffic_manager::traffic_manager(const tm_config& cfg, unsigned ports)
     : cfg_(cfg), port_(ports), ingress_(size_t(ports) * num_priorities), rng_(cfg.seed) {
+  for (uint32_t q : cfg.quantum)
+    if (q == 0) throw std::invalid_argument("traffic_manager: a DWRR quantum of 0 bytes would never serve its queue");
   cfg_.headroom_bytes.resize(ports, 0);   // ports without a value (recirculation) get none
   uint64_t reserved = 0;
   for (uint64_t h : cfg_.headroom_bytes) reserved += unsigned(__builtin_popcount(cfg.lossless)) * h;

@@ -46,7 +46,7 @@ struct ecn_profile {
 struct tm_config {
   uint64_t buffer_bytes = 16 << 20;
   uint64_t queue_limit_bytes = 0;                   // static per queue; 0 = none
-  std::array<double, num_priorities> alpha{};       // dynamic threshold per priority; 0 = none
+  std::array<double, num_priorities> alpha{1, 1, 1, 1, 1, 1, 1, 1};   // dynamic threshold per priority; 0 = none
   std::array<ecn_profile, num_priorities> ecn{};    // per priority (WRED profile)
   uint8_t lossless = 0;                             // PFC priorities, bit per priority
   uint64_t xoff_bytes = 0;                          // static XOFF threshold; 0 = dynamic
@@ -54,7 +54,7 @@ struct tm_config {
   uint64_t xon_offset_bytes = 2048;
   std::vector<uint64_t> headroom_bytes;             // per ingress port, for each lossless priority
   uint8_t strict = 0x80;                            // strict-priority priorities, bit per priority
-  std::array<uint32_t, num_priorities> quantum{};   // DWRR quantum in bytes
+  std::array<uint32_t, num_priorities> quantum{2048, 2048, 2048, 2048, 2048, 2048, 2048, 2048};   // DWRR, bytes; > 0
   uint64_t seed = 1;                                // ECN marking draws
 };
 

@@ -6,6 +6,7 @@
 
 #include "common/params.h"
 #include "fabric/run.h"
+#include "harness.h"
 #include "switch/switch.h"
 #include "tlm/link.h"
 #include "tlm/regbus.h"
@@ -13,19 +14,6 @@
 using namespace netasic;
 
 namespace {
-
-config small_config(const std::vector<std::pair<std::string, std::string>>& sets) {
-  config c = default_config();
-  for (const auto& [k, v] : sets) c.set_from_text(k, v, "test");
-  return c;
-}
-
-void expect_accounting(const run_result& r) {
-  const auto& p = r.summary["packets"];
-  EXPECT_TRUE(r.accounting_ok);
-  EXPECT_EQ(p["sent"].get<uint64_t>(),
-            p["delivered"].get<uint64_t>() + p["dropped"].get<uint64_t>() + p["in_flight"].get<uint64_t>());
-}
 
 // Sends frames into one link direction and records when each arrives at the far end.
 struct endpoint : sc_core::sc_module, pkt_receiver {
