@@ -20,7 +20,7 @@ namespace {
 using netasic::config_error;
 
 // Exit codes: 0 ok, 1 internal error, 2 bad configuration or arguments, 3 accounting broken.
-constexpr int exit_config = 2, exit_accounting = 3;
+constexpr int exit_config = 2, exit_accounting = 3, exit_no_fit = 4;   // 4: a program does not fit the stage budget
 
 // SystemC prints its banner unless this is set before the kernel starts.
 const bool no_banner = setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 1) == 0;
@@ -67,6 +67,16 @@ void print_summary(const nlohmann::json& s, const std::string& dir, bool vcd) {
                                   fct["p95"].get<double>(), fct["p99"].get<double>()));
   row("peak queue", fmt::format("{} bytes at {}", s["queue"]["peak_bytes"].get<uint64_t>(),
                                 s["queue"]["peak_port"].get<std::string>()));
+  const auto& pfc = s["pfc"];
+  double paused_s = pfc["host_pause_time_s"].get<double>();
+  for (const auto& t : pfc["switch_port_pause_time_s_by_priority"]) paused_s += t.get<double>();
+  row("PFC", fmt::format("{} pause frames, {:.1f} us paused over all ports{}", pfc["pause_frames_sent"].get<uint64_t>(),
+                         paused_s * 1e6,
+                         pfc["most_paused"].get<std::string>().empty() ? std::string()
+                             : fmt::format(" (most: {}, {:.1f} us)", pfc["most_paused"].get<std::string>(),
+                                           pfc["most_paused_time_s"].get<double>() * 1e6)));
+  row("ECN, INT", fmt::format("{} packets marked CE, {} INT records written", s["ecn_marked_packets"].get<uint64_t>(),
+                              s["int_records_written"].get<uint64_t>()));
   row("outputs", dir + "/ (report.html, summary.json, flows.csv, probes.csv, config.toml" +
                      (vcd ? ", waves.vcd, waves.gtkw)" : ")"));
 }
@@ -114,6 +124,13 @@ int sc_main(int argc, char** argv) {
   params->add_option("prefix", prefix, "Only keys that start with this, e.g. topology");
   params->add_flag("--markdown", markdown, "Print the Markdown reference (docs/config-reference.md)");
 
+  // resources
+  std::string res_scenario;
+  std::vector<std::string> res_sets;
+  auto* resources = app.add_subcommand("resources", "Place each switch's tables and register arrays in the stage budget; say whether they fit");
+  resources->add_option("scenario", res_scenario, "Scenario TOML file")->required()->check(CLI::ExistingFile);
+  resources->add_option("--set", res_sets, "Override a parameter: key=value (repeatable)");
+
   CLI11_PARSE(app, argc, argv);
 
   try {
@@ -126,6 +143,11 @@ int sc_main(int argc, char** argv) {
                   << netasic::all_params().markdown();
       else netasic::all_params().print(std::cout, prefix);
       return 0;
+    }
+    if (*resources) {
+      bool fits = false;
+      std::cout << netasic::resources_report(netasic::load_config(res_scenario, res_sets), fits);
+      return fits ? 0 : exit_no_fit;
     }
     if (*sweep) {
       sw.netasic_exe = self_exe();

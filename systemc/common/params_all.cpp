@@ -50,14 +50,14 @@ void declare_switch(param_registry& r) {
   r.integer("switch.hash_seed", "", 0, 0, 0xFFFFFFFF, "Hash initial value; each switch XORs its ID times 0x9E3779B1 into it so switches do not polarize");
   r.integer("switch.ecmp_members", "entries", 4096, 1, 65535, "ECMP member table size per switch");
   // The per-stage budget that `netasic resources` checks (Tofino-like defaults).
-  r.integer("switch.stage.sram_blocks", "blocks", 80, 0, 100000, "SRAM blocks per stage");
+  r.integer("switch.stage.sram_blocks", "blocks", 80, 1, 100000, "SRAM blocks per stage");
   r.integer("switch.stage.sram_block_words", "words", 1024, 1, 1 << 24, "Words per SRAM block");
   r.integer("switch.stage.sram_word_bits", "bits", 128, 8, 4096, "Bits per SRAM word");
-  r.integer("switch.stage.tcam_blocks", "blocks", 24, 0, 100000, "TCAM blocks per stage");
+  r.integer("switch.stage.tcam_blocks", "blocks", 24, 1, 100000, "TCAM blocks per stage");
   r.integer("switch.stage.tcam_block_words", "words", 512, 1, 1 << 24, "Words per TCAM block");
   r.integer("switch.stage.tcam_word_bits", "bits", 44, 8, 4096, "Bits per TCAM word");
-  r.integer("switch.stage.stateful_alus", "ALUs", 4, 0, 1000, "Stateful ALUs (register arrays) per stage");
-  r.integer("switch.stage.hash_bits", "bits", 416, 0, 100000, "Hash-distribution output bits per stage");
+  r.integer("switch.stage.stateful_alus", "ALUs", 4, 1, 1000, "Stateful ALUs (register arrays) per stage");
+  r.integer("switch.stage.hash_bits", "bits", 416, 1, 100000, "Hash-distribution output bits per stage");
   r.integer("switch.stage.action_slots", "tables", 16, 1, 1000, "Logical tables per stage");
 }
 

@@ -27,6 +27,10 @@ run_result run_scenario(const config& cfg, progress_mode progress);
 // waves.gtkw when `vcd`) into `dir`.
 void write_run_outputs(const std::string& dir, const config& cfg, const run_result& r, bool vcd);
 
+// `netasic resources`: each switch's program placed in the stage budget, per stage and per
+// device; `fits` says whether every device fits. Throws config_error like run_scenario.
+std::string resources_report(const config& cfg, bool& fits);
+
 // Nearest-rank percentile of sorted values (p in 0..100); 0 for an empty vector.
 double percentile_sorted(const std::vector<double>& v, double p);
 

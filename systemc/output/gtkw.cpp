@@ -69,8 +69,26 @@ void write_gtkw(std::ostream& out, const std::string& vcd_file_name, const probe
     set_flags(tr_grp_begin | tr_blank);
     out << '-' << d << '\n';
     int color = 0;
+    // Within a device, the probes of one port ("port3.qdepth", "port3.paused", ...) form a
+    // nested group named after the port.
+    std::string group;
+    auto close_group = [&] {
+      if (group.empty()) return;
+      set_flags(tr_grp_end | tr_blank);
+      out << '-' << group << '\n';
+      group.clear();
+    };
     for (const auto& s : probes.series) {
       if (s.device != d) continue;
+      const std::string prefix = s.name.compare(0, 4, "port") == 0 ? s.name.substr(0, s.name.find('.')) : "";
+      if (prefix != group) {
+        close_group();
+        if (!prefix.empty()) {
+          set_flags(tr_grp_begin | tr_blank);
+          out << '-' << prefix << '\n';
+          group = prefix;
+        }
+      }
       bool negative = std::any_of(s.samples.begin(), s.samples.end(), [](int64_t v) { return v < 0; });
       set_flags(tr_analog_step | tr_rjustify | (negative ? tr_signed : tr_dec));
       out << fmt::format("[color] {}\n", color % 7 + 1);   // 0 is the default green of digital traces
@@ -86,6 +104,7 @@ void write_gtkw(std::ostream& out, const std::string& vcd_file_name, const probe
         out << "-\n";
       }
     }
+    close_group();
     set_flags(tr_grp_end | tr_blank);
     out << '-' << d << '\n';
   }

@@ -157,3 +157,18 @@ TEST(Cli, SweepChecksEveryPointBeforeRunningAny) {
   EXPECT_EQ(netasic("sweep " NETASIC_SOURCE_DIR "/scenarios/demo.toml --quiet --out " + d.string() +
                     " --grid topology.leafs=2").code, 2);
 }
+
+TEST(Cli, ResourcesSaysWhetherTheProgramFits) {
+  const std::string demo = std::string(NETASIC_SOURCE_DIR) + "/scenarios/demo.toml";
+  const outcome ok = netasic("resources " + demo);
+  EXPECT_EQ(ok.code, 0) << ok.output;
+  EXPECT_NE(ok.output.find("8 switches with 20 ports"), std::string::npos) << ok.output;
+  EXPECT_NE(ok.output.find("route"), std::string::npos) << ok.output;
+  EXPECT_NE(ok.output.find("\nfits"), std::string::npos) << ok.output;
+  // INT's register array needs a stateful ALU; one stage with one ALU cannot also hold the
+  // route table and the ECMP table after it.
+  const outcome no = netasic("resources " + demo + " --set nic.int_padding=true --set switch.stages=1");
+  EXPECT_EQ(no.code, 4) << no.output;
+  EXPECT_NE(no.output.find("does not fit"), std::string::npos) << no.output;
+  EXPECT_NE(no.output.find("'ecmp_member'"), std::string::npos) << no.output;
+}

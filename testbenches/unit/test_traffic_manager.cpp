@@ -10,6 +10,8 @@
 #include <cmath>
 #include <cstdint>
 #include <deque>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "common/rng.h"
@@ -334,6 +336,7 @@ TEST(TrafficManager, EcnMarkingFrequencyFollowsRed) {
       tm_config cfg;
       cfg.buffer_bytes = 4 << 20;
       cfg.strict = 0xff;
+      cfg.alpha.fill(0);
       cfg.ecn[prio] = {true, kmin, kmax, pmax};
       cfg.seed = ++seed;
       const mark_run run = hold_depth(cfg, prio, D, F, n);
@@ -354,6 +357,7 @@ TEST(TrafficManager, EcnDctcpStepMarksAboveK) {
       tm_config cfg;
       cfg.buffer_bytes = 4 << 20;
       cfg.strict = 0xff;
+      cfg.alpha.fill(0);
       cfg.ecn[prio] = {true, K, K, pmax};
       cfg.seed = ++seed;
       const mark_run run = hold_depth(cfg, prio, D, F, 20000);
@@ -371,6 +375,7 @@ TEST(TrafficManager, EcnRandomDepthsAndNonEct) {
   tm_config cfg;
   cfg.buffer_bytes = 8 << 20;
   cfg.strict = 0xff;
+  cfg.alpha.fill(0);
   cfg.ecn[2] = {true, 30'000, 90'000, 0.4};
   cfg.ecn[4] = {true, 45'000, 45'000, 0.3};
   cfg.ecn[6] = {false, 1'000, 2'000, 1.0};
@@ -509,6 +514,7 @@ struct sched_model {
 TEST(TrafficManager, StrictPrioritiesServedHighestFirst) {
   tm_config cfg;
   cfg.strict = 0xe0;   // 5, 6, 7 strict
+  cfg.alpha.fill(0);
   cfg.quantum.fill(1500);
   rng r(21);
   for (int trial = 0; trial < 50; ++trial) {
@@ -565,6 +571,7 @@ TEST(TrafficManager, SchedulerMatchesGoldenUnderRandomArrivalsAndPauses) {
   for (int trial = 0; trial < 40; ++trial) {
     tm_config cfg;
     cfg.strict = uint8_t(trial % 4 == 0 ? 0 : r.below(256) & 0xf0);
+    cfg.alpha.fill(0);
     for (auto& q : cfg.quantum) q = uint32_t(r.below(4) == 0 ? 64 + r.below(400) : 500 + r.below(4000));
     constexpr unsigned ports = 3;
     traffic_manager tm(cfg, ports);
@@ -600,6 +607,19 @@ TEST(TrafficManager, SchedulerMatchesGoldenUnderRandomArrivalsAndPauses) {
   }
 }
 
+TEST(TrafficManager, ZeroQuantumIsRejected) {
+  // A zero quantum would never serve its queue (pick_dwrr would spin); the constructor refuses.
+  for (unsigned p = 0; p < num_priorities; ++p) {
+    tm_config cfg;
+    cfg.quantum.fill(1000);
+    cfg.quantum[p] = 0;
+    EXPECT_THROW(traffic_manager(cfg, 2), std::invalid_argument) << p;
+  }
+  tm_config cfg;
+  cfg.quantum.fill(1);
+  EXPECT_NO_THROW(traffic_manager(cfg, 2));
+}
+
 TEST(TrafficManager, DwrrBacklogged) {
   // All seven non-strict priorities backlogged with random frame sizes (each queue is refilled
   // as it sends). (a) The service order equals a round-by-round DRR: per round, priority 0..6
@@ -610,12 +630,13 @@ TEST(TrafficManager, DwrrBacklogged) {
       {1500, 3000, 4500, 1500, 6000, 2000, 9000, 1500},
       {200, 1500, 700, 3000, 64, 2500, 1000, 1500},
       {4000, 4000, 4000, 4000, 4000, 4000, 4000, 4000},
-      {100, 100, 100, 100, 100, 100, 5000, 0},
+      {100, 100, 100, 100, 100, 100, 5000, 1500},
   };
   for (size_t t = 0; t < quanta.size(); ++t) {
     tm_config cfg;
     cfg.strict = 0x80;
     cfg.quantum = quanta[t];
+    cfg.alpha.fill(0);
     traffic_manager tm(cfg, 1);
     frame_store fs;
     constexpr unsigned np = 7;   // priorities 0..6
@@ -708,6 +729,7 @@ TEST(TrafficManager, PfcStaticThresholdScenario) {
   cfg.headroom_bytes = {20'000, 30'000};   // port 2: none
   cfg.xoff_bytes = 10'000;
   cfg.xon_offset_bytes = 3'000;
+  cfg.alpha.fill(0);
   cfg.strict = 0xff;
   traffic_manager tm(cfg, 3);
   frame_store fs;
@@ -783,7 +805,9 @@ TEST(TrafficManager, PfcThresholdNotAMultipleAndXonAtZero) {
   cfg.lossless = 0x01;
   cfg.headroom_bytes = {5'000};
   cfg.xoff_bytes = 10'500;
+  cfg.alpha.fill(0);
   cfg.xon_offset_bytes = 20'000;   // larger than the threshold: XON only when empty
+  cfg.strict = 0xff;
   traffic_manager tm(cfg, 2);
   frame_store fs;
   for (int i = 0; i < 10; ++i) ASSERT_EQ(tm.enqueue(fs.make(1000, 0, 0), 1), tm_verdict::admitted);
