@@ -24,9 +24,6 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
   events_ = std::make_unique<event_queue>("events");
   bus_ = std::make_unique<regbus>("regbus");
   std::vector<unsigned> device_of_switch;
-  packet largest;   // the biggest frame a NIC sends: the headroom must take one in flight
-  largest.payload_bytes = cfg_.nic.mtu_payload;
-  largest.int_enabled = cfg_.nic.int_enabled;
   for (unsigned s = 0; s < t.switches.size(); ++s) {
     const topo_node& n = t.nodes[t.switches[s]];
     switch_config sc = cfg_.sw;
@@ -36,8 +33,7 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
     for (unsigned li : n.port_link) {
       const topo_link& l = t.links[li];
       rates.push_back(l.rate_bps);
-      sc.tm.headroom_bytes.push_back(cfg_.sw.pfc_headroom_bytes ? cfg_.sw.pfc_headroom_bytes
-                                                                : pfc_headroom_needed(sc, l.rate_bps, l.delay_ps, largest.frame_bytes()));
+      sc.tm.headroom_bytes.push_back(sc.port_headroom(l.rate_bps, l.delay_ps, cfg_.nic.max_frame_bytes()));
     }
     switches_.push_back(std::make_unique<switch_model>(n.name.c_str(), s, rates, unsigned(t.hosts.size()), sc, stats, *events_));
     device_of_switch.push_back(bus_->attach(switches_.back()->csr));

@@ -171,34 +171,26 @@ fabric_config make_fabric_config(const config& c) {
   f.nic.pfc_response_cycles = sw.pfc_response_cycles;
   f.seed = uint64_t(c.integer("sim.seed"));
 
+  // A buffer or queue that cannot hold one full data frame can never forward one.
+  const uint32_t largest = f.nic.max_frame_bytes();
+  for (const auto& [key, bytes] : {std::pair{"switch.buffer", sw.tm.buffer_bytes}, {"switch.queue_limit", sw.tm.queue_limit_bytes}})
+    if (bytes && bytes < largest)
+      fail(c, key, fmt::format("{} bytes cannot hold one {}-byte data frame (nic.mtu {} bytes plus headers)", bytes,
+                               largest, f.nic.mtu_payload));
+
   // The PFC headroom is reserved out of the buffer; the shared pool must keep room for frames.
   if (sw.tm.lossless) {
-    packet largest;
-    largest.payload_bytes = f.nic.mtu_payload;
-    largest.int_enabled = f.nic.int_enabled;
     const unsigned classes = unsigned(__builtin_popcount(sw.tm.lossless));
     for (unsigned s : f.topo.switches) {
       uint64_t reserved = 0;
-      for (unsigned li : f.topo.nodes[s].port_link) {
-        const topo_link& l = f.topo.links[li];
-        reserved += classes * (sw.pfc_headroom_bytes ? sw.pfc_headroom_bytes
-                                                     : pfc_headroom_needed(sw, l.rate_bps, l.delay_ps, largest.frame_bytes()));
-      }
-      if (reserved + 2 * largest.frame_bytes() > sw.tm.buffer_bytes)
+      for (unsigned li : f.topo.nodes[s].port_link)
+        reserved += classes * sw.port_headroom(f.topo.links[li].rate_bps, f.topo.links[li].delay_ps, largest);
+      if (reserved + 2 * largest > sw.tm.buffer_bytes)
         fail(c, "switch.buffer", fmt::format("{} KiB leaves no shared buffer on {}: its PFC headroom ({} ports, {} lossless "
                                              "priorities) takes {:.1f} KiB", sw.tm.buffer_bytes / 1024, f.topo.nodes[s].name,
                                              f.topo.nodes[s].port_link.size(), classes, double(reserved) / 1024));
     }
   }
-
-  // A buffer or queue that cannot hold one full data frame can never forward one.
-  packet largest;
-  largest.payload_bytes = f.nic.mtu_payload;
-  largest.int_enabled = f.nic.int_enabled;
-  for (const auto& [key, bytes] : {std::pair{"switch.buffer", sw.tm.buffer_bytes}, {"switch.queue_limit", sw.tm.queue_limit_bytes}})
-    if (bytes && bytes < largest.frame_bytes())
-      fail(c, key, fmt::format("{} bytes cannot hold one {}-byte data frame (nic.mtu {} bytes plus headers)", bytes,
-                               largest.frame_bytes(), f.nic.mtu_payload));
 
   f.arrivals_end_ps = to_ps(c.real("sim.duration"), 1e6);
   f.probe_interval_ps = to_ps(c.real("sim.probe_interval"), 1e6);

@@ -26,6 +26,13 @@ struct nic_config {
   uint8_t ack_priority = 7;         // traffic class of ACK/NAK frames
   uint32_t pfc_response_cycles = 64;   // PAUSE received -> its priorities stop
   uint64_t rate_bps = 100'000'000'000ull;   // the port's line rate (PAUSE quanta)
+  // The biggest frame this NIC sends: a full data packet.
+  uint32_t max_frame_bytes() const {
+    packet p;
+    p.payload_bytes = mtu_payload;
+    p.int_enabled = int_enabled;
+    return p.frame_bytes();
+  }
 };
 
 // Per-QP context, shared by the two ends of a flow (QP number = flow id).

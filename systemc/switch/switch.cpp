@@ -26,6 +26,10 @@ uint64_t pfc_headroom_needed(const switch_config& cfg, uint64_t rate_bps, uint64
   return wire_bytes + 2 * (max_frame_bytes + framing) + pfc_frame::bytes + framing;
 }
 
+uint64_t switch_config::port_headroom(uint64_t rate_bps, uint64_t delay_ps, uint32_t max_frame_bytes) const {
+  return pfc_headroom_bytes ? pfc_headroom_bytes : pfc_headroom_needed(*this, rate_bps, delay_ps, max_frame_bytes);
+}
+
 switch_model::switch_model(sc_core::sc_module_name name, unsigned id, const std::vector<uint64_t>& port_rate_bps,
                            unsigned hosts, const switch_config& cfg, run_stats& stats, event_queue& events)
     : sc_core::sc_module(name),

@@ -58,6 +58,8 @@ struct switch_config {
   uint64_t ingress_ps() const { return uint64_t(parser_cycles + stages * stage_cycles + tm_cycles) * clock_period_ps; }
   uint64_t egress_ps() const { return uint64_t(stages * stage_cycles + deparser_cycles) * clock_period_ps; }
   uint64_t pass_ps() const { return ingress_ps() + egress_ps(); }
+  // PFC headroom of a port on a link: as configured, or pfc_headroom_needed() when that is 0.
+  uint64_t port_headroom(uint64_t rate_bps, uint64_t delay_ps, uint32_t max_frame_bytes) const;
 };
 
 // What a switch counts besides drops.

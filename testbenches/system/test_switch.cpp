@@ -244,3 +244,16 @@ TEST(Pipeline, CutThroughMatchesItsIdeal) {
   const run_result r = lone_flow({{"switch.forwarding", "cut_through"}});
   expect_near_ideal(r, 1);
 }
+
+TEST(Pfc, HeadroomThatLeavesNoSharedBufferIsAConfigError) {
+  // 18 ports (17 hosts, 1 spine) x 64 KiB of headroom is more than a 512 KiB buffer: refused before simulating.
+  try {
+    run_scenario(small_config(incast({{"switch.buffer", "512"}, {"pfc.headroom", "64"}})), progress_mode::none);
+    FAIL() << "expected a configuration error";
+  } catch (const config_error& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("key 'switch.buffer'"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("leaves no shared buffer on leaf0"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("1152.0 KiB"), std::string::npos) << msg;   // 18 x 64 KiB
+  }
+}
