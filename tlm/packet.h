@@ -9,7 +9,8 @@
 
 namespace netasic {
 
-// pause: a PFC frame; mirror: a switch's mirrored copy of a data frame (to its CPU port)
+// pause: a PFC frame; mirror: a switch's mirrored copy of a data frame (to its CPU port, or
+// encapsulated to a collector host)
 enum class pkt_kind : uint8_t { data, ack, nak, pause, mirror };
 
 struct packet {
@@ -23,7 +24,7 @@ struct packet {
   uint8_t passes = 0;               // pipeline passes taken in the current switch
   uint32_t flow = 0;                // flow id (also in bth.dest_qp's low bits)
   uint32_t seq = 0;                 // unwrapped packet sequence number within the flow
-  uint32_t payload_bytes = 0;
+  uint32_t payload_bytes = 0;       // a mirrored copy: its whole frame (copy + encapsulation)
   uint32_t tuple_crc = 0;
   packet* next = nullptr;           // intrusive list link (pool free list, switch queues)
   uint64_t rx_end_ps = 0;           // last bit in at the current receiver (cut-through)
@@ -38,6 +39,7 @@ struct packet {
   // Bytes of the Ethernet frame (header to FCS), padded to the 64-byte minimum.
   uint32_t frame_bytes() const {
     if (kind == pkt_kind::pause) return pfc_frame::bytes;
+    if (kind == pkt_kind::mirror) return payload_bytes < eth_header::min_frame_bytes ? eth_header::min_frame_bytes : payload_bytes;
     uint32_t b = eth_header::bytes + ipv4_header::bytes + udp_header::bytes + rocev2_bth::bytes +
                  payload_bytes + rocev2_bth::icrc_bytes + eth_header::fcs_bytes;
     if (kind != pkt_kind::data) b += rocev2_bth::aeth_bytes;

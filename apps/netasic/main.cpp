@@ -77,6 +77,12 @@ void print_summary(const nlohmann::json& s, const std::string& dir, bool vcd) {
                                            pfc["most_paused_time_s"].get<double>() * 1e6)));
   row("ECN, INT", fmt::format("{} packets marked CE, {} INT records written", s["ecn_marked_packets"].get<uint64_t>(),
                               s["int_records_written"].get<uint64_t>()));
+  if (s.contains("mirror")) {
+    const auto& m = s["mirror"];
+    row("mirror", fmt::format("{} copies made, {} delivered ({:.1f} KiB), {} dropped", m["copies_made"].get<uint64_t>(),
+                              m["copies_delivered"].get<uint64_t>(), m["bytes_delivered"].get<double>() / 1024,
+                              m["copies_dropped"].get<uint64_t>()));
+  }
   row("outputs", dir + "/ (report.html, summary.json, flows.csv, probes.csv, config.toml" +
                      (vcd ? ", waves.vcd, waves.gtkw)" : ")"));
 }

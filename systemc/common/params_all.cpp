@@ -78,6 +78,15 @@ void declare_tm(param_registry& r) {
   r.integer("pfc.response_cycles", "cycles", 64, 0, 1000000, "PAUSE received to its priorities stopping, in the receiver's clock cycles");
 }
 
+void declare_mirror(param_registry& r) {
+  r.choice("mirror.to", "off", {"off", "cpu", "collector"}, "Ingress mirror session of every switch: off, to the switch's CPU port, or encapsulated (ERSPAN II, 54 bytes) to the host mirror.collector");
+  r.integer("mirror.sample", "frames", 1, 1, 0xFFFFFFFF, "Mirror one in this many data frames entering each switch");
+  r.integer("mirror.truncate", "bytes", 0, 0, 9216, "Bytes of each frame copied; 0 = the whole frame, else at least 64");
+  r.integer("mirror.collector", "host", 0, 0, 16383, "Host that receives the copies (mirror.to = \"collector\")");
+  r.integer("mirror.priority", "priority", 0, 0, 7, "Traffic-manager priority of the copies; must not be lossless");
+  r.real("mirror.cpu_rate", "Gbps", 25, 0.001, 1e5, "Rate of each switch's CPU port (mirror.to = \"cpu\")");
+}
+
 void declare_nic(param_registry& r) {
   r.real("nic.clock", "MHz", 1000, 1, 1e5, "NIC clock; received frames are handled on its edges (period: whole picoseconds)");
   r.integer("nic.mtu", "bytes", 1000, 1, 9000, "Payload bytes per data packet");
@@ -107,6 +116,7 @@ const param_registry& all_params() {
     declare_topology(r);
     declare_switch(r);
     declare_tm(r);
+    declare_mirror(r);
     declare_nic(r);
     declare_traffic(r);
     return r;

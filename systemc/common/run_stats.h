@@ -3,6 +3,7 @@
 // whether in a NIC queue, a switch queue or on a link.
 #pragma once
 #include <cstdint>
+#include <functional>
 
 #include "tlm/packet.h"
 
@@ -32,9 +33,11 @@ struct run_stats {
     ++internal_live;
     return pool.alloc();
   }
+  // Called when the last PFC frame or mirrored copy is gone (set once the traffic is done).
+  std::function<void()> on_internal_drained;
   // Frees a frame that ends here (drops count only traffic).
   void release(packet& p) {
-    if (is_internal(p)) --internal_live;
+    if (is_internal(p) && --internal_live == 0 && on_internal_drained) on_internal_drained();
     pool.release(&p);
   }
   void drop(packet& p, uint64_t drop_counters::*reason) {

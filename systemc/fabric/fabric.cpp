@@ -116,8 +116,11 @@ void fabric::start_flows() {
 
 void fabric::flow_done(flow_ctx&) {
   ++flows_completed;
-  // Every flow is done and no more will start: nothing left to simulate.
-  if (flows_completed == pending_.size()) sc_core::sc_stop();
+  // Every flow is done and no more will start: nothing left to simulate once the last PAUSE
+  // frame and mirrored copy have arrived.
+  if (flows_completed != pending_.size()) return;
+  if (stats.internal_live == 0) sc_core::sc_stop();
+  else stats.on_internal_drained = [] { sc_core::sc_stop(); };
 }
 
 void fabric::sample() {

@@ -161,6 +161,27 @@ fabric_config make_fabric_config(const config& c) {
   }
   sw.pfc_response_cycles = uint32_t(c.integer("pfc.response_cycles"));
 
+  mirror_config& m = sw.mirror;
+  const std::string to = c.string("mirror.to");
+  m.to = to == "cpu" ? mirror_config::target::cpu : to == "collector" ? mirror_config::target::collector : mirror_config::target::off;
+  const std::string with_to = "with mirror.to = \"" + to + "\"";
+  if (m.to == mirror_config::target::off)
+    reject_unused(c, {"mirror.sample", "mirror.truncate", "mirror.collector", "mirror.priority", "mirror.cpu_rate"}, with_to);
+  if (m.to != mirror_config::target::collector) reject_unused(c, {"mirror.collector"}, with_to);
+  if (m.to != mirror_config::target::cpu) reject_unused(c, {"mirror.cpu_rate"}, with_to);
+  m.sample = uint32_t(c.integer("mirror.sample"));
+  m.truncate_bytes = uint32_t(c.integer("mirror.truncate"));
+  if (m.truncate_bytes && m.truncate_bytes < 64)
+    fail(c, "mirror.truncate", fmt::format("{} bytes is below the 64-byte minimum frame; use 0 for whole frames", m.truncate_bytes));
+  m.prio = uint8_t(c.integer("mirror.priority"));
+  if (m.to != mirror_config::target::off && (sw.tm.lossless >> m.prio & 1))
+    fail(c, "mirror.priority", fmt::format("priority {} is lossless (pfc.priorities): mirrored copies would pause the traffic they copy", m.prio));
+  m.cpu_rate_bps = to_bps(c.real("mirror.cpu_rate"));
+  const int64_t collector = c.integer("mirror.collector");
+  if (m.to == mirror_config::target::collector && size_t(collector) >= f.topo.hosts.size())
+    fail(c, "mirror.collector", fmt::format("host {} does not exist; the topology has hosts 0 to {}", collector, f.topo.hosts.size() - 1));
+  m.collector_ip = host_nic::ip_of(unsigned(collector));
+
   f.nic.clock_period_ps = clock_period_ps(c, "nic.clock");
   f.nic.mtu_payload = uint32_t(c.integer("nic.mtu"));
   f.nic.window_packets = uint32_t(c.integer("nic.window"));
@@ -388,6 +409,24 @@ run_result run_scenario(const config& cfg, progress_mode progress) {
   s["ecn_marked_packets"] = marked;
   s["int_records_written"] = sum.int_written;
   s["recirculated_packets"] = sum.recirculated;
+  if (fc.sw.mirror.to != mirror_config::target::off) {
+    for (const auto& sw : fab.switches()) {
+      sum.mirrored += sw->counters().mirrored;
+      sum.mirror_dropped += sw->counters().mirror_dropped;
+      sum.mirror_to_cpu += sw->counters().mirror_to_cpu;
+      sum.mirror_cpu_bytes += sw->counters().mirror_cpu_bytes;
+    }
+    uint64_t at_collector = 0, collector_bytes = 0;
+    for (const auto& h : fab.hosts()) {
+      at_collector += h->mirror_received();
+      collector_bytes += h->mirror_bytes();
+    }
+    s["mirror"] = {{"copies_made", sum.mirrored},
+                   {"copies_dropped", sum.mirror_dropped},
+                   {"copies_delivered", sum.mirror_to_cpu + at_collector},
+                   {"bytes_delivered", sum.mirror_cpu_bytes + collector_bytes},
+                   {"copies_in_flight", sum.mirrored - sum.mirror_dropped - sum.mirror_to_cpu - at_collector}};
+  }
   if (st.dropped.headroom)
     std::cerr << fmt::format("warning: lossless priorities dropped {} frames: the PFC headroom was full after XOFF "
                              "(pfc.headroom = {} KiB). Leave pfc.headroom at 0 to size it for each port's link.\n",
@@ -415,7 +454,8 @@ std::string resources_report(const config& cfg, bool& fits) {
   std::string out = fmt::format("netasic resources: {} ({} switches)\n", cfg.string("scenario.name"), fc.topo.switches.size());
   fits = true;
   for (const auto& [ports, names] : by_ports) {
-    const program prog = forwarding_program(fc.topo.hosts.size(), fc.sw.member_capacity, ports, fc.nic.int_enabled);
+    const program prog = forwarding_program(fc.topo.hosts.size(), fc.sw.member_capacity, ports, fc.nic.int_enabled,
+                                            fc.sw.mirror.to != mirror_config::target::off);
     const allocation a = allocate(prog, b);
     fits = fits && a.fits;
     out += fmt::format("\n== {} switch{} with {} ports: {}{} ==\n", names.size(), names.size() > 1 ? "es" : "", ports,

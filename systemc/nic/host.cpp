@@ -135,6 +135,11 @@ void host_nic::pkt_receive(unsigned, packet& p, uint64_t now) {
     arm(effect);
     return;
   }
+  if (p.kind == pkt_kind::mirror) {   // a collector counts its copies and drops them
+    ++mirror_received_;
+    mirror_bytes_ += p.frame_bytes();
+    return stats_.release(p);
+  }
   ++stats_.delivered;
   flow_ctx& f = flows_[p.flow];
   if (p.kind == pkt_kind::data) {

@@ -57,6 +57,9 @@ class host_nic : public sc_core::sc_module, public pkt_receiver, private timed_c
   void pkt_receive(unsigned port, packet& p, uint64_t now_ps) override;
   std::function<void(flow_ctx&)> on_flow_done;
   const pfc_pause& pause() const { return pause_; }
+  // Mirrored copies received (this host is a mirror collector).
+  uint64_t mirror_received() const { return mirror_received_; }
+  uint64_t mirror_bytes() const { return mirror_bytes_; }
 
   static uint32_t ip_of(unsigned host) { return 0x0A000000u | host; }   // 10.0.0.0/8
 
@@ -78,6 +81,7 @@ class host_nic : public sc_core::sc_module, public pkt_receiver, private timed_c
   pkt_fw_transport_if* tx_if_ = nullptr;   // the link tx is bound to
   uint64_t free_ps_ = 0;             // when the wire is free for the next frame
   pfc_pause pause_;                  // priorities the switch has paused
+  uint64_t mirror_received_ = 0, mirror_bytes_ = 0;
   std::deque<packet*> control_;      // ACK/NAK frames held by a pause of their priority
   uint64_t armed_at_ = UINT64_MAX;   // the pending wake-up that counts (others are stale)
   bool rto_scheduled_ = false;

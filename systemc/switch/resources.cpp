@@ -496,7 +496,7 @@ std::string format_allocation(const allocation& a, const stage_budget& b) {
   return out;
 }
 
-program forwarding_program(uint64_t hosts, uint64_t ecmp_members, unsigned ports, bool int_enabled) {
+program forwarding_program(uint64_t hosts, uint64_t ecmp_members, unsigned ports, bool int_enabled, bool mirror) {
   program p;
   // Keyed by the destination host; the action is the ECMP group (base 16 bits, size 16 bits).
   p.tables.push_back(table_decl{"routing", "route", match_kind::exact, hosts, 24, 32, gress::ingress, {}});
@@ -507,6 +507,11 @@ program forwarding_program(uint64_t hosts, uint64_t ecmp_members, unsigned ports
     // Indexed by the egress port, not by a hash.
     p.registers.push_back(register_decl{"int", "int_tx_bytes", ports, 32, false, false, gress::egress, {}});
     p.tables.push_back(table_decl{"int", "int_switch_id", match_kind::index, 1, 0, 12, gress::egress, {}});
+  }
+  if (mirror) {
+    // One in N: a counter the sampler's stateful ALU wraps at N.
+    p.registers.push_back(register_decl{"mirror", "mirror_sampler", 1, 32, false, false, gress::ingress, {}});
+    p.tables.push_back(table_decl{"mirror", "mirror_session", match_kind::index, 1, 0, 32, gress::ingress, {"mirror_sampler"}});
   }
   return p;
 }

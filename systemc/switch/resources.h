@@ -137,7 +137,10 @@ const char* to_string(gress g);
 // destination host (key 24 bits, action 32 bits: group base+size), ECMP member table (index,
 // entries = member capacity, action 16 bits: port) after route; plus INT at egress when
 // enabled: a per-port egress register 'int_tx_bytes' (entries = ports, 32-bit) and an index
-// table 'int_switch_id' (1 entry, action 12 bits).
-program forwarding_program(uint64_t hosts, uint64_t ecmp_members, unsigned ports, bool int_enabled);
+// table 'int_switch_id' (1 entry, action 12 bits); plus, with mirroring, the sampler register
+// 'mirror_sampler' (1 entry, 32-bit) and the session table 'mirror_session' (1 entry, action
+// 32 bits: port, truncation, priority) at ingress.
+program forwarding_program(uint64_t hosts, uint64_t ecmp_members, unsigned ports, bool int_enabled,
+                           bool mirror = false);
 
 }  // namespace netasic

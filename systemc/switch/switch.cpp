@@ -40,20 +40,21 @@ switch_model::switch_model(sc_core::sc_module_name name, unsigned id, const std:
       events_(events),
       hash_(cfg.hash_bits == 16 ? crc_engine::crc16() : crc_engine::crc32()),
       routes_(id, unsigned(port_rate_bps.size()), hosts, cfg.member_capacity),
-      // Front-panel ports, then one recirculation port per pipe.
-      tm_(cfg.tm, unsigned(port_rate_bps.size()) + cfg.pipes),
-      port_(port_rate_bps.size() + cfg.pipes),
+      // Front-panel ports, one recirculation port per pipe, the CPU port.
+      tm_(cfg.tm, unsigned(port_rate_bps.size()) + cfg.pipes + 1),
+      port_(port_rate_bps.size() + cfg.pipes + 1),
       pipe_(cfg.pipes) {
   const unsigned ports = unsigned(port_rate_bps.size());
+  cpu_port_ = ports + cfg.pipes;
   for (unsigned p = 0; p < ports; ++p) {
     tx.push_back(std::make_unique<pkt_initiator_socket>(fmt::format("tx{}", p).c_str()));
     rx.push_back(std::make_unique<pkt_target_socket>(fmt::format("rx{}", p).c_str(), *this, p));
   }
   for (unsigned p = 0; p < port_.size(); ++p) {
     port_state& ps = port_[p];
-    ps.rate_bps = p < ports ? port_rate_bps[p] : cfg.recirc_rate_bps;
+    ps.rate_bps = p < ports ? port_rate_bps[p] : p < cpu_port_ ? cfg.recirc_rate_bps : cfg.mirror.cpu_rate_bps;
     ps.int_speed = int_speed_code(ps.rate_bps);
-    ps.pipe = p < ports ? p * cfg.pipes / ports : p - ports;
+    ps.pipe = p < ports ? p * cfg.pipes / ports : p < cpu_port_ ? p - ports : 0;
     ps.dequeue.sw = this;
     ps.dequeue.fn = &switch_model::kick;
     ps.dequeue.index = p;
@@ -87,7 +88,8 @@ uint32_t switch_model::flow_hash(packet& p) const {
 }
 
 void switch_model::drop(packet& p, uint64_t drop_counters::*reason) {
-  ++(drops_.*reason);
+  if (p.kind == pkt_kind::mirror) ++counters_.mirror_dropped;   // a copy is not traffic
+  else ++(drops_.*reason);
   stats_.drop(p, reason);
 }
 
@@ -138,6 +140,9 @@ void switch_model::enqueue(packet& p, uint64_t now) {
     if (r < 0) return drop(p, &drop_counters::no_route);
     out = unsigned(r);
   }
+  if (cfg_.mirror.to != mirror_config::target::off && p.kind == pkt_kind::data && p.passes == 0 &&
+      ++mirror_count_ % cfg_.mirror.sample == 0)
+    mirror(p, now);
   switch (tm_.enqueue(p, out)) {
     case tm_verdict::admitted: break;
     case tm_verdict::buffer_full: return drop(p, &drop_counters::buffer_full);
@@ -146,6 +151,34 @@ void switch_model::enqueue(packet& p, uint64_t now) {
     case tm_verdict::headroom: return drop(p, &drop_counters::headroom);
   }
   if (p.in_port < tx_if_.size() && tm_.xoff_due(p.in_port, p.prio)) send_pause(p.in_port, p.prio, cfg_.pfc_quanta, now);
+  kick(out, now);
+}
+
+void switch_model::mirror(const packet& p, uint64_t now) {
+  // The copy is made by the ingress deparser and queued on its own: the original's verdict
+  // does not decide the copy's, and the copy costs buffer and an egress pass like any frame.
+  const mirror_config& mc = cfg_.mirror;
+  packet& m = *stats_.alloc_internal();
+  ++counters_.mirrored;
+  m.kind = pkt_kind::mirror;
+  m.prio = mc.prio;
+  m.in_port = uint16_t(cpu_port_);   // not from a front-panel port: no PFC accounting
+  m.flow = p.flow;
+  m.seq = p.seq;
+  const uint32_t copied = mc.truncate_bytes ? std::min(mc.truncate_bytes, p.frame_bytes()) : p.frame_bytes();
+  unsigned out = cpu_port_;
+  m.payload_bytes = copied;
+  if (mc.to == mirror_config::target::collector) {
+    m.payload_bytes += mirror_config::erspan_bytes;
+    m.ip.src = p.ip.src;
+    m.ip.dst = mc.collector_ip;
+    m.ip.protocol = 47;   // GRE
+    m.udp = p.udp;        // ECMP entropy: the copy follows the hash of the flow it mirrors
+    const int r = routes_.lookup(m.ip.dst & 0x00FFFFFFu, flow_hash(m));
+    if (r < 0) return drop(m, &drop_counters::no_route);
+    out = unsigned(r);
+  }
+  if (tm_.enqueue(m, out) != tm_verdict::admitted) return drop(m, &drop_counters::buffer_full);
   kick(out, now);
 }
 
@@ -179,9 +212,12 @@ void switch_model::kick(unsigned port, uint64_t now) {
 void switch_model::emit(unsigned port, packet& p, uint64_t start) {
   port_state& ps = port_[port];
   const uint32_t bytes = p.frame_bytes();
-  if (port >= tx_if_.size()) {   // the pipe's recirculation port
+  if (port >= tx_if_.size()) {   // a recirculation port or the CPU's
     ps.wire_free_ps = start + link_timing{ps.rate_bps, 0}.occupancy_ps(bytes);
-    return recirculate(ps.pipe, p, start);
+    if (port != cpu_port_) return recirculate(ps.pipe, p, start);
+    ++counters_.mirror_to_cpu;
+    counters_.mirror_cpu_bytes += bytes;
+    return stats_.release(p);
   }
   // INT records the port as the frame leaves: txBytes counts the bytes sent before it.
   if (p.kind == pkt_kind::data && p.int_enabled &&

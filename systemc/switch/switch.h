@@ -15,6 +15,10 @@
 //   still go out, which is what the headroom is for.
 // - Recirculation: each data frame may take extra passes; a pass leaves the egress pipe through
 //   the pipe's recirculation port (at its rate) and enters the parser again.
+// - Mirroring (ingress, sampled): the ingress deparser copies one in `sample` data frames. The
+//   copy, truncated if asked, is a frame of its own in the traffic manager (lossy priority
+//   `prio`) and takes an egress pass to the CPU port (at `cpu_rate_bps`) or, encapsulated
+//   (ERSPAN type II), to the port that routes to the collector host.
 #pragma once
 #include <array>
 #include <deque>
@@ -35,6 +39,17 @@
 
 namespace netasic {
 
+struct mirror_config {
+  enum class target : uint8_t { off, cpu, collector } to = target::off;
+  uint32_t sample = 1;               // one in `sample` data frames entering the switch
+  uint32_t truncate_bytes = 0;       // bytes of the frame copied; 0 = all
+  uint32_t collector_ip = 0;         // target::collector: the host the copies are routed to
+  uint8_t prio = 0;                  // traffic-manager priority of the copies (lossy)
+  uint64_t cpu_rate_bps = 25'000'000'000ull;   // the CPU port (target::cpu)
+  // Outer Ethernet, IPv4, GRE and ERSPAN type II headers and FCS around a collector's copy.
+  static constexpr uint32_t erspan_bytes = 14 + 20 + 8 + 8 + 4;
+};
+
 struct switch_config {
   uint64_t clock_period_ps = 1000;
   uint32_t parser_cycles = 32;
@@ -50,6 +65,7 @@ struct switch_config {
   uint32_t pfc_response_cycles = 64; // PAUSE received -> its priorities stop
   uint16_t pfc_quanta = 0xFFFF;      // time field of the PAUSEs this switch sends
   uint64_t pfc_headroom_bytes = 0;   // per port and lossless priority; 0 = pfc_headroom_needed()
+  mirror_config mirror;
   tm_config tm;
   unsigned hash_bits = 32;           // 16 or 32
   uint32_t hash_seed = 0;
@@ -65,6 +81,9 @@ struct switch_config {
 // What a switch counts besides drops.
 struct switch_counters {
   uint64_t pfc_sent = 0, pfc_received = 0, recirculated = 0, int_written = 0;
+  uint64_t mirrored = 0;             // copies made
+  uint64_t mirror_dropped = 0;       // copies the traffic manager did not admit (or no route)
+  uint64_t mirror_to_cpu = 0, mirror_cpu_bytes = 0;   // copies delivered to the CPU port
 };
 
 class switch_model : public sc_core::sc_module, public pkt_receiver {
@@ -81,6 +100,7 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
 
   unsigned id() const { return id_; }
   unsigned ports() const { return unsigned(tx.size()); }   // front-panel ports
+  unsigned cpu_port() const { return cpu_port_; }          // traffic-manager port of the CPU
   // Probes at the current time.
   uint64_t queue_depth(unsigned port) const { return tm_.port_bytes(port); }
   uint64_t buffer_used() const { return tm_.used(); }
@@ -141,6 +161,7 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   void kick(unsigned port, uint64_t now);                 // dequeue for a port if it can
   void emit(unsigned port, packet& p, uint64_t start);    // egress: INT, onto the wire
   void recirculate(unsigned pipe, packet& p, uint64_t egress_done);
+  void mirror(const packet& p, uint64_t now);             // ingress mirror session
   void receive_pause(unsigned port, packet& p, uint64_t now);
   void send_pause(unsigned port, unsigned prio, uint16_t quanta, uint64_t now);
   void pfc_refresh(unsigned, uint64_t now);
@@ -150,7 +171,9 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   run_stats& stats_;
   event_queue& events_;
   crc_engine hash_;
-  uint32_t seed_term_ = 0;   // what this switch's seed adds to a zero-seed CRC of the 5-tuple
+  uint32_t seed_term_ = 0;
+  unsigned cpu_port_ = 0;    // traffic-manager port of the CPU (after the recirculation ports)
+  uint64_t mirror_count_ = 0;   // data frames seen by the mirror session's sampler   // what this switch's seed adds to a zero-seed CRC of the 5-tuple
   route_table routes_;
   traffic_manager tm_;
   std::vector<pkt_fw_transport_if*> tx_if_;   // tx[p]'s bound link (null: no cable)

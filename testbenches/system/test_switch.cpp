@@ -257,3 +257,66 @@ TEST(Pfc, HeadroomThatLeavesNoSharedBufferIsAConfigError) {
     EXPECT_NE(msg.find("1152.0 KiB"), std::string::npos) << msg;   // 18 x 64 KiB
   }
 }
+
+namespace {
+
+// Bytes of one of the lone flow's data frames (nic.mtu bytes of payload).
+uint32_t lone_flow_frame_bytes() {
+  packet p;
+  p.payload_bytes = uint32_t(default_config().integer("nic.mtu"));
+  return p.frame_bytes();
+}
+
+}  // namespace
+
+TEST(Mirror, CpuPortGetsOneInNTruncatedFrames) {
+  // 200 data frames pass 3 switches; each switch's sampler copies frames 3, 6, ..., 198.
+  const run_result r = lone_flow({{"mirror.to", "cpu"}, {"mirror.sample", "3"}, {"mirror.truncate", "128"}});
+  const auto& m = r.summary["mirror"];
+  EXPECT_EQ(m["copies_made"].get<uint64_t>(), 3u * (200 / 3));
+  EXPECT_EQ(m["copies_delivered"].get<uint64_t>(), 3u * (200 / 3));
+  EXPECT_EQ(m["bytes_delivered"].get<uint64_t>(), 3u * (200 / 3) * 128);
+  EXPECT_EQ(m["copies_dropped"].get<uint64_t>(), 0u);
+  // A copy takes its own egress slot on another port: the flow keeps its ideal.
+  expect_near_ideal(r, 1);
+  expect_accounting(r);
+}
+
+TEST(Mirror, CollectorReceivesEveryEncapsulatedCopy) {
+  // Host 2 sits under the sender's leaf: copies from the spine and the far leaf cross the fabric.
+  const run_result r = lone_flow({{"mirror.to", "collector"}, {"mirror.collector", "2"}});
+  const auto& m = r.summary["mirror"];
+  EXPECT_EQ(m["copies_made"].get<uint64_t>(), 3u * 200);
+  EXPECT_EQ(m["copies_delivered"].get<uint64_t>(), 3u * 200);
+  EXPECT_EQ(m["bytes_delivered"].get<uint64_t>(), 3u * 200 * (lone_flow_frame_bytes() + mirror_config::erspan_bytes));
+  EXPECT_EQ(m["copies_in_flight"].get<uint64_t>(), 0u);
+  expect_accounting(r);
+}
+
+TEST(Mirror, SlowCpuPortDropsCopiesNotTraffic) {
+  // Every frame mirrored to a 1 Gbps CPU port: the copies queue and are dropped by the dynamic
+  // threshold of a 128 KiB buffer; the flow loses nothing, and the CPU port never runs faster
+  // than its rate (a copy counts when it starts, so one frame per port may still be going out).
+  const run_result r = lone_flow({{"mirror.to", "cpu"}, {"mirror.cpu_rate", "1"}, {"switch.buffer", "128"},
+                                  {"pfc.priorities", "[]"}});
+  const auto& m = r.summary["mirror"];
+  EXPECT_GT(m["copies_dropped"].get<uint64_t>(), 0u);
+  EXPECT_EQ(r.summary["packets"]["dropped"].get<uint64_t>(), 0u);
+  EXPECT_EQ(r.summary["flows"]["retransmitted_packets"].get<uint64_t>(), 0u);
+  const double wire_bits = 8.0 * double(m["bytes_delivered"].get<uint64_t>() + 20 * m["copies_delivered"].get<uint64_t>());
+  const double last_frame_bits = 3 * 8.0 * (lone_flow_frame_bytes() + 20);
+  EXPECT_LE(wire_bits, 3 * 1e9 * r.summary["sim_time_s"].get<double>() + last_frame_bits);   // 3 CPU ports at 1 Gbps
+  EXPECT_GT(m["copies_delivered"].get<uint64_t>(), 0u);
+  expect_accounting(r);
+}
+
+TEST(Mirror, LosslessPriorityIsAConfigError) {
+  try {
+    lone_flow({{"mirror.to", "cpu"}, {"mirror.priority", "3"}});
+    FAIL() << "expected a configuration error";
+  } catch (const config_error& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("key 'mirror.priority'"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("lossless"), std::string::npos) << msg;
+  }
+}

@@ -428,6 +428,11 @@ TEST(Resources, ForwardingProgram) {
   EXPECT_EQ(a.stage[0].sram_blocks, 4u);
   EXPECT_EQ(a.stage[1].sram_blocks, 1u);
   EXPECT_EQ(allocate(forwarding_program(1024, 4096, 32, false), b).placed.size(), 2u);
+  // Mirroring adds its sampler, and the session table that depends on it, in a later stage.
+  const allocation m = allocate(forwarding_program(1024, 4096, 32, false, true), b);
+  ASSERT_TRUE(m.fits);
+  EXPECT_EQ(m.placed.size(), 4u);
+  EXPECT_LT(find(m, "mirror_sampler").first_stage, find(m, "mirror_session").first_stage);
 }
 
 TEST(Resources, Report) {
