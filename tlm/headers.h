@@ -57,6 +57,7 @@ struct rocev2_bth {                 // InfiniBand Base Transport Header (IBA vol
   static constexpr uint32_t bytes = 12;
   static constexpr uint32_t icrc_bytes = 4;
   static constexpr uint32_t aeth_bytes = 4;   // ACK extended header (syndrome + MSN) on ACK/NAK
+  static constexpr uint32_t cnp_reserved_bytes = 16;   // a CNP carries 16 reserved bytes after the BTH
 };
 
 // HPCC's INT padding (Li et al., SIGCOMM'19, Fig. 4 / thesis Fig. 2.7): between UDP and BTH.

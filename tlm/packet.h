@@ -10,8 +10,8 @@
 namespace netasic {
 
 // pause: a PFC frame; mirror: a switch's mirrored copy of a data frame (to its CPU port, or
-// encapsulated to a collector host)
-enum class pkt_kind : uint8_t { data, ack, nak, pause, mirror };
+// encapsulated to a collector host); cnp: RoCEv2 congestion notification (DCQCN)
+enum class pkt_kind : uint8_t { data, ack, nak, pause, mirror, cnp };
 
 struct packet {
   // Model bookkeeping, not on the wire. First, with the headers every hop reads after it, so a
@@ -19,6 +19,7 @@ struct packet {
   pkt_kind kind = pkt_kind::data;
   bool int_enabled = false;         // carries the INT padding
   bool tuple_crc_valid = false;     // tuple_crc holds the 5-tuple's CRC with a zero seed
+  bool ce_echo = false;             // an ACK/NAK: the data packet it answers arrived CE-marked
   uint8_t prio = 0;                 // traffic class (IP DSCP class selector); set by the sender
   uint16_t in_port = 0;             // switch port the frame came in on (PFC ingress accounting)
   uint8_t passes = 0;               // pipeline passes taken in the current switch
@@ -28,6 +29,7 @@ struct packet {
   uint32_t tuple_crc = 0;
   packet* next = nullptr;           // intrusive list link (pool free list, switch queues)
   uint64_t rx_end_ps = 0;           // last bit in at the current receiver (cut-through)
+  uint64_t sent_ps = 0;             // data: when the sender scheduled it; echoed by its ACK (RTT)
 
   ipv4_header ip{};
   udp_header udp{};
@@ -42,7 +44,8 @@ struct packet {
     if (kind == pkt_kind::mirror) return payload_bytes < eth_header::min_frame_bytes ? eth_header::min_frame_bytes : payload_bytes;
     uint32_t b = eth_header::bytes + ipv4_header::bytes + udp_header::bytes + rocev2_bth::bytes +
                  payload_bytes + rocev2_bth::icrc_bytes + eth_header::fcs_bytes;
-    if (kind != pkt_kind::data) b += rocev2_bth::aeth_bytes;
+    if (kind == pkt_kind::cnp) b += rocev2_bth::cnp_reserved_bytes;
+    else if (kind != pkt_kind::data) b += rocev2_bth::aeth_bytes;
     if (int_enabled) b += int_stack::bytes;
     return b < eth_header::min_frame_bytes ? eth_header::min_frame_bytes : b;
   }

@@ -94,11 +94,51 @@ void declare_nic(param_registry& r) {
   r.real("nic.rto", "us", 1000, 0.001, 1e9, "Retransmission timeout (go-back-N from the oldest unacknowledged packet)");
   r.boolean("nic.int_padding", false, "Frames carry HPCC's 42-byte INT padding; switches write an INT record per hop");
   r.integer("nic.data_priority", "priority", 3, 0, 7, "Traffic class of data frames (DSCP class selector)");
-  r.integer("nic.ack_priority", "priority", 7, 0, 7, "Traffic class of ACK/NAK frames");
+  r.integer("nic.ack_priority", "priority", 7, 0, 7, "Traffic class of ACK/NAK/CNP frames");
+  r.integer("nic.rx_pipe_cycles", "cycles", 16, 0, 1000000, "RX pipe: frame in to handled (ACK built, CC module fed)");
+  r.integer("nic.tx_pipe_cycles", "cycles", 16, 0, 1000000, "TX pipe: packet scheduled to on the MAC");
+  r.integer("nic.scheduler.engines", "engines", 6, 1, 4096, "Flow-scheduler engines; QP n belongs to engine n mod engines (HPCC's FPGA: 6)");
+  r.integer("nic.scheduler.visit_cycles", "cycles", 1, 1, 1000000, "Cycles an engine spends on one QP of its round-robin; a QP sends at most one packet per visit");
+}
+
+void declare_cc(param_registry& r) {
+  r.choice("cc.algorithm", "none", {"none", "hpcc", "dcqcn", "dctcp", "timely"}, "Congestion control of every QP; none = the fixed window nic.window alone");
+  r.boolean("cc.window", false, "DCQCN and TIMELY with HPCC's sending window (\"+win\"): bytes in flight <= rate x cc.base_rtt");
+  r.real("cc.base_rtt", "us", 0, 0, 1e6, "T: HPCC's base RTT (W_init = line rate x T) and the +win window; 0 = the unloaded RTT of one MTU packet between the farthest hosts, rounded up to a microsecond");
+  r.real("hpcc.eta", "fraction", 0.95, 0.01, 1, "Target utilisation eta");
+  r.integer("hpcc.max_stage", "stages", 0, 0, 1000, "Additive-increase stages before a multiplicative update (0 in HPCC's simulations, 5 on its hardware)");
+  r.integer("hpcc.w_ai", "bytes", 80, 1, 1 << 24, "Additive increase W_AI per update");
+  r.choice("hpcc.divider", "table", {"table", "exact"}, "Window division: the reciprocal lookup table and a multiply, or an exact (iterative) divider");
+  r.real("hpcc.epsilon", "fraction", 0.0078125, 1e-6, 0.49, "Reciprocal table: kept values are at least this far apart in relative terms; also its worst relative error");
+  r.integer("hpcc.table_input_bits", "bits", 22, 1, 32, "Reciprocal table covers 1/n for 1 <= n <= 2^bits (HPCC: 22)");
+  r.integer("hpcc.mantissa_bits", "bits", 24, 8, 53, "Reciprocal table: bits of each stored mantissa");
+  r.integer("hpcc.u_frac_bits", "bits", 16, 1, 24, "Fraction bits of the fixed-point utilisation U (and of eta)");
+  r.integer("hpcc.lookup_cycles", "cycles", 3, 1, 1000, "Reciprocal table: cycles to find and read an entry");
+  r.integer("hpcc.base_cycles", "cycles", 8, 0, 100000, "CC module cycles per ACK besides the division");
+  r.choice("dcqcn.variant", "mlx", {"mlx", "paper"}, "DCQCN reaction point as HPCC's ns-3 (Mellanox) implements it, or as the DCQCN paper specifies it");
+  r.real("dcqcn.g", "", 0.00390625, 1e-6, 1, "Alpha EWMA gain g");
+  r.real("dcqcn.alpha_interval", "us", 1, 0.001, 1e6, "K: alpha update period");
+  r.real("dcqcn.decrease_interval", "us", 4, 0.001, 1e6, "T_d: at most one rate cut per this period");
+  r.real("dcqcn.increase_timer", "us", 300, 0.001, 1e7, "T_i: rate-increase timer (the vendor default; 55 in the DCQCN paper, 900 in Alibaba's setting)");
+  r.integer("dcqcn.byte_counter", "bytes", 0, 0, 1LL << 40, "B: rate-increase byte counter; 0 = none (as HPCC's ns-3)");
+  r.integer("dcqcn.fast_recovery", "steps", 1, 0, 1000, "F: fast-recovery steps before additive increase");
+  r.real("dcqcn.rate_ai", "Mbps", 5, 0.001, 1e6, "Additive increase per step at 25 Gbps, scaled with the line rate (HPCC's evaluation)");
+  r.real("dcqcn.rate_hai", "Mbps", 50, 0.001, 1e6, "Hyper increase per step at 25 Gbps, scaled with the line rate");
+  r.real("dcqcn.min_rate", "Mbps", 1000, 0.001, 1e6, "Lowest rate a cut may reach");
+  r.real("dcqcn.cnp_interval", "us", 0, 0, 1e6, "Notification point: at most one CNP per QP per this interval; 0 = one per CE-marked packet (HPCC's ns-3; the DCQCN paper used 50)");
+  r.real("dctcp.g", "", 0.0625, 1e-6, 1, "DCTCP alpha EWMA gain g");
+  r.real("timely.alpha", "", 0.875, 0, 1, "EWMA weight of the new RTT difference");
+  r.real("timely.beta", "", 0.8, 0, 1, "Multiplicative decrease factor");
+  r.real("timely.t_low", "us", 50, 0, 1e6, "Below this RTT: additive increase");
+  r.real("timely.t_high", "us", 500, 0, 1e6, "Above this RTT: multiplicative decrease");
+  r.real("timely.min_rtt", "us", 20, 0.001, 1e6, "Normaliser of the RTT gradient");
+  r.real("timely.delta", "Mbps", 10, 0.001, 1e6, "Additive step at 10 Gbps, scaled with the line rate (HPCC's evaluation)");
+  r.integer("timely.hai_n", "steps", 5, 1, 1000, "Hyperactive increase: N steps after timely.hai_n non-positive gradients");
 }
 
 void declare_traffic(param_registry& r) {
-  r.choice("traffic.pattern", "poisson", {"poisson", "incast", "permutation", "all_to_all"}, "Flow arrival pattern");
+  r.choice("traffic.pattern", "poisson", {"poisson", "incast", "permutation", "all_to_all", "list"}, "Flow arrival pattern (list: only traffic.flows)");
+  r.string_list("traffic.flows", "", {}, "Flows added to any pattern: \"SRC->DST BYTES@START_US\", or \"SRC->DST BYTES@START_US+EVERY_USxCOUNT\" for COUNT flows EVERY_US apart");
   r.string("traffic.cdf", "websearch", "Flow-size CDF: websearch, fb_hadoop, datamining, enterprise, or a file path (SIZE_BYTES PERCENT per line)");
   r.real("traffic.load", "fraction", 0.5, 0.0001, 1, "Average offered load per host link, payload bytes over link rate (poisson)");
   r.integer("traffic.flow_size", "bytes", 0, 0, std::numeric_limits<int64_t>::max(), "Fixed flow size for incast/permutation/all_to_all; 0 = draw from traffic.cdf");
@@ -118,6 +158,7 @@ const param_registry& all_params() {
     declare_tm(r);
     declare_mirror(r);
     declare_nic(r);
+    declare_cc(r);
     declare_traffic(r);
     return r;
   }();

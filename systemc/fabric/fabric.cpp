@@ -38,6 +38,14 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
     switches_.push_back(std::make_unique<switch_model>(n.name.c_str(), s, rates, unsigned(t.hosts.size()), sc, stats, *events_));
     device_of_switch.push_back(bus_->attach(switches_.back()->csr));
   }
+  // T of congestion control: the unloaded RTT of one full packet to the farthest host, rounded
+  // up to a microsecond ("slightly greater than the maximum RTT", as HPCC chose it).
+  if (cfg_.nic.cc.algorithm != cc_algorithm::none && cfg_.nic.cc.base_rtt_ps == 0) {
+    uint64_t rtt = 0;
+    for (unsigned h = 1; h < t.hosts.size(); ++h) rtt = std::max(rtt, ideal_fct_ps(0, h, cfg_.nic.mtu_payload));
+    constexpr uint64_t us = 1'000'000;
+    cfg_.nic.cc.base_rtt_ps = std::max<uint64_t>(1, (rtt + us - 1) / us) * us;
+  }
   for (unsigned h = 0; h < t.hosts.size(); ++h) {
     nic_config nc = cfg_.nic;
     nc.rate_bps = t.links[t.nodes[t.hosts[h]].port_link[0]].rate_bps;
@@ -58,9 +66,10 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
     return sw_of[node] >= 0 ? *switches_[unsigned(sw_of[node])]->rx[port] : hosts_[unsigned(host_of[node])]->rx;
   };
   for (const topo_link& l : t.links) {
-    // Into a switch, the link adds the switch's front end (and may cut through); into a NIC, nothing.
+    // Into a switch, the link adds the switch's front end (and may cut through); into a NIC, its
+    // RX pipe.
     auto timing_to = [&](unsigned node) {
-      if (sw_of[node] < 0) return link_timing{l.rate_bps, l.delay_ps, cfg_.nic.clock_period_ps};
+      if (sw_of[node] < 0) return link_timing{l.rate_bps, l.delay_ps, cfg_.nic.clock_period_ps, cfg_.nic.rx_pipe_ps()};
       return link_timing{l.rate_bps, l.delay_ps, cfg_.sw.clock_period_ps, cfg_.sw.ingress_ps(), cfg_.sw.cut_through_bytes};
     };
     links_.push_back(std::make_unique<packet_link>(l.name.c_str(), timing_to(l.b), timing_to(l.a), *events_));
@@ -99,6 +108,9 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
       probes.series.push_back({t.nodes[t.switches[s]].name, "buffer.headroom_used", "bytes", {}});
       probes.series.push_back({t.nodes[t.switches[s]].name, "drops", "packets", {}});
     }
+    // Each NIC's transmit rate over the last interval (data, retransmissions included).
+    for (unsigned h = 0; h < t.hosts.size(); ++h) probes.series.push_back({t.nodes[t.hosts[h]].name, "tx_rate", "Mbps", {}});
+    host_tx_bytes_.assign(t.hosts.size(), 0);
     SC_METHOD(sample);
     sensitive << sample_tick_;
   }
@@ -138,6 +150,11 @@ void fabric::sample() {
     probes.series[i++].samples.push_back(int64_t(sw->headroom_used()));
     probes.series[i++].samples.push_back(int64_t(sw->drops().total()));
   }
+  for (size_t h = 0; h < hosts_.size(); ++h) {
+    const uint64_t bytes = hosts_[h]->data_bytes_sent();
+    probes.series[i++].samples.push_back(int64_t((bytes - host_tx_bytes_[h]) * 8 * 1'000'000 / cfg_.probe_interval_ps));
+    host_tx_bytes_[h] = bytes;
+  }
   if (on_sample) on_sample(now);
   sample_tick_.notify(ps(cfg_.probe_interval_ps));
 }
@@ -152,7 +169,8 @@ std::pair<uint64_t, std::string> fabric::peak_queue() const {
 
 uint64_t fabric::ideal_fct_ps(uint32_t src, uint32_t dst, uint64_t bytes) const {
   // Walk one shortest path (the fastest link at each step), then price it: store-and-forward,
-  // no queueing, the last packet behind (n-1) bottleneck slots, and its ACK coming back.
+  // no queueing, the last packet behind (n-1) bottleneck slots, and its ACK coming back; each
+  // NIC adds its TX pipe to what it sends and its RX pipe to what it receives.
   const topology& t = cfg_.topo;
   const topo_link& last_hop = t.links[t.nodes[t.hosts[dst]].port_link[0]];
   if (last_hop.failed) return 0;   // unreachable
@@ -211,7 +229,8 @@ uint64_t fabric::ideal_fct_ps(uint32_t src, uint32_t dst, uint64_t bytes) const 
   std::reverse(path.begin(), path.end());
   const uint64_t back = one_way(ack);
   std::reverse(path.begin(), path.end());
-  return (n - 1) * slot + one_way(last) + back;
+  const uint64_t nic = 2 * (cfg_.nic.tx_pipe_ps() + cfg_.nic.rx_pipe_ps());
+  return (n - 1) * slot + one_way(last) + back + nic;
 }
 
 }  // namespace netasic

@@ -72,6 +72,7 @@ class fabric : public sc_core::sc_module {
   mutable std::map<unsigned, std::vector<unsigned>> rack_distances_;   // for ideal_fct_ps
   struct probe_ref { unsigned sw, port; };
   std::vector<probe_ref> probe_ports_;
+  std::vector<uint64_t> host_tx_bytes_;   // at the last sample
 };
 
 }  // namespace netasic

@@ -59,6 +59,90 @@ uint64_t clock_period_ps(const config& c, const std::string& key) {
   return uint64_t(std::llround(period));
 }
 
+// Congestion control: the chosen algorithm's parameters; the others' keys must stay unset.
+void make_cc_config(const config& c, nic_config& nic) {
+  cc_config& cc = nic.cc;
+  const std::string alg = c.string("cc.algorithm");
+  const std::string with = "with cc.algorithm = \"" + alg + "\"";
+  cc.algorithm = alg == "hpcc" ? cc_algorithm::hpcc : alg == "dcqcn" ? cc_algorithm::dcqcn : alg == "dctcp" ? cc_algorithm::dctcp
+               : alg == "timely" ? cc_algorithm::timely : cc_algorithm::none;
+  for (const char* prefix : {"hpcc.", "dcqcn.", "dctcp.", "timely."}) {
+    if (alg + "." == prefix) continue;
+    std::vector<std::string> keys;
+    for (const param_def& d : all_params().all())
+      if (d.key.rfind(prefix, 0) == 0) keys.push_back(d.key);
+    reject_unused(c, keys, with);
+  }
+  if (cc.algorithm != cc_algorithm::dcqcn && cc.algorithm != cc_algorithm::timely) reject_unused(c, {"cc.window"}, with);
+  if (cc.algorithm == cc_algorithm::none) reject_unused(c, {"cc.base_rtt"}, with);
+  cc.base_rtt_ps = to_ps(c.real("cc.base_rtt"), 1e6);
+  const bool window = c.boolean("cc.window");
+  const uint32_t mtu = uint32_t(c.integer("nic.mtu"));
+  switch (cc.algorithm) {
+    case cc_algorithm::none: break;
+    case cc_algorithm::hpcc: {
+      hpcc_config& h = cc.hpcc;
+      h.eta = c.real("hpcc.eta");
+      h.max_stage = uint32_t(c.integer("hpcc.max_stage"));
+      h.w_ai_bytes = uint64_t(c.integer("hpcc.w_ai"));
+      h.u_frac_bits = unsigned(c.integer("hpcc.u_frac_bits"));
+      h.base_cycles = uint32_t(c.integer("hpcc.base_cycles"));
+      h.table.epsilon = c.real("hpcc.epsilon");
+      h.table.input_bits = unsigned(c.integer("hpcc.table_input_bits"));
+      h.table.mantissa_bits = unsigned(c.integer("hpcc.mantissa_bits"));
+      h.table.lookup_cycles = uint32_t(c.integer("hpcc.lookup_cycles"));
+      if (c.string("hpcc.divider") == "exact") {
+        h.division = hpcc_config::divider::exact;
+        reject_unused(c, {"hpcc.epsilon", "hpcc.table_input_bits", "hpcc.mantissa_bits", "hpcc.lookup_cycles"},
+                      "with hpcc.divider = \"exact\"");
+      } else {
+        h.division = hpcc_config::divider::table;
+        try {
+          cc.table = std::make_shared<const reciprocal_table>(h.table);
+        } catch (const std::invalid_argument& e) {
+          fail(c, "hpcc.epsilon", e.what());
+        }
+      }
+      break;
+    }
+    case cc_algorithm::dcqcn: {
+      dcqcn_config& d = cc.dcqcn;
+      d.variant = c.string("dcqcn.variant") == "paper" ? dcqcn_variant::paper : dcqcn_variant::mlx;
+      d.with_window = window;
+      d.mtu_bytes = mtu;
+      d.g = c.real("dcqcn.g");
+      d.alpha_resume_interval_ps = to_ps(c.real("dcqcn.alpha_interval"), 1e6);
+      d.rate_decrease_interval_ps = to_ps(c.real("dcqcn.decrease_interval"), 1e6);
+      d.rp_timer_ps = to_ps(c.real("dcqcn.increase_timer"), 1e6);
+      d.byte_counter_bytes = uint64_t(c.integer("dcqcn.byte_counter"));
+      d.fast_recovery_times = uint32_t(c.integer("dcqcn.fast_recovery"));
+      d.rate_ai_bps = uint64_t(c.real("dcqcn.rate_ai") * 1e6);     // at the reference rate; make_cc scales it
+      d.rate_hai_bps = uint64_t(c.real("dcqcn.rate_hai") * 1e6);
+      d.min_rate_bps = uint64_t(c.real("dcqcn.min_rate") * 1e6);
+      cc.cnp_interval_ps = to_ps(c.real("dcqcn.cnp_interval"), 1e6);
+      break;
+    }
+    case cc_algorithm::dctcp:
+      cc.dctcp.mss_bytes = mtu;
+      cc.dctcp.g = c.real("dctcp.g");
+      break;
+    case cc_algorithm::timely: {
+      timely_config& t = cc.timely;
+      t.with_window = window;
+      t.mtu_bytes = mtu;
+      t.alpha = c.real("timely.alpha");
+      t.beta = c.real("timely.beta");
+      t.t_low_ps = to_ps(c.real("timely.t_low"), 1e6);
+      t.t_high_ps = to_ps(c.real("timely.t_high"), 1e6);
+      if (t.t_high_ps < t.t_low_ps) fail(c, "timely.t_high", "is below timely.t_low");
+      t.min_rtt_ps = to_ps(c.real("timely.min_rtt"), 1e6);
+      t.delta_bps = uint64_t(c.real("timely.delta") * 1e6);        // at the reference rate; make_cc scales it
+      t.hai_n = uint32_t(c.integer("timely.hai_n"));
+      break;
+    }
+  }
+}
+
 fabric_config make_fabric_config(const config& c) {
   fabric_config f;
   const uint64_t host_bps = to_bps(c.real("topology.host_rate")), up_bps = to_bps(c.real("topology.uplink_rate"));
@@ -190,7 +274,13 @@ fabric_config make_fabric_config(const config& c) {
   f.nic.data_priority = uint8_t(c.integer("nic.data_priority"));
   f.nic.ack_priority = uint8_t(c.integer("nic.ack_priority"));
   f.nic.pfc_response_cycles = sw.pfc_response_cycles;
+  f.nic.rate_bps = host_bps;   // each NIC takes its own link's rate; this one prices reports
+  f.nic.rx_pipe_cycles = uint32_t(c.integer("nic.rx_pipe_cycles"));
+  f.nic.tx_pipe_cycles = uint32_t(c.integer("nic.tx_pipe_cycles"));
+  f.nic.sched_engines = unsigned(c.integer("nic.scheduler.engines"));
+  f.nic.sched_visit_cycles = uint32_t(c.integer("nic.scheduler.visit_cycles"));
   f.seed = uint64_t(c.integer("sim.seed"));
+  make_cc_config(c, f.nic);
 
   // A buffer or queue that cannot hold one full data frame can never forward one.
   const uint32_t largest = f.nic.max_frame_bytes();
@@ -215,8 +305,8 @@ fabric_config make_fabric_config(const config& c) {
 
   f.arrivals_end_ps = to_ps(c.real("sim.duration"), 1e6);
   f.probe_interval_ps = to_ps(c.real("sim.probe_interval"), 1e6);
-  // Probes are kept in memory until the run ends: three series per switch port and per switch.
-  size_t series = 3 * f.topo.switches.size();
+  // Probes are kept in memory until the run ends: three series per switch port and per switch, one per NIC.
+  size_t series = 3 * f.topo.switches.size() + f.topo.hosts.size();
   for (unsigned s : f.topo.switches) series += 3 * f.topo.nodes[s].port_link.size();
   const double samples = (c.real("sim.duration") + c.real("sim.drain")) / c.real("sim.probe_interval");
   constexpr double max_values = 1e8;   // 800 MB of samples
@@ -235,13 +325,14 @@ std::vector<flow_spec> make_flows(const config& c, const fabric_config& f) {
   if (t.pattern == traffic_pattern::poisson) reject_unused(c, {"traffic.flow_size", "traffic.start"}, pattern);
   else reject_unused(c, {"traffic.load"}, pattern);
   if (t.pattern != traffic_pattern::incast) reject_unused(c, {"traffic.incast.senders", "traffic.incast.receiver"}, pattern);
-  if (t.pattern != traffic_pattern::poisson && c.integer("traffic.flow_size") > 0)
+  if (t.pattern == traffic_pattern::list) reject_unused(c, {"traffic.flow_size", "traffic.start", "traffic.cdf"}, pattern);
+  else if (t.pattern != traffic_pattern::poisson && c.integer("traffic.flow_size") > 0)
     reject_unused(c, {"traffic.cdf"}, "when traffic.flow_size fixes the flow size");
   t.hosts = uint32_t(f.topo.hosts.size());
   t.host_rate_bps = c.real("topology.host_rate") * 1e9;
   t.load = c.real("traffic.load");
   t.flow_size_bytes = uint64_t(c.integer("traffic.flow_size"));
-  if (t.pattern == traffic_pattern::poisson || t.flow_size_bytes == 0) {
+  if (t.pattern == traffic_pattern::poisson || (t.pattern != traffic_pattern::list && t.flow_size_bytes == 0)) {
     try {
       t.cdf = flow_size_cdf::load(c.string("traffic.cdf"));
     } catch (const config_error& e) {
@@ -252,6 +343,11 @@ std::vector<flow_spec> make_flows(const config& c, const fabric_config& f) {
   t.start_ps = t.pattern == traffic_pattern::poisson ? 0 : to_ps(c.real("traffic.start"), 1e6);
   t.incast_senders = uint32_t(c.integer("traffic.incast.senders"));
   t.incast_receiver = uint32_t(c.integer("traffic.incast.receiver"));
+  try {
+    t.listed = parse_flow_list(c.list("traffic.flows"), t.hosts);
+  } catch (const config_error& e) {
+    throw config_error(c.origin("traffic.flows") + ": " + e.what());
+  }
   rng r(uint64_t(c.integer("sim.seed")));
   try {
     return generate_flows(t, r);
@@ -373,7 +469,31 @@ run_result run_scenario(const config& cfg, progress_mode progress) {
   s["fct_slowdown"] = {{"p50", percentile_sorted(slowdowns, 50)},
                        {"p95", percentile_sorted(slowdowns, 95)},
                        {"p99", percentile_sorted(slowdowns, 99)}};
-  s["queue"] = {{"peak_bytes", peak_q}, {"peak_port", peak_port}};
+  // FCT slowdown by flow size, in HPCC's style: short flows' tails are where congestion control
+  // shows. Buckets are [lower, upper) in payload bytes.
+  const uint64_t edges[] = {0, 3'000, 12'000, 48'000, 192'000, 768'000, 3'000'000, UINT64_MAX};
+  nlohmann::json by_size = nlohmann::json::array();
+  for (size_t b = 0; b + 1 < std::size(edges); ++b) {
+    std::vector<double> v;
+    for (const flow_record& rec : r.flows)
+      if (rec.fct_s > 0 && rec.size_bytes >= edges[b] && rec.size_bytes < edges[b + 1]) v.push_back(rec.slowdown());
+    if (v.empty()) continue;
+    std::sort(v.begin(), v.end());
+    by_size.push_back({{"min_bytes", edges[b]}, {"max_bytes", edges[b + 1] == UINT64_MAX ? nlohmann::json(nullptr) : nlohmann::json(edges[b + 1])},
+                       {"flows", v.size()}, {"p50", percentile_sorted(v, 50)}, {"p95", percentile_sorted(v, 95)},
+                       {"p99", percentile_sorted(v, 99)}});
+  }
+  s["fct_slowdown_by_size"] = by_size;
+  // Queue-length distribution: every sample of every switch port's queue.
+  std::vector<double> qs;
+  for (const probe_series& ps : r.probes.series)
+    if (ps.name.size() > 7 && ps.name.compare(ps.name.size() - 7, 7, ".qdepth") == 0)
+      qs.insert(qs.end(), ps.samples.begin(), ps.samples.end());
+  std::sort(qs.begin(), qs.end());
+  s["queue"] = {{"peak_bytes", peak_q}, {"peak_port", peak_port},
+                {"samples", qs.size()},
+                {"p50_bytes", percentile_sorted(qs, 50)}, {"p95_bytes", percentile_sorted(qs, 95)},
+                {"p99_bytes", percentile_sorted(qs, 99)}, {"p999_bytes", percentile_sorted(qs, 99.9)}};
   s["topology"] = {{"hosts", fc.topo.hosts.size()}, {"switches", fc.topo.switches.size()},
                    {"links", fc.topo.links.size()}, {"route_register_writes", fab.controller().register_writes()}};
   s["accounting_ok"] = r.accounting_ok;
@@ -427,6 +547,45 @@ run_result run_scenario(const config& cfg, progress_mode progress) {
                    {"bytes_delivered", sum.mirror_cpu_bytes + collector_bytes},
                    {"copies_in_flight", sum.mirrored - sum.mirror_dropped - sum.mirror_to_cpu - at_collector}};
   }
+  // NIC: congestion control and the flow scheduler.
+  nic_scheduler_stats nics;
+  uint64_t cnps = 0;
+  for (const auto& h : fab.hosts()) {
+    nics.peak_qps_per_engine = std::max(nics.peak_qps_per_engine, h->scheduler().peak_qps_per_engine);
+    nics.scan_bound_ps += h->scheduler().scan_bound_ps;
+    nics.cc_updates += h->scheduler().cc_updates;
+    nics.cc_cycles += h->scheduler().cc_cycles;
+  }
+  for (const flow_ctx& f : fab.flows) cnps += f.cnps;
+  // A QP sends at most one frame per round of its engine: the most QPs an engine can hold while
+  // one of them still gets line rate.
+  const uint64_t frame_ps = link_timing{fc.nic.rate_bps}.occupancy_ps(fc.nic.max_frame_bytes());
+  const uint64_t visit_ps = uint64_t(fc.nic.sched_visit_cycles) * fc.nic.clock_period_ps;
+  const uint64_t line_rate_qps = frame_ps / visit_ps;
+  s["nic"] = {{"congestion_control", cfg.string("cc.algorithm")},
+              {"base_rtt_s", double(fab.config().nic.cc.base_rtt_ps) * 1e-12},
+              {"cc_updates", nics.cc_updates},
+              {"cc_cycles_per_update", nics.cc_updates ? double(nics.cc_cycles) / double(nics.cc_updates) : 0.0},
+              {"cnps_sent", cnps},
+              {"peak_qps_per_engine", nics.peak_qps_per_engine},
+              {"line_rate_qps_per_engine", line_rate_qps},
+              {"scheduler_bound_time_s", double(nics.scan_bound_ps) * 1e-12}};
+  if (const reciprocal_table* t = fc.nic.cc.table.get()) {
+    // The division of HPCC's window update: the table the NICs hold, checked over every n.
+    const unsigned quotient_bits = hpcc::window_bits;
+    s["hpcc_reciprocal_table"] = {{"entries", t->entries()},
+                                  {"bytes", t->bytes()},
+                                  {"epsilon", t->config().epsilon},
+                                  {"worst_relative_error", t->worst_relative_error()},
+                                  {"divide_cycles", t->divide_cycles()},
+                                  {"iterative_divider_cycles", reciprocal_table::iterative_divider_cycles(quotient_bits)}};
+  }
+  if (nics.peak_qps_per_engine > line_rate_qps && nics.scan_bound_ps)
+    std::cerr << fmt::format("warning: the NIC flow scheduler fell short: up to {} QPs on one engine, where one engine keeps a "
+                             "QP at line rate for at most {} ({} ns frames, {} ns per visit); wires idled {:.1f} us in all "
+                             "waiting for engine visits. Raise nic.scheduler.engines or lower nic.scheduler.visit_cycles.\n",
+                             nics.peak_qps_per_engine, line_rate_qps, double(frame_ps) / 1e3, double(visit_ps) / 1e3,
+                             double(nics.scan_bound_ps) * 1e-6);
   if (st.dropped.headroom)
     std::cerr << fmt::format("warning: lossless priorities dropped {} frames: the PFC headroom was full after XOFF "
                              "(pfc.headroom = {} KiB). Leave pfc.headroom at 0 to size it for each port's link.\n",

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "tlm/link.h"
+
 namespace netasic {
 
 host_nic::host_nic(sc_core::sc_module_name name, const nic_config& cfg, run_stats& stats,
@@ -12,6 +14,7 @@ host_nic::host_nic(sc_core::sc_module_name name, const nic_config& cfg, run_stat
       cfg_(cfg),
       stats_(stats),
       flows_(flows),
+      engine_qps_(cfg.sched_engines, 0),
       events_(events) {
 }
 
@@ -19,7 +22,12 @@ void host_nic::start_flow(uint32_t id) {
   flow_ctx& f = flows_[id];
   f.snd.total = uint32_t((f.size_bytes + cfg_.mtu_payload - 1) / cfg_.mtu_payload);
   f.snd.last_progress_ps = now_ps();
+  f.cc = make_cc(cfg_.cc, cfg_.rate_bps);
+  f.np = dcqcn_np(cfg_.cc.cnp_interval_ps);   // the receiver's notification point
+  f.pace_ok_ps = f.scan_ok_ps = 0;
   active_.push_back(id);
+  unsigned& qps = engine_qps_[id % cfg_.sched_engines];
+  sched_.peak_qps_per_engine = std::max(sched_.peak_qps_per_engine, ++qps);
   if (!rto_scheduled_) {
     rto_scheduled_ = true;
     events_.schedule(now_ps() + cfg_.rto_ps / 2, rto_timer_);
@@ -34,6 +42,7 @@ packet* host_nic::make_data(flow_ctx& f) {
   p->kind = pkt_kind::data;
   p->flow = f.id;
   p->seq = seq;
+  p->sent_ps = now_ps();
   p->payload_bytes = uint32_t(std::min<uint64_t>(cfg_.mtu_payload, f.size_bytes - uint64_t(seq) * cfg_.mtu_payload));
   p->int_enabled = cfg_.int_enabled;
   p->eth.ethertype = 0x0800;
@@ -61,23 +70,48 @@ packet* host_nic::make_data(flow_ctx& f) {
   return p;
 }
 
-bool host_nic::pick_flow(uint32_t& flow) {
+bool host_nic::window_open(const flow_ctx& f) const {
+  if (!f.cc) return true;
+  return seq_bytes(f, f.snd.nxt) - seq_bytes(f, f.snd.una) < f.cc->window_bytes();
+}
+
+bool host_nic::pick_flow(uint64_t now, uint32_t& flow) {
+  // Round-robin over the QPs that have a packet to send and room in both windows; the first
+  // whose credit and engine visit are due goes. Otherwise wake up when the earliest is due.
+  uint64_t earliest = UINT64_MAX, earliest_paced = 0;
   for (size_t n = 0; n < active_.size(); ++n) {
     rr_ = (rr_ + 1) % active_.size();
-    const uint32_t id = active_[rr_];
-    if (flows_[id].snd.can_send(cfg_.window_packets)) {
-      flow = id;
+    flow_ctx& f = flows_[active_[rr_]];
+    if (!f.snd.can_send(cfg_.window_packets)) continue;
+    if (!window_open(f)) {
+      f.window_blocked = true;
+      continue;
+    }
+    const uint64_t due = std::max(f.pace_ok_ps, f.scan_ok_ps);
+    if (due <= now) {
+      flow = f.id;
       return true;
     }
+    if (due < earliest) {
+      earliest = due;
+      earliest_paced = f.pace_ok_ps;
+    }
   }
+  if (earliest == UINT64_MAX) return false;   // window-limited or idle; an ACK or a new flow calls again
+  // The wire idles until then; when the engine's scan, not the credit, decides it, that is the
+  // scheduler falling short of the rate the QP was allowed.
+  if (earliest > earliest_paced) sched_.scan_bound_ps += earliest - std::max(now, earliest_paced);
+  arm(earliest);
   return false;
 }
 
 void host_nic::try_send() {
   if (armed_at_ != UINT64_MAX) return;   // a wake-up is pending and will call again
   const uint64_t now = now_ps();
-  if (free_ps_ > now) {
-    if (!active_.empty()) arm(free_ps_);
+  // The TX pipe takes tx_pipe_cycles to reach the MAC: schedule that far ahead of a free wire.
+  const uint64_t lead = cfg_.tx_pipe_ps();
+  if (free_ps_ > now + lead) {
+    if (!active_.empty()) arm(free_ps_ - lead);
     return;
   }
   if (pause_.paused(now) >> cfg_.data_priority & 1) {
@@ -86,11 +120,20 @@ void host_nic::try_send() {
     if (until != UINT64_MAX && !active_.empty()) arm(until);
     return;
   }
-  uint32_t flow;
-  if (!pick_flow(flow)) return;   // window-limited or idle; an ACK or a new flow calls again
-  packet* p = make_data(flows_[flow]);
-  free_ps_ = tx_if_->pkt_transport(*p, now);
-  arm(free_ps_);
+  uint32_t id;
+  if (!pick_flow(now, id)) return;
+  flow_ctx& f = flows_[id];
+  packet* p = make_data(f);
+  const uint64_t start = std::max(now + lead, free_ps_);
+  data_bytes_sent_ += p->frame_bytes();
+  free_ps_ = tx_if_->pkt_transport(*p, start);
+  // Credit: the next frame may start one frame time at the pacing rate later. The engine visits
+  // the QP again after a round over its active QPs.
+  const uint64_t rate = f.cc ? std::clamp<uint64_t>(f.cc->rate_bps(now), 1, cfg_.rate_bps) : cfg_.rate_bps;
+  f.pace_ok_ps = start - lead + link_timing{rate}.occupancy_ps(p->frame_bytes());
+  f.scan_ok_ps = now + uint64_t(engine_qps_[id % cfg_.sched_engines]) * cfg_.sched_visit_cycles * cfg_.clock_period_ps;
+  if (f.cc) f.cc->on_send(now, p->frame_bytes());
+  arm(free_ps_ - lead);
 }
 
 void host_nic::arm(uint64_t at) {
@@ -143,18 +186,23 @@ void host_nic::pkt_receive(unsigned, packet& p, uint64_t now) {
   ++stats_.delivered;
   flow_ctx& f = flows_[p.flow];
   if (p.kind == pkt_kind::data) {
-    if (p.ip.ecn == 3) ++f.ecn_marked;
+    const bool ce = p.ip.ecn == 3;
+    if (ce) ++f.ecn_marked;
+    // DCQCN's notification point: at most one CNP per QP per interval, for CE-marked data.
+    if (ce && cfg_.cc.algorithm == cc_algorithm::dcqcn && f.np.should_send_cnp(now, true)) send_cnp(f, p, now);
     const auto r = f.rcv.on_data(p.seq);
     if (r == gbn_receiver::reply::none) {
       stats_.pool.release(&p);
       return;
     }
-    // The delivered data packet's buffer becomes the ACK/NAK: swap the addresses, drop payload.
+    // The delivered data packet's buffer becomes the ACK/NAK: swap the addresses, drop payload,
+    // keep the INT records (HPCC's receiver copies them into the ACK) and the send time.
     // The ACK counts as sent from here; until the wire takes it, it is in flight in the NIC.
     ++stats_.sent;
     p.kind = r == gbn_receiver::reply::ack ? pkt_kind::ack : pkt_kind::nak;
     p.seq = f.rcv.expected;
     p.payload_bytes = 0;
+    p.ce_echo = ce;
     std::swap(p.ip.src, p.ip.dst);
     const uint64_t mac = p.eth.src_mac;
     p.eth.src_mac = p.eth.dst_mac;
@@ -167,21 +215,71 @@ void host_nic::pkt_receive(unsigned, packet& p, uint64_t now) {
     p.bth.psn = p.seq & 0xFFFFFFu;
     p.ip.total_length = uint16_t(p.frame_bytes() - eth_header::bytes - eth_header::fcs_bytes);
     p.udp.length = uint16_t(p.ip.total_length - ipv4_header::bytes);
-    send_control(p, now);
+    send_control(p, now + cfg_.tx_pipe_ps());
     return;
   }
-  const uint32_t seq = p.seq;
-  const bool nak = p.kind == pkt_kind::nak;
+  if (p.kind == pkt_kind::cnp) {
+    if (f.cc && !f.snd.done()) f.cc->on_cnp(now);
+    stats_.pool.release(&p);
+    return;
+  }
+  on_feedback(f, p, now);
   stats_.pool.release(&p);
+  try_send();
+}
+
+void host_nic::on_feedback(flow_ctx& f, packet& p, uint64_t now) {
   if (f.snd.done()) return;   // late duplicate
-  if (nak) f.snd.on_nak(seq, now);
-  else f.snd.on_ack(seq, now);
+  const uint32_t una = f.snd.una;
+  if (p.kind == pkt_kind::nak) f.snd.on_nak(p.seq, now);
+  else f.snd.on_ack(p.seq, now);
+  if (f.cc) {
+    cc_feedback fb;
+    fb.now_ps = now;
+    fb.ack_bytes = seq_bytes(f, p.seq);
+    fb.snd_nxt_bytes = seq_bytes(f, f.snd.nxt);
+    fb.newly_acked_bytes = seq_bytes(f, f.snd.una) - seq_bytes(f, una);
+    fb.ecn_echo = p.ce_echo;
+    fb.rtt_ps = p.sent_ps && now > p.sent_ps ? now - p.sent_ps : 0;
+    fb.intx = p.int_enabled ? &p.intx : nullptr;
+    f.cc->on_ack(fb);
+    ++sched_.cc_updates;
+    sched_.cc_cycles += f.cc->update_cycles();
+    // A QP waiting for its window sends no earlier than the CC module's new window is out.
+    if (f.window_blocked) {
+      f.window_blocked = false;
+      f.pace_ok_ps = std::max(f.pace_ok_ps, now + uint64_t(f.cc->update_cycles()) * cfg_.clock_period_ps);
+    }
+  }
   if (f.snd.done()) {
     f.finish_ps = now;
     active_.erase(std::find(active_.begin(), active_.end(), f.id));
+    --engine_qps_[f.id % cfg_.sched_engines];
+    f.cc.reset();
     if (on_flow_done) on_flow_done(f);
   }
-  try_send();
+}
+
+void host_nic::send_cnp(flow_ctx& f, const packet& data, uint64_t now) {
+  packet& c = *stats_.pool.alloc();
+  ++stats_.sent;
+  ++f.cnps;
+  c.kind = pkt_kind::cnp;
+  c.flow = f.id;
+  c.eth = data.eth;
+  c.eth.src_mac = data.eth.dst_mac;
+  c.eth.dst_mac = data.eth.src_mac;
+  c.ip = data.ip;
+  std::swap(c.ip.src, c.ip.dst);
+  c.ip.ecn = 0;
+  c.ip.dscp = uint8_t(cfg_.ack_priority << 3);
+  c.prio = cfg_.ack_priority;
+  c.udp = data.udp;
+  c.bth = data.bth;
+  c.bth.opcode = 0x81;   // RoCEv2 CNP
+  c.ip.total_length = uint16_t(c.frame_bytes() - eth_header::bytes - eth_header::fcs_bytes);
+  c.udp.length = uint16_t(c.ip.total_length - ipv4_header::bytes);
+  send_control(c, now + cfg_.tx_pipe_ps());
 }
 
 void host_nic::on_rto_check(uint64_t now) {

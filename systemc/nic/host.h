@@ -1,15 +1,28 @@
-// First endpoint (NIC) model: per-QP go-back-N transport over one port. ACK/NAK frames take the
-// wire first; the active flows share the rest round-robin, one frame each time the wire frees.
-// The NIC honours PFC: while the switch has paused a priority, frames of that priority wait.
+// RoCEv2 NIC model (HPCC's FPGA NIC, Fig. 2.8): RX pipe, TX pipe, flow scheduler and a
+// congestion-control module per queue pair, over one port. See docs/datasheets/nic.md.
+//
+// - RX pipe (`rx_pipe_cycles`, applied by the link as the NIC's front end): data -> ACK, or a
+//   NAK when out of sequence, and a CNP when DCQCN's notification point says so; ACK -> the CC
+//   module and the flow's unacknowledged count; NAK -> go-back-N; CNP -> the CC module.
+// - TX pipe (`tx_pipe_cycles`): builds the RoCEv2 frame; ACK/NAK/CNP frames take the wire first.
+// - Flow scheduler: each QP belongs to one of `engines` engines (QP number mod engines); an
+//   engine visits its active QPs round-robin, one every `visit_cycles`, and a QP sends at most
+//   one packet per visit, when its credit (pacing rate) and its window allow. With n QPs on an
+//   engine a QP therefore sends at most one frame every n x visit_cycles cycles: past the number
+//   of QPs whose frame time that covers, rates fall short (counted as scheduler-bound time).
+// - The NIC honours PFC: while the switch has paused a priority, frames of that priority wait.
 #pragma once
+#include <algorithm>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include <systemc>
 
 #include "common/pfc_pause.h"
 #include "common/run_stats.h"
+#include "nic/cc/cc_factory.h"
 #include "nic/gbn_transport.h"
 #include "tlm/event_queue.h"
 #include "tlm/packet_socket.h"
@@ -25,7 +38,14 @@ struct nic_config {
   uint8_t data_priority = 3;        // traffic class of data frames (DSCP class selector)
   uint8_t ack_priority = 7;         // traffic class of ACK/NAK frames
   uint32_t pfc_response_cycles = 64;   // PAUSE received -> its priorities stop
-  uint64_t rate_bps = 100'000'000'000ull;   // the port's line rate (PAUSE quanta)
+  uint64_t rate_bps = 100'000'000'000ull;   // the port's line rate (PAUSE quanta, pacing)
+  uint32_t rx_pipe_cycles = 16;     // frame in -> handled (ACK built, CC fed)
+  uint32_t tx_pipe_cycles = 16;     // scheduled -> on the MAC
+  unsigned sched_engines = 6;       // flow-scheduler engines
+  uint32_t sched_visit_cycles = 1;  // cycles an engine spends on one QP
+  cc_config cc;                     // congestion control of every QP
+  uint64_t rx_pipe_ps() const { return uint64_t(rx_pipe_cycles) * clock_period_ps; }
+  uint64_t tx_pipe_ps() const { return uint64_t(tx_pipe_cycles) * clock_period_ps; }
   // The biggest frame this NIC sends: a full data packet.
   uint32_t max_frame_bytes() const {
     packet p;
@@ -42,8 +62,23 @@ struct flow_ctx {
   uint16_t src_port = 0;            // UDP source port: the flow's ECMP entropy
   uint32_t retransmitted = 0, timeouts = 0;
   uint32_t ecn_marked = 0;          // data packets that arrived with ECN CE
+  uint32_t cnps = 0;                // CNPs the receiver sent for it (DCQCN)
   gbn_sender snd;
   gbn_receiver rcv;
+  // Sender: congestion control and the flow scheduler's state.
+  std::unique_ptr<congestion_control> cc;
+  uint64_t pace_ok_ps = 0;          // credit: the pacing rate allows the next frame from here
+  uint64_t scan_ok_ps = 0;          // the engine visits the QP again from here
+  bool window_blocked = false;      // waiting for an ACK to open the window
+  // Receiver: DCQCN's notification point.
+  dcqcn_np np;
+};
+
+// What a NIC's flow scheduler saw over the run.
+struct nic_scheduler_stats {
+  unsigned peak_qps_per_engine = 0;
+  uint64_t scan_bound_ps = 0;       // wire idle while a QP had credit and window but no visit yet
+  uint64_t cc_updates = 0, cc_cycles = 0;   // ACKs fed to the CC module and its cycles
 };
 
 class host_nic : public sc_core::sc_module, public pkt_receiver, private timed_client {
@@ -57,6 +92,8 @@ class host_nic : public sc_core::sc_module, public pkt_receiver, private timed_c
   void pkt_receive(unsigned port, packet& p, uint64_t now_ps) override;
   std::function<void(flow_ctx&)> on_flow_done;
   const pfc_pause& pause() const { return pause_; }
+  const nic_scheduler_stats& scheduler() const { return sched_; }
+  uint64_t data_bytes_sent() const { return data_bytes_sent_; }   // frame bytes of data packets
   // Mirrored copies received (this host is a mirror collector).
   uint64_t mirror_received() const { return mirror_received_; }
   uint64_t mirror_bytes() const { return mirror_bytes_; }
@@ -70,18 +107,27 @@ class host_nic : public sc_core::sc_module, public pkt_receiver, private timed_c
   void end_of_elaboration() override;
   void wake(uint64_t now) override;   // the wire is free again
   void on_rto_check(uint64_t now);
-  bool pick_flow(uint32_t& flow);
+  bool pick_flow(uint64_t now, uint32_t& flow);
   packet* make_data(flow_ctx& f);
+  void on_feedback(flow_ctx& f, packet& p, uint64_t now);   // ACK or NAK at the sender
+  void send_cnp(flow_ctx& f, const packet& data, uint64_t now);
+  uint64_t seq_bytes(const flow_ctx& f, uint32_t seq) const {
+    return std::min<uint64_t>(uint64_t(seq) * cfg_.mtu_payload, f.size_bytes);
+  }
+  bool window_open(const flow_ctx& f) const;
 
   nic_config cfg_;
   run_stats& stats_;
   std::vector<flow_ctx>& flows_;
   std::vector<uint32_t> active_;     // flows with data left to send or to be acknowledged
+  std::vector<unsigned> engine_qps_; // active QPs per scheduler engine
+  nic_scheduler_stats sched_;
   size_t rr_ = 0;
   pkt_fw_transport_if* tx_if_ = nullptr;   // the link tx is bound to
   uint64_t free_ps_ = 0;             // when the wire is free for the next frame
   pfc_pause pause_;                  // priorities the switch has paused
   uint64_t mirror_received_ = 0, mirror_bytes_ = 0;
+  uint64_t data_bytes_sent_ = 0;
   std::deque<packet*> control_;      // ACK/NAK frames held by a pause of their priority
   uint64_t armed_at_ = UINT64_MAX;   // the pending wake-up that counts (others are stale)
   bool rto_scheduled_ = false;

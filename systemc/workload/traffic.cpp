@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <numeric>
 #include <sstream>
 
@@ -22,6 +23,10 @@ std::string num(double v) {
 }
 
 void validate(const traffic_spec& s) {
+  if (s.pattern == traffic_pattern::list) {
+    if (s.listed.empty()) bad("traffic.flows", "is empty; the list pattern sends only the flows listed there");
+    return;
+  }
   if (s.hosts < 2)
     bad("hosts", "the topology has " + std::to_string(s.hosts) +
                      " hosts; traffic needs at least 2 (a flow never goes to its own source)");
@@ -123,16 +128,50 @@ std::string to_string(traffic_pattern p) {
     case traffic_pattern::incast: return "incast";
     case traffic_pattern::permutation: return "permutation";
     case traffic_pattern::all_to_all: return "all_to_all";
+    case traffic_pattern::list: return "list";
   }
   return "?";
 }
 
 traffic_pattern parse_traffic_pattern(const std::string& s) {
   for (auto p : {traffic_pattern::poisson, traffic_pattern::incast, traffic_pattern::permutation,
-                 traffic_pattern::all_to_all})
+                 traffic_pattern::all_to_all, traffic_pattern::list})
     if (to_string(p) == s) return p;
   throw config_error("traffic.pattern: unknown pattern '" + s +
-                     "' (choices: poisson, incast, permutation, all_to_all)");
+                     "' (choices: poisson, incast, permutation, all_to_all, list)");
+}
+
+std::vector<flow_spec> parse_flow_list(const std::vector<std::string>& items, uint32_t hosts) {
+  std::vector<flow_spec> out;
+  for (size_t i = 0; i < items.size(); ++i) {
+    const std::string& item = items[i];
+    auto fail = [&](const std::string& why) {
+      bad("traffic.flows", "item " + std::to_string(i + 1) + " \"" + item + "\": " + why +
+                               " (expected \"SRC->DST BYTES@START_US\" or \"SRC->DST BYTES@START_US+EVERY_USxCOUNT\")");
+    };
+    unsigned long long src = 0, dst = 0, bytes = 0, count = 1;
+    double start_us = 0, every_us = 0;
+    int used = 0;
+    const char* c = item.c_str();
+    if (std::sscanf(c, " %llu -> %llu %llu @ %lf%n", &src, &dst, &bytes, &start_us, &used) != 4) fail("cannot read it");
+    c += used;
+    if (*c == '+') {
+      if (std::sscanf(c, "+ %lf x %llu%n", &every_us, &count, &used) != 2) fail("cannot read the repetition");
+      c += used;
+      if (!(every_us > 0) || count == 0) fail("the repetition needs EVERY_US > 0 and COUNT >= 1");
+    }
+    while (*c == ' ') ++c;
+    if (*c) fail("unexpected text at the end");
+    if (src >= hosts || dst >= hosts)
+      fail("host " + std::to_string(std::max(src, dst)) + " does not exist (hosts are 0.." + std::to_string(hosts - 1) + ")");
+    if (src == dst) fail("a flow needs two different hosts");
+    if (bytes == 0) fail("a flow needs at least one byte");
+    if (!(start_us >= 0) || !std::isfinite(start_us) || start_us + every_us * double(count) > 1e9) fail("start time out of range (0 to 1e9 us)");
+    if (out.size() + count > max_generated_flows) fail("too many flows");
+    for (unsigned long long k = 0; k < count; ++k)
+      out.push_back({0, uint32_t(src), uint32_t(dst), bytes, uint64_t(std::llround((start_us + double(k) * every_us) * 1e6))});
+  }
+  return out;
 }
 
 std::vector<flow_spec> generate_flows(const traffic_spec& spec, rng& r) {
@@ -143,7 +182,9 @@ std::vector<flow_spec> generate_flows(const traffic_spec& spec, rng& r) {
     case traffic_pattern::incast: incast(spec, r, flows); break;
     case traffic_pattern::permutation: permutation(spec, r, flows); break;
     case traffic_pattern::all_to_all: all_to_all(spec, r, flows); break;
+    case traffic_pattern::list: break;
   }
+  flows.insert(flows.end(), spec.listed.begin(), spec.listed.end());
   // Stable: equal start times keep generation order, so the ids depend on the seed alone.
   std::stable_sort(flows.begin(), flows.end(),
                    [](const flow_spec& a, const flow_spec& b) { return a.start_ps < b.start_ps; });

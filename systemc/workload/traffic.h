@@ -22,9 +22,10 @@ enum class traffic_pattern {
   incast,        // N distinct random senders -> one receiver, all at start_ps
   permutation,   // random derangement: every host sends to exactly one other host, at start_ps
   all_to_all,    // every ordered pair of distinct hosts, at start_ps
+  list,          // only the flows of traffic.flows
 };
 
-// "poisson", "incast", "permutation", "all_to_all"; parse throws config_error naming
+// "poisson", "incast", "permutation", "all_to_all", "list"; parse throws config_error naming
 // traffic.pattern.
 std::string to_string(traffic_pattern p);
 traffic_pattern parse_traffic_pattern(const std::string& s);
@@ -40,7 +41,13 @@ struct traffic_spec {
   uint32_t incast_senders = 0;
   uint32_t incast_receiver = 0;
   uint64_t start_ps = 0;
+  std::vector<flow_spec> listed;          // traffic.flows, added to any pattern
 };
+
+// traffic.flows: each item "SRC->DST BYTES@START_US", optionally repeated as
+// "SRC->DST BYTES@START_US+EVERY_USxCOUNT" (COUNT flows, EVERY_US apart). Throws config_error
+// naming traffic.flows, the item and what is wrong.
+std::vector<flow_spec> parse_flow_list(const std::vector<std::string>& items, uint32_t hosts);
 
 // Upper bound on one generated list (32 bytes a flow), so a mistyped duration or host count
 // fails with a message instead of exhausting memory.
