@@ -281,6 +281,13 @@ fabric_config make_fabric_config(const config& c) {
   f.nic.sched_visit_cycles = uint32_t(c.integer("nic.scheduler.visit_cycles"));
   f.seed = uint64_t(c.integer("sim.seed"));
   make_cc_config(c, f.nic);
+  // An algorithm without its signal would run open loop: say so before simulating.
+  if (f.nic.cc.algorithm == cc_algorithm::hpcc && !f.nic.int_enabled)
+    fail(c, "nic.int_padding", "is false, but cc.algorithm = \"hpcc\" needs INT in every data frame");
+  if ((f.nic.cc.algorithm == cc_algorithm::dcqcn || f.nic.cc.algorithm == cc_algorithm::dctcp) &&
+      !sw.tm.ecn[f.nic.data_priority].enabled)
+    fail(c, "ecn.priorities", fmt::format("does not include nic.data_priority {}, but cc.algorithm = \"{}\" reacts to ECN marks",
+                                          f.nic.data_priority, c.string("cc.algorithm")));
 
   // A buffer or queue that cannot hold one full data frame can never forward one.
   const uint32_t largest = f.nic.max_frame_bytes();

@@ -297,6 +297,35 @@ void probe_plot(page& pg, const probe_set& probes, std::vector<const probe_serie
   pg.figure(spec, html_escape(caption));
 }
 
+// Queue-length distribution over every sample of every queue (idle ports included, as in HPCC's
+// figures, so the median is often 0).
+void queue_cdf(page& pg, const std::vector<const probe_series*>& queues, const std::string& unit) {
+  std::vector<double> v;
+  for (const probe_series* s : queues) v.insert(v.end(), s->samples.begin(), s->samples.end());
+  if (v.empty()) return;
+  std::sort(v.begin(), v.end());
+  plot_spec spec;
+  spec.id = pg.next_id();
+  spec.title = "Queue length distribution (CDF)";
+  spec.xlabel = "queue depth (" + unit + ")";
+  spec.ylabel = "fraction of samples";
+  spec.ymin = 0;
+  spec.ymax = 1;
+  plot_series ps;
+  ps.title = "all switch ports";
+  ps.style = "steps";
+  const size_t n = v.size(), step = std::max<size_t>(1, n / max_plot_points);
+  for (size_t i = 0; i < n; i += step) {
+    ps.x.push_back(v[i]);
+    ps.y.push_back(double(i + 1) / double(n));
+  }
+  ps.x.push_back(v[n - 1]);
+  ps.y.push_back(1.0);
+  spec.series.push_back(std::move(ps));
+  pg.figure(spec, html_escape(fmt::format("{} samples of {} queues: p50 {:g} {}, p95 {:g} {}, p99 {:g} {}.", n, queues.size(),
+                                          percentile(v, 0.5), unit, percentile(v, 0.95), unit, percentile(v, 0.99), unit)));
+}
+
 void probe_sections(page& pg, const probe_set& probes) {
   pg.html += "<h2>Probes</h2>\n";
   if (probes.series.empty() || probes.t_s.empty()) {
@@ -312,9 +341,15 @@ void probe_sections(page& pg, const probe_set& probes) {
     if (std::find(units.begin(), units.end(), s.unit) == units.end()) units.push_back(s.unit);
     (q ? queues : others)[s.unit].push_back(&s);
   }
-  for (const auto& u : q_units) probe_plot(pg, probes, queues[u], "Queue depth over time", "queue depth", u);
-  for (const auto& u : other_units)
-    probe_plot(pg, probes, others[u], u.empty() ? "Other probes" : "Probes in " + u, "value", u);
+  for (const auto& u : q_units) {
+    probe_plot(pg, probes, queues[u], "Queue depth over time", "queue depth", u);
+    queue_cdf(pg, queues[u], u);
+  }
+  for (const auto& u : other_units) {
+    const bool rates = u == "Mbps";   // the NICs' transmit rates
+    probe_plot(pg, probes, others[u], rates ? "Sender rates over time" : u.empty() ? "Other probes" : "Probes in " + u,
+               rates ? "data sent" : "value", u);
+  }
 }
 
 }  // namespace

@@ -112,6 +112,18 @@ TEST(Cli, ConfigErrorsStopBeforeSimulating) {
   o = netasic("run " NETASIC_SOURCE_DIR "/scenarios/demo.toml --set topology.failed_links=leaf9-spine0 --out " + out.string());
   EXPECT_EQ(o.code, 2);
   EXPECT_NE(o.output.find("leaf9-spine0"), std::string::npos) << o.output;
+
+  // Congestion control: another algorithm's key, and an algorithm without its signal.
+  std::ofstream(d / "cc.toml") << "[cc]\nalgorithm = \"dcqcn\"\n\n[hpcc]\neta = 0.9\n";
+  o = netasic("run " + (d / "cc.toml").string() + " --out " + out.string());
+  EXPECT_EQ(o.code, 2);
+  EXPECT_NE(o.output.find("cc.toml:5: key 'hpcc.eta': is not used with cc.algorithm = \"dcqcn\""), std::string::npos) << o.output;
+  o = netasic("run " NETASIC_SOURCE_DIR "/scenarios/demo.toml --set nic.int_padding=false --out " + out.string());
+  EXPECT_EQ(o.code, 2);
+  EXPECT_NE(o.output.find("key 'nic.int_padding'"), std::string::npos) << o.output;
+  o = netasic("run " NETASIC_SOURCE_DIR "/scenarios/demo.toml --set cc.algorithm=dctcp --set nic.data_priority=2 --out " + out.string());
+  EXPECT_EQ(o.code, 2);
+  EXPECT_NE(o.output.find("key 'ecn.priorities'"), std::string::npos) << o.output;
   EXPECT_FALSE(fs::exists(out));
 }
 

@@ -438,8 +438,9 @@ TEST(ReportPage, HasAPlotForEachSectionWithData) {
   probe_set p = sample_probes();
   nlohmann::json summary = {{"scenario", "unit<test>"}, {"fct_us", {{"p99", 12.5}}}, {"drops_bytes", 3000}};
   std::string html = report_html(summary, sample_flows(), p);
-  // (a) slowdown by size, (b) FCT CDF, (c) queue depth, (d) bytes probes, unitless probes.
-  EXPECT_EQ(count(html, "<svg"), 5u);
+  // (a) slowdown by size, (b) FCT CDF, (c) queue depth and its distribution, (d) bytes probes,
+  // unitless probes.
+  EXPECT_EQ(count(html, "<svg"), 6u);
   EXPECT_NE(html.find("<title>netasic report: unit&lt;test&gt;</title>"), std::string::npos);
   EXPECT_NE(html.find("12.5 us"), std::string::npos);
   EXPECT_NE(html.find("3,000 bytes (3 kB)"), std::string::npos);
@@ -460,8 +461,12 @@ TEST(ReportPage, ManyQueuesShowTheTopEight) {
   p.t_s = {0, 1e-6, 2e-6};
   for (int i = 0; i < 12; ++i) p.series.push_back({"leaf" + std::to_string(i), "port0.qdepth", "bytes", {0, i * 100, 0}});
   std::string html = report_html(nlohmann::json::object(), {}, p);
-  EXPECT_EQ(count(html, "<svg"), 1u);
+  EXPECT_EQ(count(html, "<svg"), 2u);   // queue depth over time, and its distribution
   EXPECT_NE(html.find("Showing the 8 of 12 probes with the highest peak value"), std::string::npos);
+  // The distribution takes every sample of every queue: 25 zeros, then 100 to 1100 bytes (ranks
+  // 25 to 35). Percentiles interpolate between ranks: p95 at rank 33.25 = 900 + 0.25 x 100, p99
+  // at rank 34.65 = 1000 + 0.65 x 100.
+  EXPECT_NE(html.find("36 samples of 12 queues: p50 0 bytes, p95 925 bytes, p99 1065 bytes."), std::string::npos);
   EXPECT_NE(html.find("leaf11.port0.qdepth"), std::string::npos);
   EXPECT_EQ(html.find("leaf3.port0.qdepth"), std::string::npos);   // peak 300 bytes, 9th highest
 }
