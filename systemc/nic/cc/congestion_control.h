@@ -25,6 +25,15 @@ struct cc_feedback {
   const int_stack* intx = nullptr;   // the INT records the receiver copied into the ACK (HPCC)
 };
 
+// a·b/c through a 128-bit product: a rate (bps) times a time (ps) overflows 64 bits.
+inline uint64_t mul_div(uint64_t a, uint64_t b, uint64_t c) {
+  __extension__ typedef unsigned __int128 u128;
+  return static_cast<uint64_t>(static_cast<u128>(a) * b / c);
+}
+
+// Bits per byte times picoseconds per second: bytes = rate_bps · t_ps / ps_bits_per_byte.
+constexpr uint64_t ps_bits_per_byte = 8'000'000'000'000;
+
 class congestion_control {
  public:
   virtual ~congestion_control() = default;

@@ -5,15 +5,6 @@
 
 namespace netasic {
 
-namespace {
-__extension__ typedef unsigned __int128 u128;
-
-// a·b/c without overflow: rate (bps) × RTT (ps) exceeds 64 bits at 800G and 100 us.
-uint64_t mul_div(uint64_t a, uint64_t b, uint64_t c) {
-  return static_cast<uint64_t>(static_cast<u128>(a) * b / c);
-}
-}  // namespace
-
 dcqcn_config dcqcn_config::paper(uint64_t line_rate_bps) {
   dcqcn_config c;
   c.variant = dcqcn_variant::paper;
@@ -51,7 +42,7 @@ uint64_t dcqcn::rate_bps(uint64_t now_ps) {
 uint64_t dcqcn::window_bytes() const {
   if (!cfg_.with_window) return UINT64_MAX;
   // ns-3's VAR_WIN: maxBdp × rate / max_rate, i.e. RC × base RTT.
-  return std::max<uint64_t>(cfg_.mtu_bytes, mul_div(rc_, cfg_.base_rtt_ps, 8'000'000'000'000));
+  return std::max<uint64_t>(cfg_.mtu_bytes, mul_div(rc_, cfg_.base_rtt_ps, ps_bits_per_byte));
 }
 
 void dcqcn::on_cnp(uint64_t now_ps) {

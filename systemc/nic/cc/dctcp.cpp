@@ -5,15 +5,6 @@
 
 namespace netasic {
 
-namespace {
-__extension__ typedef unsigned __int128 u128;
-
-uint64_t mul_div(uint64_t a, uint64_t b, uint64_t c) {
-  return static_cast<uint64_t>(static_cast<u128>(a) * b / c);
-}
-constexpr uint64_t ps_bits_per_byte = 8'000'000'000'000;   // 8 bits × 1e12 ps/s
-}  // namespace
-
 dctcp::dctcp(const dctcp_config& cfg) : cfg_(cfg) {
   if (cfg_.line_rate_bps == 0 || cfg_.base_rtt_ps == 0 || cfg_.mss_bytes == 0)
     throw std::invalid_argument("dctcp: line rate, base RTT and MSS must be positive");

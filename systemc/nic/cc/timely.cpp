@@ -5,14 +5,6 @@
 
 namespace netasic {
 
-namespace {
-__extension__ typedef unsigned __int128 u128;
-
-uint64_t mul_div(uint64_t a, uint64_t b, uint64_t c) {
-  return static_cast<uint64_t>(static_cast<u128>(a) * b / c);
-}
-}  // namespace
-
 timely::timely(const timely_config& cfg) : cfg_(cfg), rate_(cfg.line_rate_bps) {
   if (cfg_.min_rtt_ps == 0 || cfg_.line_rate_bps == 0 || cfg_.min_rate_bps > cfg_.line_rate_bps)
     throw std::invalid_argument("timely: need min_rtt > 0 and 0 < min_rate <= line_rate");
@@ -56,7 +48,7 @@ void timely::on_ack(const cc_feedback& fb) {
 
 uint64_t timely::window_bytes() const {
   if (!cfg_.with_window) return UINT64_MAX;
-  return std::max<uint64_t>(cfg_.mtu_bytes, mul_div(rate_, cfg_.base_rtt_ps, 8'000'000'000'000));
+  return std::max<uint64_t>(cfg_.mtu_bytes, mul_div(rate_, cfg_.base_rtt_ps, ps_bits_per_byte));
 }
 
 }  // namespace netasic
