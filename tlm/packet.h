@@ -27,6 +27,7 @@ struct packet {
   uint32_t seq = 0;                 // unwrapped packet sequence number within the flow
   uint32_t payload_bytes = 0;       // a mirrored copy: its whole frame (copy + encapsulation)
   uint32_t tuple_crc = 0;
+  uint32_t path_sig = 0;            // data: a signature of the switches and ports it took
   packet* next = nullptr;           // intrusive list link (pool free list, switch queues)
   uint64_t rx_end_ps = 0;           // last bit in at the current receiver (cut-through)
   uint64_t sent_ps = 0;             // data: when the sender scheduled it; echoed by its ACK (RTT)

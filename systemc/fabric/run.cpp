@@ -441,6 +441,9 @@ run_result run_scenario(const config& cfg, progress_mode progress) {
     rec.start_s = double(f.start_ps) * 1e-12;
     rec.ideal_fct_s = double(fab.ideal_fct_ps(f.src, f.dst, f.size_bytes)) * 1e-12;
     rec.retransmitted_packets = f.retransmitted;
+    rec.path_changes = f.path_changes;
+    rec.out_of_order_packets = f.out_of_order;
+    rec.max_reorder_packets = f.max_reorder;
     if (f.snd.total && f.snd.done()) {
       rec.fct_s = double(f.finish_ps - f.start_ps) * 1e-12;
       slowdowns.push_back(rec.slowdown());
@@ -453,10 +456,14 @@ run_result run_scenario(const config& cfg, progress_mode progress) {
   const uint64_t dropped = st.dropped.total(), in_flight = st.in_flight();
   r.accounting_ok = st.sent == st.delivered + dropped + in_flight;
   const auto [peak_q, peak_port] = fab.peak_queue();
-  uint64_t timeouts = 0, retrans = 0;
+  uint64_t timeouts = 0, retrans = 0, path_changes = 0, out_of_order = 0;
+  uint32_t max_reorder = 0;
   for (const flow_ctx& f : fab.flows) {
     timeouts += f.timeouts;
     retrans += f.retransmitted;
+    path_changes += f.path_changes;
+    out_of_order += f.out_of_order;
+    max_reorder = std::max(max_reorder, f.max_reorder);
   }
   nlohmann::json& s = r.summary;
   s["scenario"] = cfg.string("scenario.name");
@@ -472,7 +479,9 @@ run_result run_scenario(const config& cfg, progress_mode progress) {
                 {"pipe_overrun", st.dropped.pipe_overrun}, {"no_route", st.dropped.no_route},
                 {"link_down", st.dropped.link_down}};
   s["flows"] = {{"total", specs.size()}, {"started", fab.flows_started}, {"completed", fab.flows_completed},
-                {"retransmitted_packets", retrans}, {"timeouts", timeouts}};
+                {"retransmitted_packets", retrans}, {"timeouts", timeouts},
+                {"path_changes", path_changes}, {"out_of_order_packets", out_of_order},
+                {"max_reorder_packets", max_reorder}};
   s["fct_slowdown"] = {{"p50", percentile_sorted(slowdowns, 50)},
                        {"p95", percentile_sorted(slowdowns, 95)},
                        {"p99", percentile_sorted(slowdowns, 99)}};

@@ -188,6 +188,13 @@ void host_nic::pkt_receive(unsigned, packet& p, uint64_t now) {
   if (p.kind == pkt_kind::data) {
     const bool ce = p.ip.ecn == 3;
     if (ce) ++f.ecn_marked;
+    if (f.any_data && p.path_sig != f.last_path_sig) ++f.path_changes;
+    f.any_data = true;
+    f.last_path_sig = p.path_sig;
+    if (p.seq > f.rcv.expected) {   // ahead of the next expected PSN: reordered (or one before it was lost)
+      ++f.out_of_order;
+      f.max_reorder = std::max(f.max_reorder, p.seq - f.rcv.expected);
+    }
     // DCQCN's notification point: at most one CNP per QP per interval, for CE-marked data.
     if (ce && cfg_.cc.algorithm == cc_algorithm::dcqcn && f.np.should_send_cnp(now, true)) send_cnp(f, p, now);
     const auto r = f.rcv.on_data(p.seq);

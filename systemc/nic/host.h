@@ -63,6 +63,10 @@ struct flow_ctx {
   uint32_t retransmitted = 0, timeouts = 0;
   uint32_t ecn_marked = 0;          // data packets that arrived with ECN CE
   uint32_t cnps = 0;                // CNPs the receiver sent for it (DCQCN)
+  // Receiver: paths and order of the data packets as they arrive.
+  uint32_t path_changes = 0, out_of_order = 0, max_reorder = 0;
+  uint32_t last_path_sig = 0;
+  bool any_data = false;
   gbn_sender snd;
   gbn_receiver rcv;
   // Sender: congestion control and the flow scheduler's state.

@@ -56,14 +56,16 @@ void validate_probe_set(const probe_set& probes) {
 
 void write_flows_csv(const std::string& path, const std::vector<flow_record>& flows) {
   auto out = open_for_writing(path);
-  out << "id,src,dst,size_bytes,start_us,fct_us,ideal_fct_us,slowdown,retransmitted_packets\n";
+  out << "id,src,dst,size_bytes,start_us,fct_us,ideal_fct_us,slowdown,retransmitted_packets,path_changes,"
+         "out_of_order_packets,max_reorder_packets\n";
   fmt::memory_buffer line;
   for (const auto& f : flows) {
     line.clear();
     const bool done = f.fct_s >= 0;
-    fmt::format_to(std::back_inserter(line), "{},{},{},{},{},{},{},{},{}\n", f.id, f.src, f.dst, f.size_bytes,
+    fmt::format_to(std::back_inserter(line), "{},{},{},{},{},{},{},{},{},{},{},{}\n", f.id, f.src, f.dst, f.size_bytes,
                    us(f.start_s), done ? us(f.fct_s) : "", us(f.ideal_fct_s),
-                   done && f.ideal_fct_s > 0 ? fmt::format("{:.6f}", f.slowdown()) : "", f.retransmitted_packets);
+                   done && f.ideal_fct_s > 0 ? fmt::format("{:.6f}", f.slowdown()) : "", f.retransmitted_packets,
+                   f.path_changes, f.out_of_order_packets, f.max_reorder_packets);
     out.write(line.data(), static_cast<std::streamsize>(line.size()));
   }
   finish(out, path);

@@ -15,6 +15,9 @@ struct flow_record {
   double ideal_fct_s = 0;          // same flow alone on an idle fabric
   double slowdown() const { return fct_s < 0 ? -1 : fct_s / ideal_fct_s; }
   uint32_t retransmitted_packets = 0;
+  uint32_t path_changes = 0;           // data packets that took another path than the flow's previous one
+  uint32_t out_of_order_packets = 0;   // data packets that arrived ahead of the next expected one
+  uint32_t max_reorder_packets = 0;    // how far ahead the farthest of them was
 };
 
 // One probe sampled every interval: queue depth of a port, occupancy of a buffer, ...

@@ -140,6 +140,7 @@ void switch_model::enqueue(packet& p, uint64_t now) {
     if (r < 0) return drop(p, &drop_counters::no_route);
     out = unsigned(r);
   }
+  if (p.kind == pkt_kind::data && p.passes == 0) p.path_sig = (p.path_sig ^ (id_ << 8 | out)) * 0x9E3779B1u;
   if (cfg_.mirror.to != mirror_config::target::off && p.kind == pkt_kind::data && p.passes == 0 &&
       ++mirror_count_ % cfg_.mirror.sample == 0)
     mirror(p, now);

@@ -181,6 +181,9 @@ flow_record flow(uint32_t id, uint64_t size, double start_s, double fct_s, doubl
   f.fct_s = fct_s;
   f.ideal_fct_s = ideal_s;
   f.retransmitted_packets = retx;
+  f.path_changes = id % 3;
+  f.out_of_order_packets = id % 11;
+  f.max_reorder_packets = id % 4;
   return f;
 }
 
@@ -285,12 +288,13 @@ TEST(Csv, FlowsRoundTrip) {
   write_flows_csv((dir.path / "flows.csv").string(), flows);
   auto lines = split(slurp(dir.path / "flows.csv"), '\n');
   ASSERT_EQ(lines.size(), flows.size() + 2);   // header, rows, final newline
-  EXPECT_EQ(lines[0], "id,src,dst,size_bytes,start_us,fct_us,ideal_fct_us,slowdown,retransmitted_packets");
+  EXPECT_EQ(lines[0], "id,src,dst,size_bytes,start_us,fct_us,ideal_fct_us,slowdown,retransmitted_packets,path_changes,"
+                      "out_of_order_packets,max_reorder_packets");
   EXPECT_EQ(lines.back(), "");
   for (size_t i = 0; i < flows.size(); ++i) {
     const auto& f = flows[i];
     auto c = split(lines[i + 1], ',');
-    ASSERT_EQ(c.size(), 9u) << lines[i + 1];
+    ASSERT_EQ(c.size(), 12u) << lines[i + 1];
     EXPECT_EQ(std::stoul(c[0]), f.id);
     EXPECT_EQ(std::stoul(c[1]), f.src);
     EXPECT_EQ(std::stoul(c[2]), f.dst);
@@ -298,6 +302,9 @@ TEST(Csv, FlowsRoundTrip) {
     EXPECT_NEAR(std::stod(c[4]) * 1e-6, f.start_s, 0.51e-12);   // exact to the picosecond
     EXPECT_NEAR(std::stod(c[6]) * 1e-6, f.ideal_fct_s, 0.51e-12);
     EXPECT_EQ(std::stoul(c[8]), f.retransmitted_packets);
+    EXPECT_EQ(std::stoul(c[9]), f.path_changes);
+    EXPECT_EQ(std::stoul(c[10]), f.out_of_order_packets);
+    EXPECT_EQ(std::stoul(c[11]), f.max_reorder_packets);
     if (f.fct_s < 0) {
       EXPECT_EQ(c[5], "");
       EXPECT_EQ(c[7], "");
