@@ -77,13 +77,21 @@ void print_summary(const nlohmann::json& s, const std::string& dir, bool vcd) {
                                            pfc["most_paused_time_s"].get<double>() * 1e6)));
   row("ECN, INT", fmt::format("{} packets marked CE, {} INT records written", s["ecn_marked_packets"].get<uint64_t>(),
                               s["int_records_written"].get<uint64_t>()));
+  const auto& lbj = s["load_balancer"];
+  row("load balancing", fmt::format("{}: {} path changes, {} packets out of order (farthest {} ahead){}", lbj["mode"].get<std::string>(),
+                                    f["path_changes"].get<uint64_t>(), f["out_of_order_packets"].get<uint64_t>(),
+                                    f["max_reorder_packets"].get<uint64_t>(),
+                                    lbj.contains("new_flowlets") ? fmt::format("; {} flowlets, table peak {} of {} entries",
+                                                                               lbj["new_flowlets"].get<uint64_t>(), lbj["peak_table_occupancy"].get<uint64_t>(),
+                                                                               lbj["table_entries"].get<uint64_t>())
+                                                                 : std::string()));
   if (s.contains("mirror")) {
     const auto& m = s["mirror"];
     row("mirror", fmt::format("{} copies made, {} delivered ({:.1f} KiB), {} dropped", m["copies_made"].get<uint64_t>(),
                               m["copies_delivered"].get<uint64_t>(), m["bytes_delivered"].get<double>() / 1024,
                               m["copies_dropped"].get<uint64_t>()));
   }
-  row("outputs", dir + "/ (report.html, summary.json, flows.csv, probes.csv, config.toml" +
+  row("outputs", dir + "/ (report.html, summary.json, flows.csv, links.csv, probes.csv, config.toml" +
                      (vcd ? ", waves.vcd, waves.gtkw)" : ")"));
 }
 

@@ -13,6 +13,7 @@ flowlet_table::flowlet_table(const flowlet_config& cfg) : cfg_(cfg) {
   if (cfg.clock_period_ps < 1) fail("clock_period_ps must be at least 1");
   if (cfg.delta_ps < cfg.clock_period_ps) fail("delta_ps must be at least one clock period");
   if (cfg.ports < 1) fail("ports must be at least 1");
+  if (cfg.sweep_width < 1) fail("sweep_width must be at least 1");
   if (cfg.port_bits < 1 || cfg.port_bits > 32) fail("port_bits must be 1..32");
   life_ = uint64_t(1) << cfg.age_bits;
   t_.assign(cfg.entries, slot{});
@@ -38,10 +39,12 @@ void flowlet_table::start_sweep() {
 }
 
 // The running sweep visits entries pos_ .. p-1. Only the deaths need work; the other visits are
-// the age increments that visits() accounts for.
+// the age increments that visits() accounts for. An entry on the list may have been hit since the
+// sweep started (ahead of the checker), which moved its death to a later sweep.
 void flowlet_table::visit_to(uint32_t p) {
   while (dying_next_ < dying_.size() && dying_[dying_next_] < p) {
     slot& e = t_[dying_[dying_next_++]];
+    if (e.v_touch + life_ != sweeps_) continue;   // a packet came after the sweep started
     e.valid = false;
     ++count_.evictions;
     --count_.occupancy;
@@ -80,9 +83,20 @@ void flowlet_table::advance_cycles(uint64_t c) {
       ++cycle_;
       continue;
     }
-    const uint64_t n = std::min(std::min(c, trig) - cycle_, uint64_t(cfg_.entries - pos_));
-    cycle_ += n;
-    visit_to(pos_ + uint32_t(n));
+    // Free run: one row of sweep_width entries per cycle over [cycle_, stop). Boundaries inside it
+    // find the sweep busy: overruns, all remembered by the one pending bit.
+    // T_s < stop <=> s <= (stop - 1) P / Delta.
+    const uint64_t w = cfg_.sweep_width;
+    const uint64_t stop = std::min(c, cycle_ + (cfg_.entries - pos_ + w - 1) / w);
+    if (trig < stop) {
+      const uint64_t last = (stop - 1) * cfg_.clock_period_ps / cfg_.delta_ps;
+      count_.sweep_overruns += last - next_trigger_ + 1;
+      next_trigger_ = last + 1;
+      pending_ = true;
+    }
+    const uint64_t n = stop - cycle_;
+    cycle_ = stop;
+    visit_to(uint32_t(std::min<uint64_t>(cfg_.entries, pos_ + n * w)));
   }
 }
 

@@ -4,12 +4,12 @@
 // clears the age; on an invalid entry it starts a new flowlet: a port is chosen, stored, the entry
 // is made valid with age 0.
 //
-// Aging is LetFlow's checker: at every Delta boundary a sweep starts that visits one entry per
-// clock cycle, in index order. On its visit a valid entry whose age is at its maximum
-// (2^age_bits - 1) is invalidated, otherwise its age goes up by one. With one age bit that is
-// LetFlow's "set the age bit, or clear the valid bit if already set", and an idle entry survives
-// between Delta and 2*Delta; with k bits between (2^k - 1)*Delta and 2^k*Delta (see the datasheet
-// for the exact cycle bounds).
+// Aging is LetFlow's checker: at every Delta boundary a sweep starts that visits the entries in
+// index order, sweep_width of them (one SRAM row) per clock cycle. On its visit a valid entry
+// whose age is at its maximum (2^age_bits - 1) is invalidated, otherwise its age goes up by one.
+// With one age bit that is LetFlow's "set the age bit, or clear the valid bit if already set", and
+// an idle entry survives between Delta and 2*Delta; with k bits between (2^k - 1)*Delta and
+// 2^k*Delta (see the datasheet for the exact cycle bounds).
 //
 // Ports: the table has `ports` read-modify-write slots per cycle, shared by lookups and the
 // checker. Lookups always win (packets are never stalled): in a cycle whose lookups take every
@@ -34,6 +34,7 @@ struct flowlet_config {
   unsigned age_bits = 1;                // 1..16; LetFlow and CONGA use 1
   uint64_t delta_ps = 500'000'000;      // Delta, the checker period: 500 us (LetFlow, TCP)
   unsigned ports = 2;                   // memory read-modify-write slots per cycle (lookups + checker)
+  uint32_t sweep_width = 1;             // entries the checker visits per cycle (entries per SRAM row)
   uint64_t clock_period_ps = 1000;      // 1 GHz, the switch pipeline clock default
   unsigned port_bits = 8;               // width of the stored next hop; memory_bits() only
 };
@@ -93,6 +94,8 @@ class flowlet_table {
   bool sweep_active() const { return active_; }
   uint32_t sweep_position() const { return pos_; }
   uint64_t next_cycle() const { return cycle_; }        // first cycle the checker has not run
+  // Cycles one sweep needs without conflicts: ceil(entries / sweep_width).
+  uint64_t sweep_cycles() const { return (uint64_t(cfg_.entries) + cfg_.sweep_width - 1) / cfg_.sweep_width; }
   // SRAM bits: entries * (valid + age_bits + port_bits).
   uint64_t memory_bits() const { return uint64_t(cfg_.entries) * (1 + cfg_.age_bits + cfg_.port_bits); }
 

@@ -87,6 +87,16 @@ void declare_mirror(param_registry& r) {
   r.real("mirror.cpu_rate", "Gbps", 25, 0.001, 1e5, "Rate of each switch's CPU port (mirror.to = \"cpu\")");
 }
 
+void declare_lb(param_registry& r) {
+  r.choice("lb.mode", "ecmp", {"ecmp", "wcmp", "spray_random", "spray_round_robin", "letflow"}, "How a switch picks among the next hops of a data packet's multipath group (ACKs follow ECMP)");
+  r.integer("lb.wcmp_table_size", "entries", 64, 2, 65535, "WCMP: member entries a weighted group may take (each next hop replicated by its link rate)");
+  r.integer("lb.flowlet.entries", "entries", 65536, 1, 1 << 26, "LetFlow: flowlet table entries (indexed by flow hash modulo entries)");
+  r.real("lb.flowlet.timeout", "us", 500, 0.001, 1e7, "LetFlow: Delta, the checker's sweep period; an idle flowlet ends after Delta to 2 Delta with one age bit");
+  r.integer("lb.flowlet.age_bits", "bits", 1, 1, 16, "LetFlow: age bits per entry");
+  r.integer("lb.flowlet.ports", "ports", 2, 1, 16, "LetFlow: table memory accesses per cycle, shared by lookups and the checker");
+  r.integer("lb.flowlet.sweep_width", "entries", 1, 1, 1 << 16, "LetFlow: entries the checker visits per cycle (entries per SRAM row)");
+}
+
 void declare_nic(param_registry& r) {
   r.real("nic.clock", "MHz", 1000, 1, 1e5, "NIC clock; received frames are handled on its edges (period: whole picoseconds)");
   r.integer("nic.mtu", "bytes", 1000, 1, 9000, "Payload bytes per data packet");
@@ -157,6 +167,7 @@ const param_registry& all_params() {
     declare_switch(r);
     declare_tm(r);
     declare_mirror(r);
+    declare_lb(r);
     declare_nic(r);
     declare_cc(r);
     declare_traffic(r);

@@ -29,6 +29,7 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
     switch_config sc = cfg_.sw;
     sc.hash_seed ^= s * 0x9E3779B1u;
     sc.tm.seed = cfg_.seed * 0x100000001B3ull + s;   // each switch its own ECN draws
+    sc.lb.seed = cfg_.seed * 0x9E3779B97F4A7C15ull + s;   // and its own load-balancer draws
     std::vector<uint64_t> rates;
     for (unsigned li : n.port_link) {
       const topo_link& l = t.links[li];
@@ -97,16 +98,19 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
       const topo_node& n = t.nodes[t.switches[s]];
       for (unsigned p = 0; p < n.port_link.size(); ++p) {
         if (t.links[n.port_link[p]].failed) continue;
-        probe_ports_.push_back({s, p});
+        probe_ports_.push_back({s, p, t.links[n.port_link[p]].rate_bps});
         probes.series.push_back({n.name, fmt::format("port{}.qdepth", p), "bytes", {}});
         probes.series.push_back({n.name, fmt::format("port{}.paused", p), "priority bitmap", {}});
         probes.series.push_back({n.name, fmt::format("port{}.ecn_marks", p), "packets", {}});
+        probes.series.push_back({n.name, fmt::format("port{}.utilization", p), "%", {}});
       }
     }
     for (unsigned s = 0; s < t.switches.size(); ++s) {
       probes.series.push_back({t.nodes[t.switches[s]].name, "buffer.used", "bytes", {}});
       probes.series.push_back({t.nodes[t.switches[s]].name, "buffer.headroom_used", "bytes", {}});
       probes.series.push_back({t.nodes[t.switches[s]].name, "drops", "packets", {}});
+      if (cfg_.sw.lb.mode == lb_mode::letflow)
+        probes.series.push_back({t.nodes[t.switches[s]].name, "flowlets", "entries", {}});
     }
     // Each NIC's transmit rate over the last interval (data, retransmissions included).
     for (unsigned h = 0; h < t.hosts.size(); ++h) probes.series.push_back({t.nodes[t.hosts[h]].name, "tx_rate", "Mbps", {}});
@@ -139,16 +143,26 @@ void fabric::sample() {
   const uint64_t now = now_ps();
   probes.t_s.push_back(double(now) * 1e-12);
   size_t i = 0;
-  for (const probe_ref& r : probe_ports_) {
+  for (probe_ref& r : probe_ports_) {
     const switch_model& sw = *switches_[r.sw];
     probes.series[i++].samples.push_back(int64_t(sw.queue_depth(r.port)));
     probes.series[i++].samples.push_back(int64_t(sw.paused(r.port, now)));
     probes.series[i++].samples.push_back(int64_t(sw.ecn_marked(r.port)));
+    // Bytes handed to the wire since the last sample over what the link could carry (frames
+    // counted when they start, so one sample may read a frame above 100%).
+    const uint64_t sent = sw.tx_bytes(r.port);
+    probes.series[i++].samples.push_back(
+        int64_t(double(sent - r.tx_bytes) * 8 * 100 * 1e12 / (double(r.rate_bps) * double(cfg_.probe_interval_ps))));
+    r.tx_bytes = sent;
   }
   for (const auto& sw : switches_) {
     probes.series[i++].samples.push_back(int64_t(sw->buffer_used()));
     probes.series[i++].samples.push_back(int64_t(sw->headroom_used()));
     probes.series[i++].samples.push_back(int64_t(sw->drops().total()));
+    if (cfg_.sw.lb.mode == lb_mode::letflow) {
+      sw->lb_advance(now);
+      probes.series[i++].samples.push_back(int64_t(sw->lb().flowlets()->counters().occupancy));
+    }
   }
   for (size_t h = 0; h < hosts_.size(); ++h) {
     const uint64_t bytes = hosts_[h]->data_bytes_sent();

@@ -70,7 +70,11 @@ class fabric : public sc_core::sc_module {
   size_t next_flow_ = 0;
   sc_core::sc_event flow_start_, sample_tick_;
   mutable std::map<unsigned, std::vector<unsigned>> rack_distances_;   // for ideal_fct_ps
-  struct probe_ref { unsigned sw, port; };
+  struct probe_ref {
+    unsigned sw, port;
+    uint64_t rate_bps;
+    uint64_t tx_bytes = 0;   // sent by the last sample (utilisation)
+  };
   std::vector<probe_ref> probe_ports_;
   std::vector<uint64_t> host_tx_bytes_;   // at the last sample
 };

@@ -5,11 +5,12 @@
 
 #include <fmt/format.h>
 
+#include "blocks/path_select.h"
 #include "switch/route_table.h"
 
 namespace netasic {
 
-route_plan plan_routes(const topology& t) {
+route_plan plan_routes(const topology& t, uint32_t wcmp_table_size) {
   route_plan plan;
   plan.per_switch.resize(t.switches.size());
   for (auto& s : plan.per_switch) s.route.assign(t.hosts.size(), 0);
@@ -55,6 +56,14 @@ route_plan plan_routes(const topology& t) {
         const topo_link& l = t.links[pl[p]];
         const unsigned peer = l.a == node ? l.b : l.a;
         if (!l.failed && t.nodes[peer].kind == node_kind::sw && dist[peer] + 1 == dist[node]) ports.push_back(uint16_t(p));
+      }
+      if (wcmp_table_size && ports.size() > 1) {
+        std::vector<uint32_t> weights;   // Mb/s of each port's link
+        for (uint16_t p : ports) weights.push_back(uint32_t(t.links[pl[p]].rate_bps / 1'000'000));
+        const std::vector<uint32_t> replicas = path_select::replicate(weights, wcmp_table_size);
+        std::vector<uint16_t> weighted;
+        for (size_t i = 0; i < ports.size(); ++i) weighted.insert(weighted.end(), replicas[i], ports[i]);
+        ports = weighted;
       }
       const uint32_t route = group_of(s, ports);
       for (unsigned h : hosts) plan.per_switch[s].route[h] = route;

@@ -21,8 +21,10 @@ struct route_plan {
   std::vector<std::string> unreachable;     // "leaf0 -> host5" for pairs with no path
 };
 
-// Shortest paths over links that are up; an ECMP group is every port on a shortest path.
-route_plan plan_routes(const topology& t);
+// Shortest paths over links that are up; an ECMP group is every port on a shortest path. With
+// wcmp_table_size > 0 a group is weighted (WCMP): each port is replicated in proportion to its
+// link's rate, in at most that many member entries (path_select::replicate).
+route_plan plan_routes(const topology& t, uint32_t wcmp_table_size = 0);
 
 class route_controller : public sc_core::sc_module {
  public:

@@ -51,6 +51,15 @@ void reject_unused(const config& c, const std::vector<std::string>& keys, const 
     if (!is_default(c, k)) fail(c, k, "is not used " + because + "; remove it or leave it at its default");
 }
 
+// The parameters of a mode that is not selected (another congestion control, another load
+// balancer) have no effect. They are kept so one scenario can be swept over the modes, and the
+// run says which ones it does not use.
+void warn_unused(const config& c, const std::vector<std::string>& keys, const std::string& because) {
+  for (const auto& k : keys)
+    if (!is_default(c, k))
+      std::cerr << fmt::format("warning: {}: key '{}' has no effect {}\n", c.origin(k), k, because);
+}
+
 uint64_t clock_period_ps(const config& c, const std::string& key) {
   const double mhz = c.real(key), period = 1e6 / mhz;
   if (std::fabs(period - std::round(period)) > 1e-6)
@@ -71,10 +80,10 @@ void make_cc_config(const config& c, nic_config& nic) {
     std::vector<std::string> keys;
     for (const param_def& d : all_params().all())
       if (d.key.rfind(prefix, 0) == 0) keys.push_back(d.key);
-    reject_unused(c, keys, with);
+    warn_unused(c, keys, with);
   }
-  if (cc.algorithm != cc_algorithm::dcqcn && cc.algorithm != cc_algorithm::timely) reject_unused(c, {"cc.window"}, with);
-  if (cc.algorithm == cc_algorithm::none) reject_unused(c, {"cc.base_rtt"}, with);
+  if (cc.algorithm != cc_algorithm::dcqcn && cc.algorithm != cc_algorithm::timely) warn_unused(c, {"cc.window"}, with);
+  if (cc.algorithm == cc_algorithm::none) warn_unused(c, {"cc.base_rtt"}, with);
   cc.base_rtt_ps = to_ps(c.real("cc.base_rtt"), 1e6);
   const bool window = c.boolean("cc.window");
   const uint32_t mtu = uint32_t(c.integer("nic.mtu"));
@@ -93,8 +102,8 @@ void make_cc_config(const config& c, nic_config& nic) {
       h.table.lookup_cycles = uint32_t(c.integer("hpcc.lookup_cycles"));
       if (c.string("hpcc.divider") == "exact") {
         h.division = hpcc_config::divider::exact;
-        reject_unused(c, {"hpcc.epsilon", "hpcc.table_input_bits", "hpcc.mantissa_bits", "hpcc.lookup_cycles"},
-                      "with hpcc.divider = \"exact\"");
+        warn_unused(c, {"hpcc.epsilon", "hpcc.table_input_bits", "hpcc.mantissa_bits", "hpcc.lookup_cycles"},
+                    "with hpcc.divider = \"exact\"");
       } else {
         h.division = hpcc_config::divider::table;
         try {
@@ -245,6 +254,25 @@ fabric_config make_fabric_config(const config& c) {
   }
   sw.pfc_response_cycles = uint32_t(c.integer("pfc.response_cycles"));
 
+  lb_config& lb = sw.lb;
+  const std::string lb_mode_name = c.string("lb.mode");
+  lb.mode = lb_mode_name == "wcmp" ? lb_mode::wcmp : lb_mode_name == "spray_random" ? lb_mode::spray_random
+          : lb_mode_name == "spray_round_robin" ? lb_mode::spray_round_robin : lb_mode_name == "letflow" ? lb_mode::letflow
+          : lb_mode::ecmp;
+  const std::string with_lb = "with lb.mode = \"" + lb_mode_name + "\"";
+  if (lb.mode != lb_mode::wcmp) warn_unused(c, {"lb.wcmp_table_size"}, with_lb);
+  if (lb.mode != lb_mode::letflow)
+    warn_unused(c, {"lb.flowlet.entries", "lb.flowlet.timeout", "lb.flowlet.age_bits", "lb.flowlet.ports", "lb.flowlet.sweep_width"}, with_lb);
+  lb.wcmp_table_size = uint32_t(c.integer("lb.wcmp_table_size"));
+  lb.flowlet.entries = uint32_t(c.integer("lb.flowlet.entries"));
+  lb.flowlet.delta_ps = to_ps(c.real("lb.flowlet.timeout"), 1e6);
+  lb.flowlet.age_bits = unsigned(c.integer("lb.flowlet.age_bits"));
+  lb.flowlet.ports = unsigned(c.integer("lb.flowlet.ports"));
+  lb.flowlet.sweep_width = uint32_t(c.integer("lb.flowlet.sweep_width"));
+  lb.flowlet.clock_period_ps = sw.clock_period_ps;
+  if (lb.mode == lb_mode::letflow && lb.flowlet.delta_ps < sw.clock_period_ps)
+    fail(c, "lb.flowlet.timeout", fmt::format("{} us is shorter than one switch clock period", c.real("lb.flowlet.timeout")));
+
   mirror_config& m = sw.mirror;
   const std::string to = c.string("mirror.to");
   m.to = to == "cpu" ? mirror_config::target::cpu : to == "collector" ? mirror_config::target::collector : mirror_config::target::off;
@@ -312,9 +340,9 @@ fabric_config make_fabric_config(const config& c) {
 
   f.arrivals_end_ps = to_ps(c.real("sim.duration"), 1e6);
   f.probe_interval_ps = to_ps(c.real("sim.probe_interval"), 1e6);
-  // Probes are kept in memory until the run ends: three series per switch port and per switch, one per NIC.
-  size_t series = 3 * f.topo.switches.size() + f.topo.hosts.size();
-  for (unsigned s : f.topo.switches) series += 3 * f.topo.nodes[s].port_link.size();
+  // Probes are kept in memory until the run ends: four series per switch port and per switch, one per NIC.
+  size_t series = 4 * f.topo.switches.size() + f.topo.hosts.size();
+  for (unsigned s : f.topo.switches) series += 4 * f.topo.nodes[s].port_link.size();
   const double samples = (c.real("sim.duration") + c.real("sim.drain")) / c.real("sim.probe_interval");
   constexpr double max_values = 1e8;   // 800 MB of samples
   if (samples * double(series) > max_values)
@@ -385,7 +413,7 @@ run_result run_scenario(const config& cfg, progress_mode progress) {
   fabric_config fc = make_fabric_config(cfg);
   const std::vector<flow_spec> specs = make_flows(cfg, fc);
   // ECMP groups must fit the member table: a configuration error, found before simulating.
-  fc.routes = plan_routes(fc.topo);
+  fc.routes = plan_routes(fc.topo, fc.sw.lb.mode == lb_mode::wcmp ? fc.sw.lb.wcmp_table_size : 0);
   const route_plan& plan = fc.routes;
   for (unsigned s = 0; s < plan.per_switch.size(); ++s)
     if (plan.per_switch[s].members.size() > fc.sw.member_capacity)
@@ -451,6 +479,19 @@ run_result run_scenario(const config& cfg, progress_mode progress) {
     r.flows.push_back(rec);
   }
   std::sort(slowdowns.begin(), slowdowns.end());
+  for (unsigned s = 0; s < fc.topo.switches.size(); ++s) {
+    const topo_node& n = fc.topo.nodes[fc.topo.switches[s]];
+    for (unsigned p = 0; p < n.port_link.size(); ++p) {
+      const topo_link& l = fc.topo.links[n.port_link[p]];
+      link_record rec;
+      rec.from = fmt::format("{}.port{}", n.name, p);
+      rec.to = fc.topo.nodes[l.a == fc.topo.switches[s] ? l.b : l.a].name;
+      rec.rate_bps = l.failed ? 0 : l.rate_bps;
+      rec.bytes = fab.switches()[s]->tx_bytes(p);
+      rec.utilization = rec.rate_bps && sim_end ? double(rec.bytes) * 8 / (double(rec.rate_bps) * double(sim_end) * 1e-12) : 0.0;
+      r.links.push_back(rec);
+    }
+  }
 
   const run_stats& st = fab.stats;
   const uint64_t dropped = st.dropped.total(), in_flight = st.in_flight();
@@ -563,6 +604,36 @@ run_result run_scenario(const config& cfg, progress_mode progress) {
                    {"bytes_delivered", sum.mirror_cpu_bytes + collector_bytes},
                    {"copies_in_flight", sum.mirrored - sum.mirror_dropped - sum.mirror_to_cpu - at_collector}};
   }
+  // Load balancing: the flowlet tables of every switch.
+  if (fc.sw.lb.mode == lb_mode::letflow) {
+    flowlet_counters fl;
+    uint64_t peak = 0;
+    for (const auto& sw : fab.switches()) {
+      const flowlet_counters& c = sw->lb().flowlets()->counters();
+      fl.lookups += c.lookups;
+      fl.new_flowlets += c.new_flowlets;
+      fl.path_changes += c.path_changes;
+      fl.collisions += c.collisions;
+      fl.evictions += c.evictions;
+      fl.sweep_conflicts += c.sweep_conflicts;
+      fl.sweep_overruns += c.sweep_overruns;
+    }
+    for (const probe_series& ps : r.probes.series)
+      if (ps.name == "flowlets") peak = std::max<uint64_t>(peak, ps.samples.empty() ? 0 : uint64_t(*std::max_element(ps.samples.begin(), ps.samples.end())));
+    s["load_balancer"] = {{"mode", cfg.string("lb.mode")},
+                          {"flowlet_lookups", fl.lookups},
+                          {"new_flowlets", fl.new_flowlets},
+                          {"flowlet_path_changes", fl.path_changes},
+                          {"flowlet_collisions", fl.collisions},
+                          {"flowlet_evictions", fl.evictions},
+                          {"sweep_conflict_cycles", fl.sweep_conflicts},
+                          {"sweep_overruns", fl.sweep_overruns},
+                          {"peak_table_occupancy", peak},
+                          {"table_entries", fc.sw.lb.flowlet.entries}};
+  } else {
+    s["load_balancer"] = {{"mode", cfg.string("lb.mode")}};
+  }
+
   // NIC: congestion control and the flow scheduler.
   nic_scheduler_stats nics;
   uint64_t cnps = 0;
@@ -649,6 +720,7 @@ void write_run_outputs(const std::string& dir, const config& cfg, const run_resu
   std::ofstream(d / "config.toml") << cfg.to_toml();
   write_flows_csv((d / "flows.csv").string(), r.flows);
   write_probes_csv((d / "probes.csv").string(), r.probes);
+  write_links_csv((d / "links.csv").string(), r.links);
   if (vcd) {
     write_vcd((d / "waves.vcd").string(), r.probes);
     write_gtkw((d / "waves.gtkw").string(), "waves.vcd", r.probes);

@@ -14,6 +14,7 @@ struct run_result {
   nlohmann::json summary;
   std::vector<flow_record> flows;
   probe_set probes;
+  std::vector<link_record> links;   // every switch port's link, one direction
   bool accounting_ok = false;
 };
 
@@ -23,7 +24,7 @@ enum class progress_mode { none, terminal, lines };
 // Throws config_error for a configuration that cannot be built, before simulating anything.
 run_result run_scenario(const config& cfg, progress_mode progress);
 
-// Writes summary.json, flows.csv, probes.csv, config.toml, report.html (and waves.vcd plus
+// Writes summary.json, flows.csv, links.csv, probes.csv, config.toml, report.html (and waves.vcd plus
 // waves.gtkw when `vcd`) into `dir`.
 void write_run_outputs(const std::string& dir, const config& cfg, const run_result& r, bool vcd);
 

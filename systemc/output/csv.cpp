@@ -88,4 +88,12 @@ void write_probes_csv(const std::string& path, const probe_set& probes) {
   finish(out, path);
 }
 
+void write_links_csv(const std::string& path, const std::vector<link_record>& links) {
+  auto out = open_for_writing(path);
+  out << "from,to,rate_gbps,bytes,utilization\n";
+  for (const link_record& l : links)
+    out << fmt::format("{},{},{:g},{},{:.6f}\n", l.from, l.to, double(l.rate_bps) / 1e9, l.bytes, l.utilization);
+  finish(out, path);
+}
+
 }  // namespace netasic

@@ -26,4 +26,7 @@ void write_flows_csv(const std::string& path, const std::vector<flow_record>& fl
 // probes.csv, wide: time_us, then one integer column per series in probe_set order.
 void write_probes_csv(const std::string& path, const probe_set& probes);
 
+// links.csv: from,to,rate_gbps,bytes,utilization (one row per switch port with a link).
+void write_links_csv(const std::string& path, const std::vector<link_record>& links);
+
 }  // namespace netasic

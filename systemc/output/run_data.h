@@ -20,6 +20,14 @@ struct flow_record {
   uint32_t max_reorder_packets = 0;    // how far ahead the farthest of them was
 };
 
+// One direction of a link from a switch port: what it carried over the run.
+struct link_record {
+  std::string from, to;     // "leaf0.port16", "spine0"
+  uint64_t rate_bps = 0;
+  uint64_t bytes = 0;       // frame bytes sent
+  double utilization = 0;   // bytes over what the rate carries in the simulated time
+};
+
 // One probe sampled every interval: queue depth of a port, occupancy of a buffer, ...
 struct probe_series {
   std::string device;   // scope in the VCD and group in GTKWave, e.g. "leaf0"

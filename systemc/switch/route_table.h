@@ -28,6 +28,15 @@ class route_table {
     return member_[base + hash % size];
   }
 
+  // The multipath group of `dst_host`: members base .. base + size - 1; false when no route.
+  bool group(uint32_t dst_host, uint32_t& base, uint32_t& size) const {
+    if (dst_host >= route_.size()) return false;
+    base = route_[dst_host] >> 16;
+    size = route_[dst_host] & 0xFFFF;
+    return size != 0;
+  }
+  uint32_t member(uint32_t i) const { return member_[i]; }
+
   // Register access; false = no register at that offset (or read-only / bad value).
   bool write(uint32_t offset, uint32_t value) {
     if (offset >= reg_route && offset < reg_route + 4 * route_.size()) {

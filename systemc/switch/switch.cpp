@@ -40,6 +40,7 @@ switch_model::switch_model(sc_core::sc_module_name name, unsigned id, const std:
       events_(events),
       hash_(cfg.hash_bits == 16 ? crc_engine::crc16() : crc_engine::crc32()),
       routes_(id, unsigned(port_rate_bps.size()), hosts, cfg.member_capacity),
+      lb_(cfg.lb, cfg.member_capacity),
       // Front-panel ports, one recirculation port per pipe, the CPU port.
       tm_(cfg.tm, unsigned(port_rate_bps.size()) + cfg.pipes + 1),
       port_(port_rate_bps.size() + cfg.pipes + 1),
@@ -136,9 +137,10 @@ void switch_model::enqueue(packet& p, uint64_t now) {
   if (p.kind == pkt_kind::data && p.passes < cfg_.recirculations) {
     out = unsigned(tx.size()) + port_[p.in_port].pipe;
   } else {
-    const int r = routes_.lookup(p.ip.dst & 0x00FFFFFFu, flow_hash(p));
-    if (r < 0) return drop(p, &drop_counters::no_route);
-    out = unsigned(r);
+    uint32_t base, size;
+    if (!routes_.group(p.ip.dst & 0x00FFFFFFu, base, size)) return drop(p, &drop_counters::no_route);
+    const uint32_t hash = flow_hash(p);
+    out = routes_.member(base + (p.kind == pkt_kind::data ? lb_.pick(hash, base, size, now) : hash % size));
   }
   if (p.kind == pkt_kind::data && p.passes == 0) p.path_sig = (p.path_sig ^ (id_ << 8 | out)) * 0x9E3779B1u;
   if (cfg_.mirror.to != mirror_config::target::off && p.kind == pkt_kind::data && p.passes == 0 &&

@@ -32,6 +32,7 @@
 #include "common/crc.h"
 #include "common/pfc_pause.h"
 #include "common/run_stats.h"
+#include "switch/load_balancer.h"
 #include "switch/route_table.h"
 #include "switch/traffic_manager.h"
 #include "tlm/event_queue.h"
@@ -66,6 +67,7 @@ struct switch_config {
   uint16_t pfc_quanta = 0xFFFF;      // time field of the PAUSEs this switch sends
   uint64_t pfc_headroom_bytes = 0;   // per port and lossless priority; 0 = pfc_headroom_needed()
   mirror_config mirror;
+  lb_config lb;                      // how a data packet picks among its group's members
   tm_config tm;
   unsigned hash_bits = 32;           // 16 or 32
   uint32_t hash_seed = 0;
@@ -112,6 +114,9 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   const drop_counters& drops() const { return drops_; }
   const switch_counters& counters() const { return counters_; }
   const traffic_manager& tm() const { return tm_; }
+  const load_balancer& lb() const { return lb_; }
+  void lb_advance(uint64_t now_ps) { lb_.advance(now_ps); }
+  uint64_t tx_bytes(unsigned port) const { return port_[port].tx_bytes; }   // sent so far
   // Clock-aligned frame to egress queue to wire, unloaded, per pass.
   uint64_t pipeline_latency_ps() const { return cfg_.pass_ps(); }
 
@@ -175,6 +180,7 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   unsigned cpu_port_ = 0;    // traffic-manager port of the CPU (after the recirculation ports)
   uint64_t mirror_count_ = 0;   // data frames seen by the mirror session's sampler   // what this switch's seed adds to a zero-seed CRC of the 5-tuple
   route_table routes_;
+  load_balancer lb_;
   traffic_manager tm_;
   std::vector<pkt_fw_transport_if*> tx_if_;   // tx[p]'s bound link (null: no cable)
   std::vector<port_state> port_;

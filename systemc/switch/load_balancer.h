@@ -1,0 +1,53 @@
+// Where the switch picks the next hop of a data packet among the members of its multipath
+// group (the route table gives the group; see docs/datasheets/load_balancer.md):
+//   ecmp, wcmp          the flow's hash; WCMP's weights are in the group itself (the route
+//                       controller replicates members by link rate)
+//   spray_random        per packet, a random member
+//   spray_round_robin   per packet, the group's members in turn
+//   letflow             LetFlow: a flowlet table indexed by the flow hash keeps a flowlet on its
+//                       member; a new flowlet (idle for between Delta and 2 Delta with one age
+//                       bit) takes a random member
+// The stored choice is a member index, taken modulo the group size, so a flowlet entry that two
+// destinations share always names a member of the packet's own group. ACKs, NAKs and CNPs
+// always follow ECMP.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "blocks/flowlet_table.h"
+#include "common/rng.h"
+
+namespace netasic {
+
+enum class lb_mode : uint8_t { ecmp, wcmp, spray_random, spray_round_robin, letflow };
+
+struct lb_config {
+  lb_mode mode = lb_mode::ecmp;
+  flowlet_config flowlet;           // letflow
+  uint32_t wcmp_table_size = 64;    // member entries a weighted group may take (route controller)
+  uint64_t seed = 1;
+};
+
+class load_balancer {
+ public:
+  // `group_keys`: how many distinct group bases exist (the member table's size), for the
+  // per-group round-robin pointers.
+  load_balancer(const lb_config& cfg, unsigned group_keys);
+
+  // Member index in [0, size) for a data packet of flow hash `hash` in the group starting at
+  // member `base`.
+  uint32_t pick(uint32_t hash, uint32_t base, uint32_t size, uint64_t now_ps);
+
+  lb_mode mode() const { return cfg_.mode; }
+  const flowlet_table* flowlets() const { return flowlets_.get(); }
+  void advance(uint64_t now_ps) { if (flowlets_) flowlets_->advance(now_ps); }
+
+ private:
+  lb_config cfg_;
+  rng rng_;
+  std::vector<uint32_t> rr_;                  // per group base: next member (round robin)
+  std::unique_ptr<flowlet_table> flowlets_;
+};
+
+}  // namespace netasic

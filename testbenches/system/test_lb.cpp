@@ -1,0 +1,96 @@
+// System tests of the load balancers in the switch: on a symmetric leaf-spine every balancer
+// spreads the load evenly over the uplinks (each within a tolerance derived from how many
+// independent choices it makes), spraying reorders packets and flowlet switching does not.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numeric>
+
+#include "output/run_data.h"
+#include <string>
+#include <vector>
+
+#include "fabric/run.h"
+#include "harness.h"
+
+using namespace netasic;
+
+namespace {
+
+constexpr unsigned hosts_per_leaf = 8, spines = 4;
+
+// Every host sends 200 KB to every other host; the cross-leaf half crosses leaf0's 4 uplinks.
+run_result all_to_all(const std::string& mode, std::vector<std::pair<std::string, std::string>> extra = {}) {
+  std::vector<std::pair<std::string, std::string>> sets = {
+      {"topology.leaves", "2"}, {"topology.spines", std::to_string(spines)},
+      {"topology.hosts_per_leaf", std::to_string(hosts_per_leaf)}, {"traffic.pattern", "all_to_all"},
+      {"traffic.flow_size", "200000"}, {"sim.probe_interval", "1"}, {"lb.mode", mode}};
+  sets.insert(sets.end(), extra.begin(), extra.end());
+  return run_scenario(small_config(sets), progress_mode::none);
+}
+
+// Bytes each of leaf0's uplinks sent over the run.
+std::vector<double> uplink_load(const run_result& r) {
+  std::vector<double> load;
+  for (unsigned u = 0; u < spines; ++u)
+    for (const link_record& l : r.links)
+      if (l.from == "leaf0.port" + std::to_string(hosts_per_leaf + u)) load.push_back(double(l.bytes));
+  return load;
+}
+
+// Every uplink within `tolerance` (relative) of the mean.
+void expect_even(const run_result& r, double tolerance) {
+  const std::vector<double> load = uplink_load(r);
+  ASSERT_EQ(load.size(), spines);
+  const double mean = std::accumulate(load.begin(), load.end(), 0.0) / spines;
+  ASSERT_GT(mean, 0);
+  for (double l : load) EXPECT_NEAR(l / mean, 1.0, tolerance) << "uplink load " << l << " against mean " << mean;
+  EXPECT_EQ(r.summary["flows"]["completed"].get<uint64_t>(), 2u * hosts_per_leaf * (2 * hosts_per_leaf - 1));
+  expect_accounting(r);
+}
+
+// A balancer that makes n independent uniform choices of equal weight puts n/k +- sqrt(n(k-1))/k
+// on each of k uplinks: allow four standard deviations.
+double four_sigma(double choices) { return 4 * std::sqrt(double(spines - 1) / choices); }
+
+}  // namespace
+
+TEST(LoadBalance, EcmpSpreadsFlowsEvenlyOnASymmetricFabric) {
+  // 128 cross-leaf flows of equal size leave leaf0, each hashed once.
+  expect_even(all_to_all("ecmp"), four_sigma(hosts_per_leaf * hosts_per_leaf * 2));
+}
+
+TEST(LoadBalance, RoundRobinSprayIsEvenButForTheAcks) {
+  // Data frames go round robin, exactly even. The ACKs of the 64 flows into leaf0 follow ECMP:
+  // 64 x 200 ACKs of 66 bytes, 4 sigma of 64 hashed flows on an uplink's 3.6 MB of data.
+  const double acks_per_uplink = 64 * 200 * 66 / 4.0, data_per_uplink = 64 * 200 * 1066 / 4.0;
+  expect_even(all_to_all("spray_round_robin"), four_sigma(64) * acks_per_uplink / data_per_uplink);
+}
+
+TEST(LoadBalance, RandomSprayIsEvenWithinItsBinomialBound) {
+  // 128 flows x 200 packets each leave leaf0, each packet drawn at random.
+  expect_even(all_to_all("spray_random"), four_sigma(128 * 200));
+}
+
+TEST(LoadBalance, LetFlowIsEvenAndKeepsFlowletsInOrder) {
+  // Each flowlet takes a random uplink; with a timeout longer than any gap, one flowlet per flow,
+  // so no packet of a flow overtakes another.
+  const run_result r = all_to_all("letflow", {{"lb.flowlet.timeout", "100"}});
+  const auto& lb = r.summary["load_balancer"];
+  expect_even(r, four_sigma(double(lb["new_flowlets"].get<uint64_t>()) / 3));   // leaf0's share of all switches' flowlets
+  EXPECT_EQ(r.summary["flows"]["out_of_order_packets"].get<uint64_t>(), 0u);
+  EXPECT_GT(lb["new_flowlets"].get<uint64_t>(), 0u);
+}
+
+TEST(LoadBalance, WcmpWeighsNextHopsByLinkRate) {
+  // One of leaf0's four uplinks runs at 100 Gbps instead of 400: WCMP gives it a quarter of the
+  // share of each other uplink (replicas 4:4:4:1), ECMP would give it the same.
+  const run_result r = all_to_all("wcmp", {{"topology.degraded_links", "[\"leaf0-spine3#0=100\"]"}});
+  const std::vector<double> load = uplink_load(r);
+  ASSERT_EQ(load.size(), spines);
+  // The slow uplink carries about 1/4 of each other's bytes (the hash spreads 128 flows over 13
+  // member entries: allow four standard deviations).
+  const double fast = (load[0] + load[1] + load[2]) / 3, slow = load[3];
+  EXPECT_NEAR(slow / fast, 0.25, 4 * std::sqrt(12.0 / 128) * 0.25 * 4);
+  expect_accounting(r);
+}
