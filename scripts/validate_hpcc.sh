@@ -3,7 +3,7 @@
 # TIMELY, DCQCN+win, TIMELY+win and DCTCP, into out/validation/hpcc/<scenario>/<variant>/ (one
 # sweep directory per variant, each with sweep.csv and sweep.html).
 #   scripts/validate_hpcc.sh            the testbed scenarios (about 10 minutes on 2 cores)
-#   scripts/validate_hpcc.sh --fattree  also the 320-host runs (about 10 minutes more)
+#   scripts/validate_hpcc.sh --fattree  also the 320-host runs (about 20 minutes more)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 netasic=${NETASIC:-build/netasic}
