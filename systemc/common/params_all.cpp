@@ -88,13 +88,21 @@ void declare_mirror(param_registry& r) {
 }
 
 void declare_lb(param_registry& r) {
-  r.choice("lb.mode", "ecmp", {"ecmp", "wcmp", "spray_random", "spray_round_robin", "letflow"}, "How a switch picks among the next hops of a data packet's multipath group (ACKs follow ECMP)");
+  r.choice("lb.mode", "ecmp", {"ecmp", "wcmp", "spray_random", "spray_round_robin", "letflow", "balance_sketch"}, "How a switch picks among the next hops of a data packet's multipath group (ACKs follow ECMP)");
   r.integer("lb.wcmp_table_size", "entries", 64, 2, 65535, "WCMP: member entries a weighted group may take (each next hop replicated by its link rate)");
   r.integer("lb.flowlet.entries", "entries", 65536, 1, 1 << 26, "LetFlow: flowlet table entries (indexed by flow hash modulo entries)");
   r.real("lb.flowlet.timeout", "us", 500, 0.001, 1e7, "LetFlow: Delta, the checker's sweep period; an idle flowlet ends after Delta to 2 Delta with one age bit");
   r.integer("lb.flowlet.age_bits", "bits", 1, 1, 16, "LetFlow: age bits per entry");
   r.integer("lb.flowlet.ports", "ports", 2, 1, 16, "LetFlow: table memory accesses per cycle, shared by lookups and the checker");
   r.integer("lb.flowlet.sweep_width", "entries", 1, 1, 1 << 16, "LetFlow: entries the checker visits per cycle (entries per SRAM row)");
+  r.choice("lb.sketch.form", "software", {"software", "tofino"}, "BurstBalancer: Algorithm 1 as written, or the paper's Tofino design (selector and scheduler registers; outdated buckets cleared by a recirculated packet)");
+  r.integer("lb.sketch.buckets", "buckets", 250, 1, 1 << 24, "BalanceSketch: buckets l (BurstBalancer's leaf-spine runs: 250)");
+  r.integer("lb.sketch.cells", "cells", 1, 1, 64, "BalanceSketch: cells d per bucket (the Tofino form takes 1)");
+  r.integer("lb.sketch.fingerprint_bits", "bits", 16, 1, 32, "BalanceSketch: flow fingerprint width");
+  r.integer("lb.sketch.timestamp_bits", "bits", 8, 2, 64, "BalanceSketch: compact cyclic timestamp width (in units of the flowlet timeout)");
+  r.real("lb.sketch.flowlet_timeout", "us", 200, 0.001, 1e7, "BalanceSketch: delta, the gap that starts a new flowlet (burst)");
+  r.real("lb.sketch.flow_timeout", "us", 50000, 0.001, 1e9, "BalanceSketch: Delta, the idle time after which a flow's cell may be taken");
+  r.integer("lb.sketch.vote_threshold", "votes", 0, 0, 1 << 30, "BalanceSketch: F, a flowlet is a burst when its flow's vote exceeds this");
 }
 
 void declare_nic(param_registry& r) {

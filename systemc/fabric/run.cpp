@@ -258,7 +258,7 @@ fabric_config make_fabric_config(const config& c) {
   const std::string lb_mode_name = c.string("lb.mode");
   lb.mode = lb_mode_name == "wcmp" ? lb_mode::wcmp : lb_mode_name == "spray_random" ? lb_mode::spray_random
           : lb_mode_name == "spray_round_robin" ? lb_mode::spray_round_robin : lb_mode_name == "letflow" ? lb_mode::letflow
-          : lb_mode::ecmp;
+          : lb_mode_name == "balance_sketch" ? lb_mode::balance_sketch : lb_mode::ecmp;
   const std::string with_lb = "with lb.mode = \"" + lb_mode_name + "\"";
   if (lb.mode != lb_mode::wcmp) warn_unused(c, {"lb.wcmp_table_size"}, with_lb);
   if (lb.mode != lb_mode::letflow)
@@ -270,6 +270,25 @@ fabric_config make_fabric_config(const config& c) {
   lb.flowlet.ports = unsigned(c.integer("lb.flowlet.ports"));
   lb.flowlet.sweep_width = uint32_t(c.integer("lb.flowlet.sweep_width"));
   lb.flowlet.clock_period_ps = sw.clock_period_ps;
+  if (lb.mode != lb_mode::balance_sketch) {
+    std::vector<std::string> keys;
+    for (const param_def& d : all_params().all())
+      if (d.key.rfind("lb.sketch.", 0) == 0) keys.push_back(d.key);
+    warn_unused(c, keys, with_lb);
+  }
+  balance_sketch_config& bs = lb.sketch;
+  bs.form = c.string("lb.sketch.form") == "tofino" ? bs_form::pipeline : bs_form::software;
+  bs.buckets = uint32_t(c.integer("lb.sketch.buckets"));
+  bs.cells = uint32_t(c.integer("lb.sketch.cells"));
+  if (bs.form == bs_form::pipeline && bs.cells != 1)
+    fail(c, "lb.sketch.cells", fmt::format("is {}; the Tofino form has one cell per bucket", bs.cells));
+  bs.fingerprint_bits = unsigned(c.integer("lb.sketch.fingerprint_bits"));
+  bs.timestamp_bits = unsigned(c.integer("lb.sketch.timestamp_bits"));
+  bs.delta_ps = to_ps(c.real("lb.sketch.flowlet_timeout"), 1e6);
+  bs.Delta_ps = to_ps(c.real("lb.sketch.flow_timeout"), 1e6);
+  if (bs.Delta_ps <= bs.delta_ps) fail(c, "lb.sketch.flow_timeout", "must be longer than lb.sketch.flowlet_timeout");
+  bs.F = uint32_t(c.integer("lb.sketch.vote_threshold"));
+  bs.next_hops = sw.member_capacity;   // the switch passes the member to take; this only bounds it
   if (lb.mode == lb_mode::letflow && lb.flowlet.delta_ps < sw.clock_period_ps)
     fail(c, "lb.flowlet.timeout", fmt::format("{} us is shorter than one switch clock period", c.real("lb.flowlet.timeout")));
 
@@ -630,6 +649,32 @@ run_result run_scenario(const config& cfg, progress_mode progress) {
                           {"sweep_overruns", fl.sweep_overruns},
                           {"peak_table_occupancy", peak},
                           {"table_entries", fc.sw.lb.flowlet.entries}};
+  } else if (fc.sw.lb.mode == lb_mode::balance_sketch) {
+    bs_counters b;
+    uint64_t occupancy = 0, clears = 0, clears_lost = 0;
+    for (const auto& sw : fab.switches()) {
+      const bs_counters& c = sw->lb().sketch()->counters();
+      b.packets += c.packets;
+      b.collisions += c.collisions;
+      b.flowlet_starts += c.flowlet_starts;
+      b.path_changes += c.path_changes;
+      b.steered_packets += c.steered_packets;
+      b.bucket_clears += c.bucket_clears;
+      occupancy = std::max(occupancy, sw->lb().sketch()->occupancy());
+      clears += sw->counters().sketch_clears;
+      clears_lost += sw->counters().sketch_clears_lost;
+    }
+    s["load_balancer"] = {{"mode", cfg.string("lb.mode")},
+                          {"sketch_packets", b.packets},
+                          {"sketch_collisions", b.collisions},
+                          {"flowlet_starts", b.flowlet_starts},
+                          {"burst_path_changes", b.path_changes},
+                          {"steered_packets", b.steered_packets},
+                          {"bucket_clears", b.bucket_clears},
+                          {"bucket_clears_recirculated", clears},
+                          {"bucket_clears_not_admitted", clears_lost},
+                          {"max_cells_in_use", occupancy},
+                          {"sketch_memory_bits", fab.switches().front()->lb().sketch()->memory_bits()}};
   } else {
     s["load_balancer"] = {{"mode", cfg.string("lb.mode")}};
   }

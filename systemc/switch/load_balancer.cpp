@@ -5,9 +5,12 @@ namespace netasic {
 load_balancer::load_balancer(const lb_config& cfg, unsigned group_keys) : cfg_(cfg), rng_(cfg.seed) {
   if (cfg.mode == lb_mode::spray_round_robin) rr_.assign(group_keys, 0);
   if (cfg.mode == lb_mode::letflow) flowlets_ = std::make_unique<flowlet_table>(cfg.flowlet);
+  if (cfg.mode == lb_mode::balance_sketch) sketch_ = std::make_unique<balance_sketch>(cfg.sketch);
 }
 
-uint32_t load_balancer::pick(uint32_t hash, uint32_t base, uint32_t size, uint64_t now_ps) {
+uint32_t load_balancer::pick(uint32_t hash, uint32_t base, uint32_t size, uint32_t bytes, uint64_t now_ps,
+                             bool& needs_clear) {
+  needs_clear = false;
   switch (cfg_.mode) {
     case lb_mode::ecmp:
     case lb_mode::wcmp: return hash % size;
@@ -23,6 +26,13 @@ uint32_t load_balancer::pick(uint32_t hash, uint32_t base, uint32_t size, uint64
       // so the random stream does not depend on the table's state.
       const uint32_t fresh = uint32_t(rng_.below(size));
       return flowlets_->lookup(hash, now_ps, fresh).port % size;
+    }
+    case lb_mode::balance_sketch: {
+      // The fingerprint comes from other bits of the hash than the bucket index does.
+      const uint32_t fingerprint = (hash * 0x9E3779B1u) >> 16;
+      const bs_decision d = sketch_->process(hash, fingerprint, bytes, now_ps, uint32_t(rng_.below(size)));
+      needs_clear = d.bucket_clear;
+      return d.steer ? d.next_hop % size : hash % size;
     }
   }
   return hash % size;

@@ -7,6 +7,10 @@
 //   letflow             LetFlow: a flowlet table indexed by the flow hash keeps a flowlet on its
 //                       member; a new flowlet (idle for between Delta and 2 Delta with one age
 //                       bit) takes a random member
+//   balance_sketch      BurstBalancer: the BalanceSketch finds the flows that burst; a burst
+//                       (a flowlet of a resident flow with vote > F) takes a random member and
+//                       keeps it, every other packet goes by ECMP. In its Tofino form an
+//                       outdated bucket is cleared by a mirrored packet recirculated once
 // The stored choice is a member index, taken modulo the group size, so a flowlet entry that two
 // destinations share always names a member of the packet's own group. ACKs, NAKs and CNPs
 // always follow ECMP.
@@ -15,16 +19,18 @@
 #include <memory>
 #include <vector>
 
+#include "blocks/balance_sketch.h"
 #include "blocks/flowlet_table.h"
 #include "common/rng.h"
 
 namespace netasic {
 
-enum class lb_mode : uint8_t { ecmp, wcmp, spray_random, spray_round_robin, letflow };
+enum class lb_mode : uint8_t { ecmp, wcmp, spray_random, spray_round_robin, letflow, balance_sketch };
 
 struct lb_config {
   lb_mode mode = lb_mode::ecmp;
   flowlet_config flowlet;           // letflow
+  balance_sketch_config sketch;     // balance_sketch
   uint32_t wcmp_table_size = 64;    // member entries a weighted group may take (route controller)
   uint64_t seed = 1;
 };
@@ -37,10 +43,13 @@ class load_balancer {
 
   // Member index in [0, size) for a data packet of flow hash `hash` in the group starting at
   // member `base`.
-  uint32_t pick(uint32_t hash, uint32_t base, uint32_t size, uint64_t now_ps);
+  // `needs_clear` is set when the packet's BalanceSketch bucket must be cleared by a
+  // recirculated packet (Tofino form).
+  uint32_t pick(uint32_t hash, uint32_t base, uint32_t size, uint32_t bytes, uint64_t now_ps, bool& needs_clear);
 
   lb_mode mode() const { return cfg_.mode; }
   const flowlet_table* flowlets() const { return flowlets_.get(); }
+  const balance_sketch* sketch() const { return sketch_.get(); }
   void advance(uint64_t now_ps) { if (flowlets_) flowlets_->advance(now_ps); }
 
  private:
@@ -48,6 +57,7 @@ class load_balancer {
   rng rng_;
   std::vector<uint32_t> rr_;                  // per group base: next member (round robin)
   std::unique_ptr<flowlet_table> flowlets_;
+  std::unique_ptr<balance_sketch> sketch_;
 };
 
 }  // namespace netasic

@@ -130,7 +130,26 @@ void switch_model::parser_drain(unsigned pipe, uint64_t now) {
   if (!ps.parser_fifo.empty()) arm(ps.parser, ps.parser_fifo.front().first);
 }
 
+void switch_model::recirculate_clear(unsigned pipe, uint64_t now) {
+  // BalanceSketch on Tofino clears an outdated bucket with a mirrored packet that takes one
+  // pass through the pipe's recirculation port; the clear is done when it comes back.
+  packet& c = *stats_.alloc_internal();
+  c.kind = pkt_kind::mirror;
+  c.payload_bytes = eth_header::min_frame_bytes;
+  c.in_port = uint16_t(cpu_port_);   // no PFC accounting
+  const unsigned port = unsigned(tx.size()) + pipe;
+  if (tm_.enqueue(c, port) != tm_verdict::admitted) {
+    ++counters_.sketch_clears_lost;
+    return stats_.release(c);
+  }
+  kick(port, now);
+}
+
 void switch_model::enqueue(packet& p, uint64_t now) {
+  if (p.kind == pkt_kind::mirror && p.passes > 0) {   // a BalanceSketch clear, back from recirculation
+    ++counters_.sketch_clears;
+    return stats_.release(p);
+  }
   // Ingress match-action: route lookup and ECMP, or the pipe's recirculation port while the
   // frame has passes left.
   unsigned out;
@@ -140,7 +159,9 @@ void switch_model::enqueue(packet& p, uint64_t now) {
     uint32_t base, size;
     if (!routes_.group(p.ip.dst & 0x00FFFFFFu, base, size)) return drop(p, &drop_counters::no_route);
     const uint32_t hash = flow_hash(p);
-    out = routes_.member(base + (p.kind == pkt_kind::data ? lb_.pick(hash, base, size, now) : hash % size));
+    bool clear = false;
+    out = routes_.member(base + (p.kind == pkt_kind::data ? lb_.pick(hash, base, size, p.frame_bytes(), now, clear) : hash % size));
+    if (clear) recirculate_clear(port_[p.in_port].pipe, now);
   }
   if (p.kind == pkt_kind::data && p.passes == 0) p.path_sig = (p.path_sig ^ (id_ << 8 | out)) * 0x9E3779B1u;
   if (cfg_.mirror.to != mirror_config::target::off && p.kind == pkt_kind::data && p.passes == 0 &&

@@ -86,6 +86,7 @@ struct switch_counters {
   uint64_t mirrored = 0;             // copies made
   uint64_t mirror_dropped = 0;       // copies the traffic manager did not admit (or no route)
   uint64_t mirror_to_cpu = 0, mirror_cpu_bytes = 0;   // copies delivered to the CPU port
+  uint64_t sketch_clears = 0, sketch_clears_lost = 0;  // BalanceSketch bucket clears recirculated / not admitted
 };
 
 class switch_model : public sc_core::sc_module, public pkt_receiver {
@@ -167,6 +168,7 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   void emit(unsigned port, packet& p, uint64_t start);    // egress: INT, onto the wire
   void recirculate(unsigned pipe, packet& p, uint64_t egress_done);
   void mirror(const packet& p, uint64_t now);             // ingress mirror session
+  void recirculate_clear(unsigned pipe, uint64_t now);     // BalanceSketch's bucket clear
   void receive_pause(unsigned port, packet& p, uint64_t now);
   void send_pause(unsigned port, unsigned prio, uint16_t quanta, uint64_t now);
   void pfc_refresh(unsigned, uint64_t now);
