@@ -99,8 +99,13 @@ bool host_nic::pick_flow(uint64_t now, uint32_t& flow) {
   }
   if (earliest == UINT64_MAX) return false;   // window-limited or idle; an ACK or a new flow calls again
   // The wire idles until then; when the engine's scan, not the credit, decides it, that is the
-  // scheduler falling short of the rate the QP was allowed.
-  if (earliest > earliest_paced) sched_.scan_bound_ps += earliest - std::max(now, earliest_paced);
+  // scheduler falling short of the rate the QP was allowed. A later call before then counts
+  // only the time it adds.
+  const uint64_t from = std::max({now, earliest_paced, scan_counted_until_});
+  if (earliest > earliest_paced && earliest > from) {
+    sched_.scan_bound_ps += earliest - from;
+    scan_counted_until_ = earliest;
+  }
   arm(earliest);
   return false;
 }

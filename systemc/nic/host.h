@@ -126,6 +126,7 @@ class host_nic : public sc_core::sc_module, public pkt_receiver, private timed_c
   std::vector<uint32_t> active_;     // flows with data left to send or to be acknowledged
   std::vector<unsigned> engine_qps_; // active QPs per scheduler engine
   nic_scheduler_stats sched_;
+  uint64_t scan_counted_until_ = 0;  // scheduler-bound time is counted up to here
   size_t rr_ = 0;
   pkt_fw_transport_if* tx_if_ = nullptr;   // the link tx is bound to
   uint64_t free_ps_ = 0;             // when the wire is free for the next frame
