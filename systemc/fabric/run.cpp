@@ -289,6 +289,17 @@ fabric_config make_fabric_config(const config& c) {
   if (bs.Delta_ps <= bs.delta_ps) fail(c, "lb.sketch.flow_timeout", "must be longer than lb.sketch.flowlet_timeout");
   bs.F = uint32_t(c.integer("lb.sketch.vote_threshold"));
   bs.next_hops = sw.member_capacity;   // the switch passes the member to take; this only bounds it
+  if (lb.mode == lb_mode::balance_sketch) {
+    // The sketch checks its own widths (timestamps must span Delta in slices of delta): build
+    // one now so a bad combination stops the run with the keys named.
+    try {
+      balance_sketch trial(bs);
+    } catch (const std::invalid_argument& e) {
+      fail(c, "lb.sketch.flow_timeout", fmt::format("{} (lb.sketch.flowlet_timeout {} us, lb.sketch.timestamp_bits {}): "
+                                                    "shorten the flow timeout or widen the timestamps",
+                                                    e.what(), c.real("lb.sketch.flowlet_timeout"), bs.timestamp_bits));
+    }
+  }
   if (lb.mode == lb_mode::letflow && lb.flowlet.delta_ps < sw.clock_period_ps)
     fail(c, "lb.flowlet.timeout", fmt::format("{} us is shorter than one switch clock period", c.real("lb.flowlet.timeout")));
 

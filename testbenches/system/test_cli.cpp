@@ -120,6 +120,12 @@ TEST(Cli, ConfigErrorsStopBeforeSimulating) {
   o = netasic("run " NETASIC_SOURCE_DIR "/scenarios/demo.toml --set cc.algorithm=dctcp --set nic.data_priority=2 --out " + out.string());
   EXPECT_EQ(o.code, 2);
   EXPECT_NE(o.output.find("key 'ecn.priorities'"), std::string::npos) << o.output;
+
+  // A BalanceSketch whose 8-bit timestamps cannot span Delta in slices of delta (1000 > 254).
+  o = netasic("run " NETASIC_SOURCE_DIR "/scenarios/lb/burstbalancer_testbed.toml --set lb.sketch.flowlet_timeout=2 "
+              "--set lb.sketch.flow_timeout=2000 --out " + out.string());
+  EXPECT_EQ(o.code, 2);
+  EXPECT_NE(o.output.find("key 'lb.sketch.flow_timeout'"), std::string::npos) << o.output;
   EXPECT_FALSE(fs::exists(out));
 }
 
