@@ -295,9 +295,9 @@ fabric_config make_fabric_config(const config& c) {
     try {
       balance_sketch trial(bs);
     } catch (const std::invalid_argument& e) {
-      fail(c, "lb.sketch.flow_timeout", fmt::format("{} (lb.sketch.flowlet_timeout {} us, lb.sketch.timestamp_bits {}): "
-                                                    "shorten the flow timeout or widen the timestamps",
-                                                    e.what(), c.real("lb.sketch.flowlet_timeout"), bs.timestamp_bits));
+      fail(c, "lb.sketch.flow_timeout", fmt::format("{} (with lb.sketch.flowlet_timeout {} us, lb.sketch.flow_timeout {} us, "
+                                                    "lb.sketch.timestamp_bits {})", e.what(), c.real("lb.sketch.flowlet_timeout"),
+                                                    c.real("lb.sketch.flow_timeout"), bs.timestamp_bits));
     }
   }
   if (lb.mode == lb_mode::letflow && lb.flowlet.delta_ps < sw.clock_period_ps)
