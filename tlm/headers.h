@@ -84,6 +84,15 @@ struct int_stack {
 
 namespace netasic {
 
+// CONGA's fields in the overlay (VXLAN) header between leaves; see systemc/blocks/conga.h.
+struct conga_header {
+  uint8_t lbtag = 0;       // source leaf uplink (LBTag)
+  uint8_t ce = 0;          // path congestion so far (CE)
+  bool fb_valid = false;   // FB_LBTag / FB_Metric carry a metric (model: see the datasheet)
+  uint8_t fb_lbtag = 0;
+  uint8_t fb_metric = 0;
+};
+
 // IEEE 802.1Qbb priority-based flow control frame (MAC control, opcode 0x0101), padded to the
 // 64-byte minimum. A quantum is 512 bit times at the port's rate; 0 resumes at once.
 struct pfc_frame {

@@ -20,6 +20,7 @@ struct packet {
   bool int_enabled = false;         // carries the INT padding
   bool tuple_crc_valid = false;     // tuple_crc holds the 5-tuple's CRC with a zero seed
   bool ce_echo = false;             // an ACK/NAK: the data packet it answers arrived CE-marked
+  bool conga_valid = false;         // carries a CONGA header (between leaves, lb.mode = conga)
   uint8_t prio = 0;                 // traffic class (IP DSCP class selector); set by the sender
   uint16_t in_port = 0;             // switch port the frame came in on (PFC ingress accounting)
   uint8_t passes = 0;               // pipeline passes taken in the current switch
@@ -38,6 +39,7 @@ struct packet {
   rocev2_bth bth{};
   int_stack intx{};
   pfc_frame pfc{};
+  conga_header conga{};
 
   // Bytes of the Ethernet frame (header to FCS), padded to the 64-byte minimum.
   uint32_t frame_bytes() const {

@@ -27,6 +27,7 @@
 
 #include "blocks/flowlet_table.h"
 #include "common/rng.h"
+#include "tlm/headers.h"   // conga_header
 
 namespace netasic {
 
@@ -72,13 +73,6 @@ class dre {
   uint64_t last_now_ = 0;
 };
 
-struct conga_header {
-  uint8_t lbtag = 0;       // source leaf uplink (LBTag)
-  uint8_t ce = 0;          // path congestion so far (CE)
-  bool fb_valid = false;   // FB_LBTag / FB_Metric carry a metric (model: see the datasheet)
-  uint8_t fb_lbtag = 0;
-  uint8_t fb_metric = 0;
-};
 
 // Any switch on the path (spines; the source leaf does not, see the datasheet): CE = max(CE, the
 // metric of the egress link's DRE).

@@ -88,13 +88,17 @@ void declare_mirror(param_registry& r) {
 }
 
 void declare_lb(param_registry& r) {
-  r.choice("lb.mode", "ecmp", {"ecmp", "wcmp", "spray_random", "spray_round_robin", "letflow", "balance_sketch"}, "How a switch picks among the next hops of a data packet's multipath group (ACKs follow ECMP)");
+  r.choice("lb.mode", "ecmp", {"ecmp", "wcmp", "spray_random", "spray_round_robin", "letflow", "balance_sketch", "conga"}, "How a switch picks among the next hops of a data packet's multipath group (ACKs follow ECMP)");
   r.integer("lb.wcmp_table_size", "entries", 64, 2, 65535, "WCMP: member entries a weighted group may take (each next hop replicated by its link rate)");
   r.integer("lb.flowlet.entries", "entries", 65536, 1, 1 << 26, "LetFlow: flowlet table entries (indexed by flow hash modulo entries)");
   r.real("lb.flowlet.timeout", "us", 500, 0.001, 1e7, "LetFlow: Delta, the checker's sweep period; an idle flowlet ends after Delta to 2 Delta with one age bit");
   r.integer("lb.flowlet.age_bits", "bits", 1, 1, 16, "LetFlow: age bits per entry");
   r.integer("lb.flowlet.ports", "ports", 2, 1, 16, "LetFlow: table memory accesses per cycle, shared by lookups and the checker");
   r.integer("lb.flowlet.sweep_width", "entries", 1, 1, 1 << 16, "LetFlow: entries the checker visits per cycle (entries per SRAM row)");
+  r.real("lb.conga.dre_period", "us", 16, 0.001, 1e6, "CONGA: T_dre, the DRE's decrement period (tau = T_dre / alpha)");
+  r.real("lb.conga.dre_alpha", "fraction", 0.1, 0.0001, 1, "CONGA: alpha, the fraction of the DRE register removed every T_dre");
+  r.integer("lb.conga.q_bits", "bits", 3, 1, 8, "CONGA: bits of a congestion metric");
+  r.real("lb.conga.aging", "us", 10000, 0, 1e9, "CONGA: a fed-back metric not refreshed for this long reads 0; 0 = never ages");
   r.choice("lb.sketch.form", "software", {"software", "tofino"}, "BurstBalancer: Algorithm 1 as written, or the paper's Tofino design (selector and scheduler registers; outdated buckets cleared by a recirculated packet)");
   r.integer("lb.sketch.buckets", "buckets", 250, 1, 1 << 24, "BalanceSketch: buckets l (BurstBalancer's leaf-spine runs: 250)");
   r.integer("lb.sketch.cells", "cells", 1, 1, 64, "BalanceSketch: cells d per bucket (the Tofino form takes 1)");

@@ -31,6 +31,7 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
     sc.tm.seed = cfg_.seed * 0x100000001B3ull + s;   // each switch its own ECN draws
     sc.lb.seed = cfg_.seed * 0x9E3779B97F4A7C15ull + s;   // and its own load-balancer draws
     sc.lb.sketch.seed = sc.lb.seed;
+    if (sc.lb.mode == lb_mode::conga && s < sc.lb.leaves) sc.lb.conga_leaf = int(s);   // leaves come first
     std::vector<uint64_t> rates;
     for (unsigned li : n.port_link) {
       const topo_link& l = t.links[li];

@@ -258,11 +258,25 @@ fabric_config make_fabric_config(const config& c) {
   const std::string lb_mode_name = c.string("lb.mode");
   lb.mode = lb_mode_name == "wcmp" ? lb_mode::wcmp : lb_mode_name == "spray_random" ? lb_mode::spray_random
           : lb_mode_name == "spray_round_robin" ? lb_mode::spray_round_robin : lb_mode_name == "letflow" ? lb_mode::letflow
-          : lb_mode_name == "balance_sketch" ? lb_mode::balance_sketch : lb_mode::ecmp;
+          : lb_mode_name == "balance_sketch" ? lb_mode::balance_sketch : lb_mode_name == "conga" ? lb_mode::conga
+          : lb_mode::ecmp;
   const std::string with_lb = "with lb.mode = \"" + lb_mode_name + "\"";
   if (lb.mode != lb_mode::wcmp) warn_unused(c, {"lb.wcmp_table_size"}, with_lb);
-  if (lb.mode != lb_mode::letflow)
+  if (lb.mode != lb_mode::letflow && lb.mode != lb_mode::conga)   // CONGA has a flowlet table too
     warn_unused(c, {"lb.flowlet.entries", "lb.flowlet.timeout", "lb.flowlet.age_bits", "lb.flowlet.ports", "lb.flowlet.sweep_width"}, with_lb);
+  if (lb.mode != lb_mode::conga) warn_unused(c, {"lb.conga.dre_period", "lb.conga.dre_alpha", "lb.conga.q_bits", "lb.conga.aging"}, with_lb);
+  if (lb.mode == lb_mode::conga) {
+    if (c.string("topology.kind") != "leaf_spine") fail(c, "lb.mode", "conga runs between the leaves of a leaf-spine topology");
+    lb.leaves = unsigned(c.integer("topology.leaves"));
+    lb.hosts_per_leaf = unsigned(c.integer("topology.hosts_per_leaf"));
+    lb.uplinks = unsigned(c.integer("topology.spines") * c.integer("topology.parallel_links"));
+    if (lb.uplinks > 16) fail(c, "topology.spines", fmt::format("{} uplinks per leaf; CONGA's 4-bit LBTag names at most 16", lb.uplinks));
+  }
+  lb.dre.t_dre_ps = to_ps(c.real("lb.conga.dre_period"), 1e6);
+  lb.dre.alpha = c.real("lb.conga.dre_alpha");
+  lb.dre.q_bits = unsigned(c.integer("lb.conga.q_bits"));
+  lb.dre.link_gbps = c.real("topology.uplink_rate");
+  lb.conga_aging_ps = to_ps(c.real("lb.conga.aging"), 1e6);
   lb.wcmp_table_size = uint32_t(c.integer("lb.wcmp_table_size"));
   lb.flowlet.entries = uint32_t(c.integer("lb.flowlet.entries"));
   lb.flowlet.delta_ps = to_ps(c.real("lb.flowlet.timeout"), 1e6);
@@ -686,6 +700,28 @@ run_result run_scenario(const config& cfg, progress_mode progress) {
                           {"bucket_clears_not_admitted", clears_lost},
                           {"max_cells_in_use", occupancy},
                           {"sketch_memory_bits", fab.switches().front()->lb().sketch()->memory_bits()}};
+  } else if (fc.sw.lb.mode == lb_mode::conga) {
+    conga_counters cg;
+    uint64_t flowlet_changes = 0;
+    for (const auto& sw : fab.switches()) {
+      const conga_leaf* leaf = sw->lb().conga();
+      if (!leaf) continue;   // a spine
+      cg.sent += leaf->counters().sent;
+      cg.received += leaf->counters().received;
+      cg.new_flowlets += leaf->counters().new_flowlets;
+      cg.random_choices += leaf->counters().random_choices;
+      cg.feedback_sent += leaf->counters().feedback_sent;
+      cg.feedback_received += leaf->counters().feedback_received;
+      flowlet_changes += leaf->flowlets().counters().path_changes;
+    }
+    s["load_balancer"] = {{"mode", cfg.string("lb.mode")},
+                          {"packets_sent_between_leaves", cg.sent},
+                          {"packets_received_from_leaves", cg.received},
+                          {"new_flowlets", cg.new_flowlets},
+                          {"flowlet_path_changes", flowlet_changes},
+                          {"random_tie_breaks", cg.random_choices},
+                          {"feedback_sent", cg.feedback_sent},
+                          {"feedback_received", cg.feedback_received}};
   } else {
     s["load_balancer"] = {{"mode", cfg.string("lb.mode")}};
   }

@@ -6,6 +6,17 @@ load_balancer::load_balancer(const lb_config& cfg, unsigned group_keys) : cfg_(c
   if (cfg.mode == lb_mode::spray_round_robin) rr_.assign(group_keys, 0);
   if (cfg.mode == lb_mode::letflow) flowlets_ = std::make_unique<flowlet_table>(cfg.flowlet);
   if (cfg.mode == lb_mode::balance_sketch) sketch_ = std::make_unique<balance_sketch>(cfg.sketch);
+  if (cfg.mode == lb_mode::conga && cfg.conga_leaf >= 0) {
+    conga_config c;
+    c.leaf_id = uint32_t(cfg.conga_leaf);
+    c.leaves = cfg.leaves;
+    c.uplinks = cfg.uplinks;
+    c.dre = cfg.dre;
+    c.flowlet = cfg.flowlet;
+    c.aging_ps = cfg.conga_aging_ps;
+    c.seed = cfg.seed;
+    conga_ = std::make_unique<conga_leaf>(c);
+  }
 }
 
 uint32_t load_balancer::pick(uint32_t hash, uint32_t base, uint32_t size, uint32_t bytes, uint64_t now_ps,
@@ -13,7 +24,8 @@ uint32_t load_balancer::pick(uint32_t hash, uint32_t base, uint32_t size, uint32
   needs_clear = false;
   switch (cfg_.mode) {
     case lb_mode::ecmp:
-    case lb_mode::wcmp: return hash % size;
+    case lb_mode::wcmp:
+    case lb_mode::conga: return hash % size;   // CONGA's leaves are driven by the switch; spines hash
     case lb_mode::spray_random: return uint32_t(rng_.below(size));
     case lb_mode::spray_round_robin: {
       uint32_t& next = rr_[base];

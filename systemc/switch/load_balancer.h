@@ -11,6 +11,9 @@
 //                       (a flowlet of a resident flow with vote > F) takes a random member and
 //                       keeps it, every other packet goes by ECMP. In its Tofino form an
 //                       outdated bucket is cleared by a mirrored packet recirculated once
+//   conga               CONGA (leaf-spine only): a source leaf picks the uplink of a new flowlet
+//                       by the congestion fed back from the destination leaf; the switch drives
+//                       it (switch_model::conga_route), since it sees more than one group
 // The stored choice is a member index, taken modulo the group size, so a flowlet entry that two
 // destinations share always names a member of the packet's own group. ACKs, NAKs and CNPs
 // always follow ECMP.
@@ -20,17 +23,24 @@
 #include <vector>
 
 #include "blocks/balance_sketch.h"
+#include "blocks/conga.h"
 #include "blocks/flowlet_table.h"
 #include "common/rng.h"
 
 namespace netasic {
 
-enum class lb_mode : uint8_t { ecmp, wcmp, spray_random, spray_round_robin, letflow, balance_sketch };
+enum class lb_mode : uint8_t { ecmp, wcmp, spray_random, spray_round_robin, letflow, balance_sketch, conga };
 
 struct lb_config {
   lb_mode mode = lb_mode::ecmp;
   flowlet_config flowlet;           // letflow
   balance_sketch_config sketch;     // balance_sketch
+  // conga: the fabric's shape (a leaf's ports are its hosts, then its uplinks) and this switch's
+  // leaf number, or -1 for a spine
+  int conga_leaf = -1;
+  unsigned leaves = 0, hosts_per_leaf = 0, uplinks = 0;
+  dre_config dre;                   // every link's DRE (link_gbps set per port)
+  uint64_t conga_aging_ps = 10'000'000'000;
   uint32_t wcmp_table_size = 64;    // member entries a weighted group may take (route controller)
   uint64_t seed = 1;
 };
@@ -50,6 +60,8 @@ class load_balancer {
   lb_mode mode() const { return cfg_.mode; }
   const flowlet_table* flowlets() const { return flowlets_.get(); }
   const balance_sketch* sketch() const { return sketch_.get(); }
+  conga_leaf* conga() { return conga_.get(); }
+  const conga_leaf* conga() const { return conga_.get(); }
   void advance(uint64_t now_ps) { if (flowlets_) flowlets_->advance(now_ps); }
 
  private:
@@ -58,6 +70,7 @@ class load_balancer {
   std::vector<uint32_t> rr_;                  // per group base: next member (round robin)
   std::unique_ptr<flowlet_table> flowlets_;
   std::unique_ptr<balance_sketch> sketch_;
+  std::unique_ptr<conga_leaf> conga_;
 };
 
 }  // namespace netasic

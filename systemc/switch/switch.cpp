@@ -66,6 +66,12 @@ switch_model::switch_model(sc_core::sc_module_name name, unsigned id, const std:
     pipe_[i].recirc_port.fn = &switch_model::recirc_arrive;
     pipe_[i].parser.index = pipe_[i].recirc_port.index = i;
   }
+  if (cfg.lb.mode == lb_mode::conga && cfg.lb.conga_leaf < 0)   // a spine: a DRE per port
+    for (unsigned p = 0; p < ports; ++p) {
+      dre_config d = cfg.lb.dre;
+      d.link_gbps = double(port_rate_bps[p]) / 1e9;
+      port_dre_.emplace_back(d);
+    }
   refresh_.sw = this;
   refresh_.fn = &switch_model::pfc_refresh;
   csr.register_b_transport(this, &switch_model::b_transport);
@@ -145,6 +151,27 @@ void switch_model::recirculate_clear(unsigned pipe, uint64_t now) {
   kick(port, now);
 }
 
+bool switch_model::conga_route(packet& p, uint32_t hash, uint32_t base, uint32_t size, uint64_t now, unsigned& out) {
+  // A leaf under CONGA. Every packet between leaves (data, ACKs and CNPs alike) carries the
+  // overlay header: arriving from the fabric it feeds this leaf's tables; leaving for another
+  // leaf it takes the uplink CONGA picks for its flowlet, and the header with LBTag and feedback.
+  const lb_config& c = cfg_.lb;
+  conga_leaf& leaf = *lb_.conga();
+  if (p.conga_valid) {
+    leaf.receive((p.ip.src & 0x00FFFFFFu) / c.hosts_per_leaf, p.conga, now);
+    p.conga_valid = false;
+  }
+  const unsigned dst_leaf = (p.ip.dst & 0x00FFFFFFu) / c.hosts_per_leaf;
+  if (p.in_port >= c.hosts_per_leaf || dst_leaf == unsigned(c.conga_leaf)) return false;
+  uint32_t allowed = 0;   // the uplinks routing offers (failed ones are not in the group)
+  for (uint32_t i = 0; i < size; ++i) allowed |= 1u << (routes_.member(base + i) - c.hosts_per_leaf);
+  const conga_send s = leaf.send(hash, dst_leaf, p.frame_bytes(), now, allowed);
+  out = c.hosts_per_leaf + s.uplink;
+  p.conga = s.header;
+  p.conga_valid = true;
+  return true;
+}
+
 void switch_model::enqueue(packet& p, uint64_t now) {
   if (p.kind == pkt_kind::mirror && p.passes > 0) {   // a BalanceSketch clear, back from recirculation
     ++counters_.sketch_clears;
@@ -159,9 +186,11 @@ void switch_model::enqueue(packet& p, uint64_t now) {
     uint32_t base, size;
     if (!routes_.group(p.ip.dst & 0x00FFFFFFu, base, size)) return drop(p, &drop_counters::no_route);
     const uint32_t hash = flow_hash(p);
-    bool clear = false;
-    out = routes_.member(base + (p.kind == pkt_kind::data ? lb_.pick(hash, base, size, p.frame_bytes(), now, clear) : hash % size));
-    if (clear) recirculate_clear(port_[p.in_port].pipe, now);
+    if (!(lb_.conga() && conga_route(p, hash, base, size, now, out))) {
+      bool clear = false;
+      out = routes_.member(base + (p.kind == pkt_kind::data ? lb_.pick(hash, base, size, p.frame_bytes(), now, clear) : hash % size));
+      if (clear) recirculate_clear(port_[p.in_port].pipe, now);
+    }
   }
   if (p.kind == pkt_kind::data && p.passes == 0) p.path_sig = (p.path_sig ^ (id_ << 8 | out)) * 0x9E3779B1u;
   if (cfg_.mirror.to != mirror_config::target::off && p.kind == pkt_kind::data && p.passes == 0 &&
@@ -242,6 +271,12 @@ void switch_model::emit(unsigned port, packet& p, uint64_t start) {
     ++counters_.mirror_to_cpu;
     counters_.mirror_cpu_bytes += bytes;
     return stats_.release(p);
+  }
+  // CONGA: every link's DRE sees every frame; a frame between leaves takes the worst metric on
+  // its way (the source leaf's uplink is counted by its CONGA block).
+  if (!port_dre_.empty()) {
+    port_dre_[port].add(start, bytes);
+    if (p.conga_valid) conga_hop(p.conga, port_dre_[port].metric(start));
   }
   // INT records the port as the frame leaves: txBytes counts the bytes sent before it.
   if (p.kind == pkt_kind::data && p.int_enabled &&

@@ -169,6 +169,8 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   void recirculate(unsigned pipe, packet& p, uint64_t egress_done);
   void mirror(const packet& p, uint64_t now);             // ingress mirror session
   void recirculate_clear(unsigned pipe, uint64_t now);     // BalanceSketch's bucket clear
+  // CONGA at a leaf: true when it chose `out` (a packet leaving for another leaf).
+  bool conga_route(packet& p, uint32_t hash, uint32_t base, uint32_t size, uint64_t now, unsigned& out);
   void receive_pause(unsigned port, packet& p, uint64_t now);
   void send_pause(unsigned port, unsigned prio, uint16_t quanta, uint64_t now);
   void pfc_refresh(unsigned, uint64_t now);
@@ -183,6 +185,7 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   uint64_t mirror_count_ = 0;   // data frames seen by the mirror session's sampler   // what this switch's seed adds to a zero-seed CRC of the 5-tuple
   route_table routes_;
   load_balancer lb_;
+  std::vector<dre> port_dre_;   // CONGA at a spine: each port's DRE
   traffic_manager tm_;
   std::vector<pkt_fw_transport_if*> tx_if_;   // tx[p]'s bound link (null: no cable)
   std::vector<port_state> port_;
