@@ -29,6 +29,10 @@ struct packet {
   uint32_t payload_bytes = 0;       // a mirrored copy: its whole frame (copy + encapsulation)
   uint32_t tuple_crc = 0;
   uint32_t path_sig = 0;            // data: a signature of the switches and ports it took
+  uint16_t fc_stamp = 0;            // Flowcut header: send stamp (echoed by the ACK)
+  uint16_t fc_bytes = 0;            // Flowcut: the data frame's bytes (echoed by the ACK)
+  uint8_t hops = 0;                 // data: switches passed (Flowcut's hop count, echoed)
+  bool fc_valid = false;            // carries the Flowcut header
   packet* next = nullptr;           // intrusive list link (pool free list, switch queues)
   uint64_t rx_end_ps = 0;           // last bit in at the current receiver (cut-through)
   uint64_t sent_ps = 0;             // data: when the sender scheduled it; echoed by its ACK (RTT)

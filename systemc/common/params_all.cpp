@@ -120,6 +120,10 @@ void declare_nic(param_registry& r) {
   r.integer("nic.rx_pipe_cycles", "cycles", 16, 0, 1000000, "RX pipe: frame in to handled (ACK built, CC module fed)");
   r.integer("nic.tx_pipe_cycles", "cycles", 16, 0, 1000000, "TX pipe: packet scheduled to on the MAC");
   r.integer("nic.scheduler.engines", "engines", 6, 1, 4096, "Flow-scheduler engines; QP n belongs to engine n mod engines (HPCC's FPGA: 6)");
+  r.boolean("nic.flowcut.enabled", false, "Flowcut in the NIC (its NIC-only form): a QP takes a new path (ECMP entropy) only when nothing of it is in flight, and drains when its RTT ratio passes nic.flowcut.rtt_ratio");
+  r.integer("nic.flowcut.capacity", "entries", 4096, 1, 1 << 24, "Flowcut: table entries (flows with bytes in flight) per NIC");
+  r.real("nic.flowcut.rtt_ratio", "ratio", 4, 1, 255, "Flowcut: drain a flow when the EWMA of its RTT over the minimum RTT for its hop count passes this");
+  r.integer("nic.flowcut.ewma_shift", "", 3, 0, 15, "Flowcut: the EWMA weight of a new RTT sample is 2^-shift");
   r.integer("nic.scheduler.visit_cycles", "cycles", 1, 1, 1000000, "Cycles an engine spends on one QP of its round-robin; a QP sends at most one packet per visit");
 }
 

@@ -52,6 +52,7 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
   for (unsigned h = 0; h < t.hosts.size(); ++h) {
     nic_config nc = cfg_.nic;
     nc.rate_bps = t.links[t.nodes[t.hosts[h]].port_link[0]].rate_bps;
+    nc.flowcut_seed = cfg_.seed * 0xD1B54A32D192ED03ull + h;   // each NIC its own Flowcut entropy
     hosts_.push_back(std::make_unique<host_nic>(t.nodes[t.hosts[h]].name.c_str(), nc, stats, flows, *events_));
     hosts_.back()->on_flow_done = [this](flow_ctx& f) { flow_done(f); };
   }

@@ -351,6 +351,17 @@ fabric_config make_fabric_config(const config& c) {
   f.nic.tx_pipe_cycles = uint32_t(c.integer("nic.tx_pipe_cycles"));
   f.nic.sched_engines = unsigned(c.integer("nic.scheduler.engines"));
   f.nic.sched_visit_cycles = uint32_t(c.integer("nic.scheduler.visit_cycles"));
+  f.nic.flowcut = c.boolean("nic.flowcut.enabled");
+  if (!f.nic.flowcut) warn_unused(c, {"nic.flowcut.capacity", "nic.flowcut.rtt_ratio", "nic.flowcut.ewma_shift"}, "with nic.flowcut.enabled = false");
+  if (f.nic.flowcut && sw.lb.mode != lb_mode::ecmp && sw.lb.mode != lb_mode::wcmp)
+    fail(c, "nic.flowcut.enabled", fmt::format("needs lb.mode = \"ecmp\" or \"wcmp\": Flowcut picks a flow's path through "
+                                               "its ECMP entropy, which lb.mode = \"{}\" overrides", c.string("lb.mode")));
+  f.nic.flowcut_table.variant = flowcut_variant::nic_only;
+  f.nic.flowcut_table.capacity = uint32_t(c.integer("nic.flowcut.capacity"));
+  f.nic.flowcut_table.rtt_ratio_threshold = c.real("nic.flowcut.rtt_ratio");
+  f.nic.flowcut_table.ewma_shift = unsigned(c.integer("nic.flowcut.ewma_shift"));
+  f.nic.flowcut_table.port_bytes = 2;   // the "port" is 14 bits of UDP source-port entropy
+  f.nic.flowcut_table.link_rate_gbps = uint32_t(std::lround(c.real("topology.host_rate")));
   f.seed = uint64_t(c.integer("sim.seed"));
   make_cc_config(c, f.nic);
   // An algorithm without its signal would run open loop: say so before simulating.
@@ -724,6 +735,34 @@ run_result run_scenario(const config& cfg, progress_mode progress) {
                           {"feedback_received", cg.feedback_received}};
   } else {
     s["load_balancer"] = {{"mode", cfg.string("lb.mode")}};
+  }
+
+  // Flowcut in the NICs.
+  if (fc.nic.flowcut) {
+    flowcut_counters fcs;
+    uint64_t peak = 0;
+    for (const auto& h : fab.hosts()) {
+      const flowcut_counters& c = h->flowcut()->counters();
+      fcs.flowcuts += c.flowcuts;
+      fcs.drains += c.drains;
+      fcs.drains_completed += c.drains_completed;
+      fcs.drains_cancelled += c.drains_cancelled;
+      fcs.drain_time_ps += c.drain_time_ps;
+      fcs.table_full += c.table_full;
+      fcs.packets_held += c.packets_held;
+      fcs.rtt_samples += c.rtt_samples;
+      peak = std::max(peak, c.peak_entries);
+    }
+    s["flowcut"] = {{"flowcuts", fcs.flowcuts},
+                    {"drains", fcs.drains},
+                    {"drains_completed", fcs.drains_completed},
+                    {"drains_cancelled", fcs.drains_cancelled},
+                    {"drain_time_s", double(fcs.drain_time_ps) * 1e-12},
+                    {"table_full_events", fcs.table_full},
+                    {"packets_held", fcs.packets_held},
+                    {"rtt_samples", fcs.rtt_samples},
+                    {"peak_entries_per_nic", peak},
+                    {"table_bytes_per_nic", fab.hosts().front()->flowcut()->memory_bytes()}};
   }
 
   // NIC: congestion control and the flow scheduler.

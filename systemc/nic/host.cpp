@@ -16,6 +16,10 @@ host_nic::host_nic(sc_core::sc_module_name name, const nic_config& cfg, run_stat
       flows_(flows),
       engine_qps_(cfg.sched_engines, 0),
       events_(events) {
+  if (cfg.flowcut) {
+    flowcut_ = std::make_unique<flowcut_table>(cfg.flowcut_table);
+    flowcut_rng_ = rng(cfg.flowcut_seed);
+  }
 }
 
 void host_nic::start_flow(uint32_t id) {
@@ -58,6 +62,8 @@ packet* host_nic::make_data(flow_ctx& f) {
   p->ip.src = ip_of(f.src);
   p->ip.dst = ip_of(f.dst);
   p->udp.src_port = f.src_port;
+  p->fc_valid = f.fc_stamped;
+  p->fc_stamp = f.fc_stamp;
   p->udp.dst_port = udp_header::rocev2_port;
   p->bth.opcode = 0x0A;   // RC RDMA WRITE Only
   p->bth.dest_qp = f.id & 0xFFFFFFu;
@@ -65,6 +71,7 @@ packet* host_nic::make_data(flow_ctx& f) {
   p->bth.psn = seq & 0xFFFFFFu;
   p->ip.total_length = uint16_t(p->frame_bytes() - eth_header::bytes - eth_header::fcs_bytes);
   p->udp.length = uint16_t(p->ip.total_length - ipv4_header::bytes);
+  p->fc_bytes = uint16_t(p->frame_bytes());
   if (f.snd.is_retransmission()) ++f.retransmitted;
   f.snd.sent_one();
   return p;
@@ -82,7 +89,7 @@ bool host_nic::pick_flow(uint64_t now, uint32_t& flow) {
   for (size_t n = 0; n < active_.size(); ++n) {
     rr_ = (rr_ + 1) % active_.size();
     flow_ctx& f = flows_[active_[rr_]];
-    if (!f.snd.can_send(cfg_.window_packets)) continue;
+    if (!f.snd.can_send(cfg_.window_packets) || f.fc_paused) continue;
     if (!window_open(f)) {
       f.window_blocked = true;
       continue;
@@ -110,6 +117,35 @@ bool host_nic::pick_flow(uint64_t now, uint32_t& flow) {
   return false;
 }
 
+bool host_nic::flowcut_admit(flow_ctx& f, uint64_t now) {
+  // The next packet's bytes enter the table. A packet that starts a new Flowcut (nothing of the
+  // flow in flight) takes fresh ECMP entropy: the UDP source port, so the switches hash it anew.
+  packet next;   // its frame size, as the ACK will echo it
+  next.payload_bytes = uint32_t(seq_bytes(f, f.snd.nxt + 1) - seq_bytes(f, f.snd.nxt));
+  next.int_enabled = cfg_.int_enabled;
+  const flowcut_data_result r = flowcut_->on_data(f.id, next.frame_bytes(), now, 0, uint16_t(flowcut_rng_.below(16384)));
+  if (r.action == flowcut_action::hold) {
+    f.fc_paused = true;
+    if (r.table_full) flowcut_full_.push_back(f.id);
+    return false;
+  }
+  if (r.new_flowcut) f.src_port = uint16_t(49152 + r.out_port % 16384);
+  f.fc_stamped = r.stamped;
+  f.fc_stamp = uint16_t(r.stamp);
+  return true;
+}
+
+void host_nic::flowcut_ack(flow_ctx& f, const packet& p, uint64_t now) {
+  if (!p.fc_valid) return;
+  const flowcut_ack_result r = flowcut_->on_ack(f.id, p.fc_bytes, p.fc_stamp, p.hops, now);
+  if (r.pause) f.fc_paused = true;    // drain: send nothing more until every byte is acknowledged
+  if (r.resume) f.fc_paused = false;  // drained: the next packet starts a new Flowcut
+  if (r.freed) {
+    for (uint32_t id : flowcut_full_) flows_[id].fc_paused = false;
+    flowcut_full_.clear();
+  }
+}
+
 void host_nic::try_send() {
   if (armed_at_ != UINT64_MAX) return;   // a wake-up is pending and will call again
   const uint64_t now = now_ps();
@@ -128,6 +164,7 @@ void host_nic::try_send() {
   uint32_t id;
   if (!pick_flow(now, id)) return;
   flow_ctx& f = flows_[id];
+  if (flowcut_ && !flowcut_admit(f, now)) return try_send();   // held: another QP may go
   packet* p = make_data(f);
   const uint64_t start = std::max(now + lead, free_ps_);
   data_bytes_sent_ += p->frame_bytes();
@@ -241,6 +278,7 @@ void host_nic::pkt_receive(unsigned, packet& p, uint64_t now) {
 }
 
 void host_nic::on_feedback(flow_ctx& f, packet& p, uint64_t now) {
+  if (flowcut_) flowcut_ack(f, p, now);
   if (f.snd.done()) return;   // late duplicate
   const uint32_t una = f.snd.una;
   if (p.kind == pkt_kind::nak) f.snd.on_nak(p.seq, now);
@@ -296,7 +334,11 @@ void host_nic::send_cnp(flow_ctx& f, const packet& data, uint64_t now) {
 
 void host_nic::on_rto_check(uint64_t now) {
   for (uint32_t id : active_)
-    if (flows_[id].snd.check_timeout(now, cfg_.rto_ps)) ++flows_[id].timeouts;
+    if (flows_[id].snd.check_timeout(now, cfg_.rto_ps)) {
+      ++flows_[id].timeouts;
+      // The source gives up waiting for a drain that a lost ACK stalls: the flow goes on.
+      if (flowcut_ && flowcut_->cancel_drain(id)) flows_[id].fc_paused = false;
+    }
   rto_scheduled_ = !active_.empty();
   if (rto_scheduled_) events_.schedule(now + cfg_.rto_ps / 2, rto_timer_);
   try_send();

@@ -21,7 +21,9 @@
 #include <systemc>
 
 #include "common/pfc_pause.h"
+#include "common/rng.h"
 #include "common/run_stats.h"
+#include "blocks/flowcut_table.h"
 #include "nic/cc/cc_factory.h"
 #include "nic/gbn_transport.h"
 #include "tlm/event_queue.h"
@@ -44,6 +46,9 @@ struct nic_config {
   unsigned sched_engines = 6;       // flow-scheduler engines
   uint32_t sched_visit_cycles = 1;  // cycles an engine spends on one QP
   cc_config cc;                     // congestion control of every QP
+  bool flowcut = false;             // Flowcut in the NIC: a QP changes path only when drained
+  flowcut_config flowcut_table;
+  uint64_t flowcut_seed = 1;
   uint64_t rx_pipe_ps() const { return uint64_t(rx_pipe_cycles) * clock_period_ps; }
   uint64_t tx_pipe_ps() const { return uint64_t(tx_pipe_cycles) * clock_period_ps; }
   // The biggest frame this NIC sends: a full data packet.
@@ -74,6 +79,9 @@ struct flow_ctx {
   uint64_t pace_ok_ps = 0;          // credit: the pacing rate allows the next frame from here
   uint64_t scan_ok_ps = 0;          // the engine visits the QP again from here
   bool window_blocked = false;      // waiting for an ACK to open the window
+  bool fc_paused = false;           // Flowcut: draining, or waiting for a free table entry
+  bool fc_stamped = false;          // Flowcut: the next data packet carries this stamp
+  uint16_t fc_stamp = 0;
   // Receiver: DCQCN's notification point.
   dcqcn_np np;
 };
@@ -97,6 +105,7 @@ class host_nic : public sc_core::sc_module, public pkt_receiver, private timed_c
   std::function<void(flow_ctx&)> on_flow_done;
   const pfc_pause& pause() const { return pause_; }
   const nic_scheduler_stats& scheduler() const { return sched_; }
+  const flowcut_table* flowcut() const { return flowcut_.get(); }
   uint64_t data_bytes_sent() const { return data_bytes_sent_; }   // frame bytes of data packets
   // Mirrored copies received (this host is a mirror collector).
   uint64_t mirror_received() const { return mirror_received_; }
@@ -119,6 +128,8 @@ class host_nic : public sc_core::sc_module, public pkt_receiver, private timed_c
     return std::min<uint64_t>(uint64_t(seq) * cfg_.mtu_payload, f.size_bytes);
   }
   bool window_open(const flow_ctx& f) const;
+  bool flowcut_admit(flow_ctx& f, uint64_t now);            // Flowcut: may the QP send now?
+  void flowcut_ack(flow_ctx& f, const packet& p, uint64_t now);
 
   nic_config cfg_;
   run_stats& stats_;
@@ -127,6 +138,9 @@ class host_nic : public sc_core::sc_module, public pkt_receiver, private timed_c
   std::vector<unsigned> engine_qps_; // active QPs per scheduler engine
   nic_scheduler_stats sched_;
   uint64_t scan_counted_until_ = 0;  // scheduler-bound time is counted up to here
+  std::unique_ptr<flowcut_table> flowcut_;   // nic.flowcut: the NIC-only Flowcut table
+  rng flowcut_rng_{1};                       // new Flowcuts' ECMP entropy
+  std::vector<uint32_t> flowcut_full_;       // QPs held for a free table entry
   size_t rr_ = 0;
   pkt_fw_transport_if* tx_if_ = nullptr;   // the link tx is bound to
   uint64_t free_ps_ = 0;             // when the wire is free for the next frame

@@ -192,7 +192,10 @@ void switch_model::enqueue(packet& p, uint64_t now) {
       if (clear) recirculate_clear(port_[p.in_port].pipe, now);
     }
   }
-  if (p.kind == pkt_kind::data && p.passes == 0) p.path_sig = (p.path_sig ^ (id_ << 8 | out)) * 0x9E3779B1u;
+  if (p.kind == pkt_kind::data && p.passes == 0) {
+    p.path_sig = (p.path_sig ^ (id_ << 8 | out)) * 0x9E3779B1u;
+    ++p.hops;
+  }
   if (cfg_.mirror.to != mirror_config::target::off && p.kind == pkt_kind::data && p.passes == 0 &&
       ++mirror_count_ % cfg_.mirror.sample == 0)
     mirror(p, now);
