@@ -167,14 +167,16 @@ void host_nic::try_send() {
   if (flowcut_ && !flowcut_admit(f, now)) return try_send();   // held: another QP may go
   packet* p = make_data(f);
   const uint64_t start = std::max(now + lead, free_ps_);
-  data_bytes_sent_ += p->frame_bytes();
+  const uint32_t bytes = p->frame_bytes();
+  data_bytes_sent_ += bytes;
   free_ps_ = tx_if_->pkt_transport(*p, start);
   // Credit: the next frame may start one frame time at the pacing rate later. The engine visits
   // the QP again after a round over its active QPs.
+  // Every CC module keeps its rate within [min rate, line rate]; the bounds only guard the division.
   const uint64_t rate = f.cc ? std::clamp<uint64_t>(f.cc->rate_bps(now), 1, cfg_.rate_bps) : cfg_.rate_bps;
-  f.pace_ok_ps = start - lead + link_timing{rate}.occupancy_ps(p->frame_bytes());
+  f.pace_ok_ps = start - lead + link_timing{rate}.occupancy_ps(bytes);
   f.scan_ok_ps = now + uint64_t(engine_qps_[id % cfg_.sched_engines]) * cfg_.sched_visit_cycles * cfg_.clock_period_ps;
-  if (f.cc) f.cc->on_send(now, p->frame_bytes());
+  if (f.cc) f.cc->on_send(now, bytes);
   arm(free_ps_ - lead);
 }
 

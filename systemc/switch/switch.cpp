@@ -139,16 +139,25 @@ void switch_model::parser_drain(unsigned pipe, uint64_t now) {
 void switch_model::recirculate_clear(unsigned pipe, uint64_t now) {
   // BalanceSketch on Tofino clears an outdated bucket with a mirrored packet that takes one
   // pass through the pipe's recirculation port; the clear is done when it comes back.
+  packet& c = internal_frame(eth_header::min_frame_bytes);
+  if (!queue_internal(c, unsigned(tx.size()) + pipe, now)) ++counters_.sketch_clears_lost;
+}
+
+packet& switch_model::internal_frame(uint32_t bytes) {
   packet& c = *stats_.alloc_internal();
   c.kind = pkt_kind::mirror;
-  c.payload_bytes = eth_header::min_frame_bytes;
-  c.in_port = uint16_t(cpu_port_);   // no PFC accounting
-  const unsigned port = unsigned(tx.size()) + pipe;
+  c.payload_bytes = bytes;
+  c.in_port = uint16_t(cpu_port_);   // not from a front-panel port: no PFC accounting
+  return c;
+}
+
+bool switch_model::queue_internal(packet& c, unsigned port, uint64_t now) {
   if (tm_.enqueue(c, port) != tm_verdict::admitted) {
-    ++counters_.sketch_clears_lost;
-    return stats_.release(c);
+    stats_.release(c);
+    return false;
   }
   kick(port, now);
+  return true;
 }
 
 bool switch_model::conga_route(packet& p, uint32_t hash, uint32_t base, uint32_t size, uint64_t now, unsigned& out) {
@@ -214,18 +223,15 @@ void switch_model::mirror(const packet& p, uint64_t now) {
   // The copy is made by the ingress deparser and queued on its own: the original's verdict
   // does not decide the copy's, and the copy costs buffer and an egress pass like any frame.
   const mirror_config& mc = cfg_.mirror;
-  packet& m = *stats_.alloc_internal();
+  const uint32_t copied = mc.truncate_bytes ? std::min(mc.truncate_bytes, p.frame_bytes()) : p.frame_bytes();
+  const bool collector = mc.to == mirror_config::target::collector;
+  packet& m = internal_frame(copied + (collector ? mirror_config::erspan_bytes : 0));
   ++counters_.mirrored;
-  m.kind = pkt_kind::mirror;
   m.prio = mc.prio;
-  m.in_port = uint16_t(cpu_port_);   // not from a front-panel port: no PFC accounting
   m.flow = p.flow;
   m.seq = p.seq;
-  const uint32_t copied = mc.truncate_bytes ? std::min(mc.truncate_bytes, p.frame_bytes()) : p.frame_bytes();
   unsigned out = cpu_port_;
-  m.payload_bytes = copied;
-  if (mc.to == mirror_config::target::collector) {
-    m.payload_bytes += mirror_config::erspan_bytes;
+  if (collector) {
     m.ip.src = p.ip.src;
     m.ip.dst = mc.collector_ip;
     m.ip.protocol = 47;   // GRE
@@ -234,8 +240,7 @@ void switch_model::mirror(const packet& p, uint64_t now) {
     if (r < 0) return drop(m, &drop_counters::no_route);
     out = unsigned(r);
   }
-  if (tm_.enqueue(m, out) != tm_verdict::admitted) return drop(m, &drop_counters::buffer_full);
-  kick(out, now);
+  if (!queue_internal(m, out, now)) ++counters_.mirror_dropped;
 }
 
 void switch_model::kick(unsigned port, uint64_t now) {

@@ -169,6 +169,8 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   void recirculate(unsigned pipe, packet& p, uint64_t egress_done);
   void mirror(const packet& p, uint64_t now);             // ingress mirror session
   void recirculate_clear(unsigned pipe, uint64_t now);     // BalanceSketch's bucket clear
+  packet& internal_frame(uint32_t bytes);                  // a mirror copy or a clear, from the pool
+  bool queue_internal(packet& c, unsigned port, uint64_t now);   // false: refused and released
   // CONGA at a leaf: true when it chose `out` (a packet leaving for another leaf).
   bool conga_route(packet& p, uint32_t hash, uint32_t base, uint32_t size, uint64_t now, unsigned& out);
   void receive_pause(unsigned port, packet& p, uint64_t now);
