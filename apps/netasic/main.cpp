@@ -10,8 +10,10 @@
 #include <CLI/CLI.hpp>
 #include <systemc>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "common/params.h"
+#include "cosim/common/cosim_run.h"
 #include "fabric/run.h"
 #include "sweep.h"
 
@@ -20,7 +22,8 @@ namespace {
 using netasic::config_error;
 
 // Exit codes: 0 ok, 1 internal error, 2 bad configuration or arguments, 3 accounting broken.
-constexpr int exit_config = 2, exit_accounting = 3, exit_no_fit = 4;   // 4: a program does not fit the stage budget
+// 4: a program does not fit the stage budget; 5: a cosim bench found the RTL and the core differ.
+constexpr int exit_config = 2, exit_accounting = 3, exit_no_fit = 4, exit_mismatch = 5;
 
 // SystemC prints its banner unless this is set before the kernel starts.
 const bool no_banner = setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 1) == 0;
@@ -145,6 +148,19 @@ int sc_main(int argc, char** argv) {
   resources->add_option("scenario", res_scenario, "Scenario TOML file")->required()->check(CLI::ExistingFile);
   resources->add_option("--set", res_sets, "Override a parameter: key=value (repeatable)");
 
+  // cosim
+  std::string co_block;
+  netasic::cosim::run_options co;
+  bool co_no_timing = false;
+  auto* cosim = app.add_subcommand("cosim", "Run a block's Verilated RTL against its C++ core in lockstep; print cycles per second");
+  cosim->add_option("block", co_block, "Block: " + fmt::format("{}", fmt::join(netasic::cosim::bench_names(), ", ")))
+      ->required()->check(CLI::IsMember(netasic::cosim::bench_names()));
+  cosim->add_option("--cycles", co.cycles, "Lockstep cycles (default 100000)")->check(CLI::PositiveNumber);
+  cosim->add_option("--seed", co.seed, "Stimulus seed (default 1)");
+  cosim->add_option("--vcd", co.vcd, "Write the RTL's signals for the whole run to this file");
+  cosim->add_option("--mismatch-vcd", co.mismatch_vcd, "Where the cycles around a mismatch go (default BLOCK_mismatch.vcd)");
+  cosim->add_flag("--no-timing", co_no_timing, "Skip timing the core and the RTL alone");
+
   CLI11_PARSE(app, argc, argv);
 
   try {
@@ -157,6 +173,12 @@ int sc_main(int argc, char** argv) {
                   << netasic::all_params().markdown();
       else netasic::all_params().print(std::cout, prefix);
       return 0;
+    }
+    if (*cosim) {
+      co.timing = !co_no_timing;
+      const auto r = netasic::cosim::run(co_block, co);
+      std::cout << netasic::cosim::describe(co_block, co, r);
+      return r.match ? 0 : exit_mismatch;
     }
     if (*resources) {
       bool fits = false;
