@@ -34,9 +34,11 @@ module crc_hash #(
         else c = c << 1;
       end
     end
-    if (REFLECT) for (int k = 0; k < WIDTH; k++) r[k] = c[WIDTH-1-k];
-    else r = c;
-    return r ^ XOROUT[WIDTH-1:0];
+    r = c;
+    if (REFLECT) begin
+      for (int k = 0; k < WIDTH; k++) r[k] = c[WIDTH-1-k];
+    end
+    crc = r ^ XOROUT[WIDTH-1:0];   // Yosys 0.23 has no `return`
   endfunction
 
   logic [WIDTH-1:0] hash;

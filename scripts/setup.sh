@@ -13,6 +13,8 @@ packages=(
   libgtest-dev libgmock-dev            # testbenches
   libbenchmark-dev                     # bench/
   gnuplot-nox                          # plots in report.html
+  verilator                            # RTL lint and cosimulation (rtl/, testbenches/cosim/)
+  yosys                                # netasic synth: cells, flip-flops and memory bits
 )
 
 missing=()
