@@ -16,6 +16,7 @@
 #include "cosim/common/cosim_run.h"
 #include "fabric/run.h"
 #include "sweep.h"
+#include "synth.h"
 
 namespace {
 
@@ -161,6 +162,14 @@ int sc_main(int argc, char** argv) {
   cosim->add_option("--mismatch-vcd", co.mismatch_vcd, "Where the cycles around a mismatch go (default BLOCK_mismatch.vcd)");
   cosim->add_flag("--no-timing", co_no_timing, "Skip timing the core and the RTL alone");
 
+  // synth
+  std::string sy_block, rtl_dir = NETASIC_RTL_DIR;
+  std::vector<std::string> sy_params;
+  auto* synth = app.add_subcommand("synth", "Run Yosys on a block's RTL: logic cells, flip-flops and memory bits");
+  synth->add_option("block", sy_block, "Block (a module in rtl/)")->required();
+  synth->add_option("-p,--param", sy_params, "Override a Verilog parameter: -p ENTRIES=4096 (repeatable)");
+  synth->add_option("--rtl-dir", rtl_dir, "Where the RTL is (default: the source tree's rtl/)");
+
   CLI11_PARSE(app, argc, argv);
 
   try {
@@ -179,6 +188,10 @@ int sc_main(int argc, char** argv) {
       const auto r = netasic::cosim::run(co_block, co);
       std::cout << netasic::cosim::describe(co_block, co, r);
       return r.match ? 0 : exit_mismatch;
+    }
+    if (*synth) {
+      std::cout << netasic::describe(netasic::synthesize(rtl_dir, sy_block, sy_params));
+      return 0;
     }
     if (*resources) {
       bool fits = false;

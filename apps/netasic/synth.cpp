@@ -1,0 +1,140 @@
+#include "synth.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <stdexcept>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace fs = std::filesystem;
+
+namespace netasic {
+
+std::vector<std::string> rtl_blocks(const std::string& rtl_dir) {
+  std::vector<std::string> v;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(rtl_dir, ec)) {
+    if (e.path().extension() != ".sv") continue;
+    std::ifstream in(e.path());
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string stem = e.path().stem().string();
+    if (std::regex_search(text.str(), std::regex("\\bmodule\\s+" + stem + "\\b"))) v.push_back(stem);
+  }
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+namespace {
+
+std::string shell_quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+// Yosys writes parameters in JSON as binary strings (or plain numbers in newer versions).
+uint64_t json_param(const nlohmann::json& v) {
+  if (v.is_number()) return v.get<uint64_t>();
+  const std::string s = v.get<std::string>();
+  uint64_t x = 0;
+  for (char c : s) x = (x << 1) | (c == '1' ? 1 : 0);
+  return x;
+}
+
+bool is_storage(const std::string& type) {
+  for (const char* p : {"$_DFF", "$_SDFF", "$_DFFE", "$_SDFFE", "$_SDFFCE", "$_ALDFF", "$_DFFSR", "$_DLATCH", "$_SR_"})
+    if (type.rfind(p, 0) == 0) return true;
+  return false;
+}
+
+}  // namespace
+
+synth_result synthesize(const std::string& rtl_dir, const std::string& block, const std::vector<std::string>& params) {
+  const auto blocks = rtl_blocks(rtl_dir);
+  if (std::find(blocks.begin(), blocks.end(), block) == blocks.end())
+    throw std::invalid_argument(fmt::format("no RTL for block '{}' in {} (blocks: {})", block, rtl_dir, fmt::join(blocks, ", ")));
+  // The block's parameters, so that a misspelt -p is named before Yosys runs.
+  std::vector<std::string> known;
+  {
+    std::ifstream in(fs::path(rtl_dir) / (block + ".sv"));
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string t = text.str();
+    const std::regex decl("parameter\\s+(?:[a-z]+\\s+)*(?:\\[[^\\]]*\\]\\s*)?([A-Za-z_][A-Za-z0-9_]*)\\s*=");
+    for (auto it = std::sregex_iterator(t.begin(), t.end(), decl); it != std::sregex_iterator(); ++it) known.push_back((*it)[1]);
+  }
+  synth_result r;
+  r.block = block;
+  std::string chparam;
+  for (const auto& p : params) {
+    const auto eq = p.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == p.size())
+      throw std::invalid_argument(fmt::format("-p '{}': expected NAME=VALUE, e.g. -p ENTRIES=4096", p));
+    const std::string name = p.substr(0, eq), value = p.substr(eq + 1);
+    if (!std::regex_match(name, std::regex("[A-Za-z_][A-Za-z0-9_]*")) ||
+        !std::regex_match(value, std::regex("[0-9]+|[0-9]*'[bodhBODH][0-9a-fA-F_]+")))
+      throw std::invalid_argument(fmt::format("-p '{}': NAME must be a Verilog identifier and VALUE a number", p));
+    if (std::find(known.begin(), known.end(), name) == known.end())
+      throw std::invalid_argument(fmt::format("-p '{}': {} has no parameter {} (parameters: {})", p, block, name, fmt::join(known, ", ")));
+    r.params.emplace_back(name, value);
+    chparam += fmt::format("chparam -set {} {} {}\n", name, value, block);
+  }
+
+  const fs::path tmp = fs::temp_directory_path() / fmt::format("netasic-synth-{}-{}", getpid(), block);
+  fs::create_directories(tmp);
+  std::string reads;
+  for (const auto& b : blocks) reads += fmt::format("read_verilog -sv \"{}\"\n", (fs::path(rtl_dir) / (b + ".sv")).string());
+  // Yosys' generic synth up to the fine step, then the fine step without memory_map.
+  std::ofstream(tmp / "synth.ys") << reads << chparam << "synth -top " << block << " -run begin:fine\n"
+                                  << "opt -fast -full\ntechmap\nopt -fast\nabc -fast\nopt -fast\n"
+                                  << "write_json \"" << (tmp / "netlist.json").string() << "\"\n";
+  const std::string cmd = fmt::format("yosys -q -s {} > {} 2>&1", shell_quote((tmp / "synth.ys").string()),
+                                      shell_quote((tmp / "yosys.log").string()));
+  const int rc = std::system(cmd.c_str());
+  if (rc != 0) {
+    std::ifstream log(tmp / "yosys.log");
+    std::stringstream text;
+    text << log.rdbuf();
+    fs::remove_all(tmp);
+    if (rc == 127 * 256)   // the shell's "command not found"
+      throw std::runtime_error("yosys not found: run scripts/setup.sh (it installs the Debian package yosys)");
+    throw std::runtime_error(fmt::format("yosys failed on {}:\n{}", block, text.str()));
+  }
+  nlohmann::json net;
+  std::ifstream(tmp / "netlist.json") >> net;
+  fs::remove_all(tmp);
+  for (const auto& [name, cell] : net["modules"][block]["cells"].items()) {
+    const std::string type = cell["type"].get<std::string>();
+    if (type == "$mem_v2" || type == "$mem") {
+      ++r.memories;
+      r.memory_bits += json_param(cell["parameters"]["SIZE"]) * json_param(cell["parameters"]["WIDTH"]);
+    } else {
+      ++r.cells;
+      if (is_storage(type)) ++r.flip_flops;
+    }
+    ++r.cell_types[type];
+  }
+  return r;
+}
+
+std::string describe(const synth_result& r) {
+  std::string params;
+  for (const auto& [k, v] : r.params) params += fmt::format(" {}={}", k, v);
+  std::string s = fmt::format("synth {}{}: Yosys generic cells, memories kept as memories\n", r.block,
+                              params.empty() ? " at its default parameters" : params);
+  s += fmt::format("  logic cells    {} cells\n", r.cells);
+  s += fmt::format("  flip-flops     {} bits\n", r.flip_flops);
+  s += fmt::format("  memories       {} ({} bits = {:.2f} KiB)\n", r.memories, r.memory_bits, double(r.memory_bits) / 8192.0);
+  s += "  cell types    ";
+  for (const auto& [t, n] : r.cell_types) s += fmt::format(" {}:{}", t, n);
+  return s + "\n";
+}
+
+}  // namespace netasic
