@@ -120,10 +120,10 @@ void declare_nic(param_registry& r) {
   r.integer("nic.rx_pipe_cycles", "cycles", 16, 0, 1000000, "RX pipe: frame in to handled (ACK built, CC module fed)");
   r.integer("nic.tx_pipe_cycles", "cycles", 16, 0, 1000000, "TX pipe: packet scheduled to on the MAC");
   r.integer("nic.scheduler.engines", "engines", 6, 1, 4096, "Flow-scheduler engines; QP n belongs to engine n mod engines (HPCC's FPGA: 6)");
-  r.boolean("nic.flowcut.enabled", false, "Flowcut in the NIC (its NIC-only form): a QP takes a new path (ECMP entropy) only when nothing of it is in flight, and drains when its RTT ratio passes nic.flowcut.rtt_ratio");
-  r.integer("nic.flowcut.capacity", "entries", 4096, 1, 1 << 24, "Flowcut: table entries (flows with bytes in flight) per NIC");
-  r.real("nic.flowcut.rtt_ratio", "ratio", 4, 1, 255, "Flowcut: drain a flow when the EWMA of its RTT over the minimum RTT for its hop count passes this");
-  r.integer("nic.flowcut.ewma_shift", "", 3, 0, 15, "Flowcut: the EWMA weight of a new RTT sample is 2^-shift");
+  r.choice("flowcut.form", "off", {"off", "nic", "ingress", "switch"}, "Flowcut: where the tables are: in each source NIC (its NIC-only form: the path is the ECMP entropy), in each switch with hosts (ingress only), or in every switch (full switch: ACKs retrace the data's path)");
+  r.integer("flowcut.capacity", "entries", 4096, 1, 1 << 24, "Flowcut: table entries (flows with bytes in flight) per NIC or switch");
+  r.real("flowcut.rtt_ratio", "ratio", 4, 1, 255, "Flowcut: drain a flow when the EWMA of its RTT over the minimum RTT for its hop count passes this");
+  r.integer("flowcut.ewma_shift", "", 3, 0, 15, "Flowcut: the EWMA weight of a new RTT sample is 2^-shift");
   r.integer("nic.scheduler.visit_cycles", "cycles", 1, 1, 1000000, "Cycles an engine spends on one QP of its round-robin; a QP sends at most one packet per visit");
 }
 
@@ -166,6 +166,7 @@ void declare_traffic(param_registry& r) {
   r.choice("traffic.pattern", "poisson", {"poisson", "incast", "permutation", "all_to_all", "list"}, "Flow arrival pattern (list: only traffic.flows)");
   r.string_list("traffic.flows", "", {}, "Flows added to any pattern: \"SRC->DST BYTES@START_US\", or \"SRC->DST BYTES@START_US+EVERY_USxCOUNT\" for COUNT flows EVERY_US apart");
   r.string("traffic.cdf", "websearch", "Flow-size CDF: websearch, fb_hadoop, datamining, enterprise, or a file path (SIZE_BYTES PERCENT per line)");
+  r.boolean("traffic.remote_only", false, "Poisson: destinations only under another top-of-rack (leaf or edge) switch, as in LetFlow's testbed; traffic.load stays per host link");
   r.real("traffic.load", "fraction", 0.5, 0.0001, 1, "Average offered load per host link, payload bytes over link rate (poisson)");
   r.integer("traffic.flow_size", "bytes", 0, 0, std::numeric_limits<int64_t>::max(), "Fixed flow size for incast/permutation/all_to_all; 0 = draw from traffic.cdf");
   r.real("traffic.start", "us", 0, 0, 1e9, "Start time of incast/permutation/all_to_all flows");

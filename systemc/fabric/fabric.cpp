@@ -35,6 +35,7 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
     std::vector<uint64_t> rates;
     for (unsigned li : n.port_link) {
       const topo_link& l = t.links[li];
+      sc.host_port.push_back(t.nodes[l.a].kind == node_kind::host || t.nodes[l.b].kind == node_kind::host);
       rates.push_back(l.rate_bps);
       sc.tm.headroom_bytes.push_back(sc.port_headroom(l.rate_bps, l.delay_ps, cfg_.nic.max_frame_bytes()));
     }

@@ -351,17 +351,34 @@ fabric_config make_fabric_config(const config& c) {
   f.nic.tx_pipe_cycles = uint32_t(c.integer("nic.tx_pipe_cycles"));
   f.nic.sched_engines = unsigned(c.integer("nic.scheduler.engines"));
   f.nic.sched_visit_cycles = uint32_t(c.integer("nic.scheduler.visit_cycles"));
-  f.nic.flowcut = c.boolean("nic.flowcut.enabled");
-  if (!f.nic.flowcut) warn_unused(c, {"nic.flowcut.capacity", "nic.flowcut.rtt_ratio", "nic.flowcut.ewma_shift"}, "with nic.flowcut.enabled = false");
-  if (f.nic.flowcut && sw.lb.mode != lb_mode::ecmp && sw.lb.mode != lb_mode::wcmp)
-    fail(c, "nic.flowcut.enabled", fmt::format("needs lb.mode = \"ecmp\" or \"wcmp\": Flowcut picks a flow's path through "
-                                               "its ECMP entropy, which lb.mode = \"{}\" overrides", c.string("lb.mode")));
-  f.nic.flowcut_table.variant = flowcut_variant::nic_only;
-  f.nic.flowcut_table.capacity = uint32_t(c.integer("nic.flowcut.capacity"));
-  f.nic.flowcut_table.rtt_ratio_threshold = c.real("nic.flowcut.rtt_ratio");
-  f.nic.flowcut_table.ewma_shift = unsigned(c.integer("nic.flowcut.ewma_shift"));
-  f.nic.flowcut_table.port_bytes = 2;   // the "port" is 14 bits of UDP source-port entropy
-  f.nic.flowcut_table.link_rate_gbps = uint32_t(std::lround(c.real("topology.host_rate")));
+  const std::string fc_form = c.string("flowcut.form");
+  if (fc_form == "off") {
+    warn_unused(c, {"flowcut.capacity", "flowcut.rtt_ratio", "flowcut.ewma_shift"}, "with flowcut.form = \"off\"");
+  } else {
+    if (sw.lb.mode != lb_mode::ecmp && sw.lb.mode != lb_mode::wcmp)
+      fail(c, "flowcut.form", fmt::format("\"{}\" needs lb.mode = \"ecmp\" or \"wcmp\": Flowcut picks each flow's path itself, "
+                                          "which lb.mode = \"{}\" would override", fc_form, c.string("lb.mode")));
+    flowcut_config fcc;
+    fcc.variant = fc_form == "nic" ? flowcut_variant::nic_only
+                : fc_form == "ingress" ? flowcut_variant::ingress_only : flowcut_variant::full_switch;
+    fcc.capacity = uint32_t(c.integer("flowcut.capacity"));
+    fcc.rtt_ratio_threshold = c.real("flowcut.rtt_ratio");
+    fcc.ewma_shift = unsigned(c.integer("flowcut.ewma_shift"));
+    fcc.link_rate_gbps = uint32_t(std::lround(c.real("topology.host_rate")));
+    if (fcc.variant == flowcut_variant::nic_only) {
+      f.nic.flowcut = true;
+      fcc.port_bytes = 2;   // the "port" is 14 bits of UDP source-port entropy
+      f.nic.flowcut_table = fcc;
+    } else {
+      // A switch's table counts a flow's bytes until their ACKs pass back: a dropped data packet
+      // would keep its flow from ever changing path or finishing a drain.
+      if (!((sw.tm.lossless >> f.nic.data_priority) & 1))
+        fail(c, "flowcut.form", fmt::format("\"{}\" counts bytes in flight until their ACKs return, so data must not be dropped: "
+                                            "add nic.data_priority {} to pfc.priorities", fc_form, f.nic.data_priority));
+      sw.flowcut_on = true;
+      sw.flowcut = fcc;
+    }
+  }
   f.seed = uint64_t(c.integer("sim.seed"));
   make_cc_config(c, f.nic);
   // An algorithm without its signal would run open loop: say so before simulating.
@@ -420,6 +437,16 @@ std::vector<flow_spec> make_flows(const config& c, const fabric_config& f) {
     reject_unused(c, {"traffic.cdf"}, "when traffic.flow_size fixes the flow size");
   t.hosts = uint32_t(f.topo.hosts.size());
   t.host_rate_bps = c.real("topology.host_rate") * 1e9;
+  t.remote_only = c.boolean("traffic.remote_only");
+  if (t.pattern != traffic_pattern::poisson) reject_unused(c, {"traffic.remote_only"}, pattern);
+  if (t.remote_only)   // the builders number a ToR's hosts contiguously
+    for (uint32_t h = 0; h < t.hosts; ++h) {
+      uint32_t lo = h, hi = h + 1;
+      while (lo > 0 && f.topo.host_switch(lo - 1) == f.topo.host_switch(h)) --lo;
+      while (hi < t.hosts && f.topo.host_switch(hi) == f.topo.host_switch(h)) ++hi;
+      t.tor_first.push_back(lo);
+      t.tor_end.push_back(hi);
+    }
   t.load = c.real("traffic.load");
   t.flow_size_bytes = uint64_t(c.integer("traffic.flow_size"));
   if (t.pattern == traffic_pattern::poisson || (t.pattern != traffic_pattern::list && t.flow_size_bytes == 0)) {
@@ -737,12 +764,22 @@ run_result run_scenario(const config& cfg, progress_mode progress) {
     s["load_balancer"] = {{"mode", cfg.string("lb.mode")}};
   }
 
-  // Flowcut in the NICs.
-  if (fc.nic.flowcut) {
+  // Flowcut: the NICs' tables, or the switches'.
+  std::vector<const flowcut_table*> fc_tables;
+  uint64_t fc_held_peak = 0, fc_switch_held = 0;
+  if (fc.nic.flowcut)
+    for (const auto& h : fab.hosts()) fc_tables.push_back(h->flowcut());
+  for (const auto& sw : fab.switches())
+    if (sw->flowcut()) {
+      fc_tables.push_back(sw->flowcut());
+      fc_held_peak = std::max(fc_held_peak, sw->counters().flowcut_held_peak_bytes);
+      fc_switch_held += sw->counters().flowcut_packets_held;
+    }
+  if (!fc_tables.empty()) {
     flowcut_counters fcs;
     uint64_t peak = 0;
-    for (const auto& h : fab.hosts()) {
-      const flowcut_counters& c = h->flowcut()->counters();
+    for (const flowcut_table* t : fc_tables) {
+      const flowcut_counters& c = t->counters();
       fcs.flowcuts += c.flowcuts;
       fcs.drains += c.drains;
       fcs.drains_completed += c.drains_completed;
@@ -751,18 +788,24 @@ run_result run_scenario(const config& cfg, progress_mode progress) {
       fcs.table_full += c.table_full;
       fcs.packets_held += c.packets_held;
       fcs.rtt_samples += c.rtt_samples;
+      fcs.acks_unmatched += c.acks_unmatched;
       peak = std::max(peak, c.peak_entries);
     }
-    s["flowcut"] = {{"flowcuts", fcs.flowcuts},
+    s["flowcut"] = {{"form", cfg.string("flowcut.form")},
+                    {"tables", fc_tables.size()},
+                    {"flowcuts", fcs.flowcuts},
                     {"drains", fcs.drains},
                     {"drains_completed", fcs.drains_completed},
                     {"drains_cancelled", fcs.drains_cancelled},
                     {"drain_time_s", double(fcs.drain_time_ps) * 1e-12},
                     {"table_full_events", fcs.table_full},
-                    {"packets_held", fcs.packets_held},
+                    // A NIC holds a QP (it stops sending); a switch holds packets.
+                    {"packets_held", fc.nic.flowcut ? fcs.packets_held : fc_switch_held},
+                    {"held_peak_bytes", fc_held_peak},
                     {"rtt_samples", fcs.rtt_samples},
-                    {"peak_entries_per_nic", peak},
-                    {"table_bytes_per_nic", fab.hosts().front()->flowcut()->memory_bytes()}};
+                    {"acks_unmatched", fcs.acks_unmatched},
+                    {"peak_entries_per_table", peak},
+                    {"table_bytes", fc_tables.front()->memory_bytes()}};
   }
 
   // NIC: congestion control and the flow scheduler.

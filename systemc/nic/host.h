@@ -138,7 +138,7 @@ class host_nic : public sc_core::sc_module, public pkt_receiver, private timed_c
   std::vector<unsigned> engine_qps_; // active QPs per scheduler engine
   nic_scheduler_stats sched_;
   uint64_t scan_counted_until_ = 0;  // scheduler-bound time is counted up to here
-  std::unique_ptr<flowcut_table> flowcut_;   // nic.flowcut: the NIC-only Flowcut table
+  std::unique_ptr<flowcut_table> flowcut_;   // flowcut.form = "nic": the NIC-only Flowcut table
   rng flowcut_rng_{1};                       // new Flowcuts' ECMP entropy
   std::vector<uint32_t> flowcut_full_;       // QPs held for a free table entry
   size_t rr_ = 0;

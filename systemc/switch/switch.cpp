@@ -72,6 +72,10 @@ switch_model::switch_model(sc_core::sc_module_name name, unsigned id, const std:
       d.link_gbps = double(port_rate_bps[p]) / 1e9;
       port_dre_.emplace_back(d);
     }
+  // Ingress-only tables sit in the switches flows enter by: those with hosts.
+  const bool has_hosts = std::find(cfg.host_port.begin(), cfg.host_port.end(), true) != cfg.host_port.end();
+  if (cfg.flowcut_on && (cfg.flowcut.variant == flowcut_variant::full_switch || has_hosts))
+    flowcut_ = std::make_unique<flowcut_table>(cfg.flowcut);
   refresh_.sw = this;
   refresh_.fn = &switch_model::pfc_refresh;
   csr.register_b_transport(this, &switch_model::b_transport);
@@ -195,10 +199,13 @@ void switch_model::enqueue(packet& p, uint64_t now) {
     uint32_t base, size;
     if (!routes_.group(p.ip.dst & 0x00FFFFFFu, base, size)) return drop(p, &drop_counters::no_route);
     const uint32_t hash = flow_hash(p);
-    if (!(lb_.conga() && conga_route(p, hash, base, size, now, out))) {
+    if (flowcut_ && p.kind == pkt_kind::data) {
+      if (!flowcut_data(p, hash, base, size, now, out)) return;
+    } else if (!(lb_.conga() && conga_route(p, hash, base, size, now, out))) {
       bool clear = false;
       out = routes_.member(base + (p.kind == pkt_kind::data ? lb_.pick(hash, base, size, p.frame_bytes(), now, clear) : hash % size));
       if (clear) recirculate_clear(port_[p.in_port].pipe, now);
+      if (flowcut_ && p.fc_valid && (p.kind == pkt_kind::ack || p.kind == pkt_kind::nak)) flowcut_ack(p, now, out);
     }
   }
   if (p.kind == pkt_kind::data && p.passes == 0) {
@@ -217,6 +224,78 @@ void switch_model::enqueue(packet& p, uint64_t now) {
   }
   if (p.in_port < tx_if_.size() && tm_.xoff_due(p.in_port, p.prio)) send_pause(p.in_port, p.prio, cfg_.pfc_quanta, now);
   kick(out, now);
+}
+
+bool switch_model::flowcut_data(packet& p, uint32_t hash, uint32_t base, uint32_t size, uint64_t now, unsigned& out) {
+  const bool ingress = p.in_port < cfg_.host_port.size() && cfg_.host_port[p.in_port];
+  if (!ingress && cfg_.flowcut.variant == flowcut_variant::ingress_only) {   // not tracked here: ECMP
+    out = routes_.member(base + hash % size);
+    return true;
+  }
+  const auto held = fc_held_.find(p.flow);
+  if (held != fc_held_.end()) {   // behind its flow's held packets, in order
+    flowcut_hold(p);
+    return false;
+  }
+  // A new Flowcut goes to the least-loaded next hop [F28]; ties by the flow's hash.
+  unsigned best = routes_.member(base + hash % size);
+  for (uint32_t i = 1; i < size; ++i) {
+    const unsigned m = routes_.member(base + (hash + i) % size);
+    if (tm_.port_bytes(m) < tm_.port_bytes(best)) best = m;
+  }
+  const flowcut_data_result r = flowcut_->on_data(p.flow, p.fc_bytes, now, p.in_port, uint16_t(best), ingress);
+  switch (r.action) {
+    case flowcut_action::forward:
+      out = r.out_port;
+      if (r.stamped) {
+        p.fc_valid = true;
+        p.fc_stamp = uint16_t(r.stamp);
+      }
+      return true;
+    case flowcut_action::bypass:
+      out = routes_.member(base + hash % size);
+      return true;
+    case flowcut_action::hold:
+      if (r.table_full) fc_full_.push_back(p.flow);
+      flowcut_hold(p);
+      return false;
+  }
+  return true;
+}
+
+void switch_model::flowcut_hold(packet& p) {
+  fc_held_[p.flow].push_back(&p);
+  fc_held_bytes_ += p.frame_bytes();
+  ++counters_.flowcut_packets_held;
+  counters_.flowcut_held_peak_bytes = std::max(counters_.flowcut_held_peak_bytes, fc_held_bytes_);
+}
+
+void switch_model::flowcut_ack(packet& p, uint64_t now, unsigned& out) {
+  // Ingress-only tables sit where the flow entered: the ACK is leaving towards that host.
+  if (cfg_.flowcut.variant == flowcut_variant::ingress_only && !(out < cfg_.host_port.size() && cfg_.host_port[out]))
+    return;
+  const flowcut_ack_result r = flowcut_->on_ack(p.flow, p.fc_bytes, p.fc_stamp, p.hops, now);
+  if (r.reverse_port >= 0) out = unsigned(r.reverse_port);   // full switch: back the data's way
+  if (r.resume) flowcut_release(p.flow, now);
+  if (r.freed && !fc_full_.empty()) {
+    std::vector<uint64_t> waiting;
+    waiting.swap(fc_full_);
+    for (uint64_t f : waiting) flowcut_release(f, now);
+  }
+}
+
+void switch_model::flowcut_release(uint64_t flow, uint64_t now) {
+  // The held packets go through the table again, oldest first; one that is held again keeps
+  // the rest behind it.
+  const auto it = fc_held_.find(flow);
+  if (it == fc_held_.end()) return;
+  std::deque<packet*> q;
+  q.swap(it->second);
+  fc_held_.erase(it);
+  for (packet* p : q) {
+    fc_held_bytes_ -= p->frame_bytes();
+    enqueue(*p, now);
+  }
 }
 
 void switch_model::mirror(const packet& p, uint64_t now) {

@@ -24,11 +24,13 @@
 #include <deque>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <systemc>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "blocks/flowcut_table.h"
 #include "common/crc.h"
 #include "common/pfc_pause.h"
 #include "common/run_stats.h"
@@ -72,6 +74,11 @@ struct switch_config {
   unsigned hash_bits = 32;           // 16 or 32
   uint32_t hash_seed = 0;
   unsigned member_capacity = 4096;   // ECMP member table entries
+  // Flowcut in the switch: variant full_switch (every switch) or ingress_only (switches with
+  // hosts); off when flowcut_on is false. host_port[p]: port p faces a host (flows enter here).
+  bool flowcut_on = false;
+  flowcut_config flowcut;
+  std::vector<bool> host_port;
 
   uint64_t ingress_ps() const { return uint64_t(parser_cycles + stages * stage_cycles + tm_cycles) * clock_period_ps; }
   uint64_t egress_ps() const { return uint64_t(stages * stage_cycles + deparser_cycles) * clock_period_ps; }
@@ -87,6 +94,8 @@ struct switch_counters {
   uint64_t mirror_dropped = 0;       // copies the traffic manager did not admit (or no route)
   uint64_t mirror_to_cpu = 0, mirror_cpu_bytes = 0;   // copies delivered to the CPU port
   uint64_t sketch_clears = 0, sketch_clears_lost = 0;  // BalanceSketch bucket clears recirculated / not admitted
+  uint64_t flowcut_packets_held = 0;     // Flowcut: data packets held (draining flows, full table)
+  uint64_t flowcut_held_peak_bytes = 0;  // ... and the most bytes held at once
 };
 
 class switch_model : public sc_core::sc_module, public pkt_receiver {
@@ -116,6 +125,7 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   const switch_counters& counters() const { return counters_; }
   const traffic_manager& tm() const { return tm_; }
   const load_balancer& lb() const { return lb_; }
+  const flowcut_table* flowcut() const { return flowcut_.get(); }
   void lb_advance(uint64_t now_ps) { lb_.advance(now_ps); }
   uint64_t tx_bytes(unsigned port) const { return port_[port].tx_bytes; }   // sent so far
   // Clock-aligned frame to egress queue to wire, unloaded, per pass.
@@ -164,6 +174,12 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   void parser_drain(unsigned pipe, uint64_t now);
   void recirc_arrive(unsigned pipe, uint64_t now);
   void enqueue(packet& p, uint64_t now);                  // traffic manager
+  // Flowcut: the out port of a data packet (false: held), and an ACK's bookkeeping (its out
+  // port may become the data's input port); release re-submits a flow's held packets.
+  bool flowcut_data(packet& p, uint32_t hash, uint32_t base, uint32_t size, uint64_t now, unsigned& out);
+  void flowcut_ack(packet& p, uint64_t now, unsigned& out);
+  void flowcut_release(uint64_t flow, uint64_t now);
+  void flowcut_hold(packet& p);   // behind the flow's other held packets
   void kick(unsigned port, uint64_t now);                 // dequeue for a port if it can
   void emit(unsigned port, packet& p, uint64_t start);    // egress: INT, onto the wire
   void recirculate(unsigned pipe, packet& p, uint64_t egress_done);
@@ -182,12 +198,16 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   run_stats& stats_;
   event_queue& events_;
   crc_engine hash_;
-  uint32_t seed_term_ = 0;
+  uint32_t seed_term_ = 0;      // what this switch's seed adds to a zero-seed CRC of the 5-tuple
   unsigned cpu_port_ = 0;    // traffic-manager port of the CPU (after the recirculation ports)
-  uint64_t mirror_count_ = 0;   // data frames seen by the mirror session's sampler   // what this switch's seed adds to a zero-seed CRC of the 5-tuple
+  uint64_t mirror_count_ = 0;   // data frames seen by the mirror session's sampler
   route_table routes_;
   load_balancer lb_;
   std::vector<dre> port_dre_;   // CONGA at a spine: each port's DRE
+  std::unique_ptr<flowcut_table> flowcut_;
+  std::unordered_map<uint64_t, std::deque<packet*>> fc_held_;   // per flow, in arrival order
+  std::vector<uint64_t> fc_full_;   // flows held for a free table entry
+  uint64_t fc_held_bytes_ = 0;
   traffic_manager tm_;
   std::vector<pkt_fw_transport_if*> tx_if_;   // tx[p]'s bound link (null: no cable)
   std::vector<port_state> port_;

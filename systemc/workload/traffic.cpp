@@ -37,6 +37,15 @@ void validate(const traffic_spec& s) {
     if (!(s.host_rate_bps > 0 && std::isfinite(s.host_rate_bps)))
       bad("host link rate", "is " + num(s.host_rate_bps) + " bit/s, must be > 0");
     if (s.duration_ps == 0) bad("sim.duration", "must be > 0 for the poisson pattern");
+    if (s.remote_only) {
+      if (s.tor_first.size() != s.hosts || s.tor_end.size() != s.hosts)
+        bad("traffic.remote_only", "needs each host's top-of-rack range");
+      for (uint32_t h = 0; h < s.hosts; ++h)
+        if (!(s.tor_first[h] <= h && h < s.tor_end[h] && s.tor_end[h] <= s.hosts))
+          bad("traffic.remote_only", "host " + std::to_string(h) + " is outside its top-of-rack range");
+      if (s.tor_end[0] - s.tor_first[0] == s.hosts)
+        bad("traffic.remote_only", "every host is under one top-of-rack switch: there is no remote destination");
+    }
     if (s.start_ps > UINT64_MAX - s.duration_ps)
       bad("sim.duration", "start + duration overflows the 64-bit picosecond clock");
     const double flows_per_s = s.load * s.host_rate_bps / (8.0 * s.cdf->mean_bytes());
@@ -82,8 +91,15 @@ void poisson(const traffic_spec& s, rng& r, std::vector<flow_spec>& out) {
     for (;;) {
       t += r.exponential(mean_gap_ps);
       if (t >= end_ps) break;
-      uint32_t dst = uint32_t(r.below(s.hosts - 1));
-      if (dst >= src) ++dst;   // uniform over the hosts other than src
+      uint32_t dst;
+      if (s.remote_only) {   // uniform over the hosts outside src's ToR range [lo, hi)
+        const uint32_t lo = s.tor_first[src], hi = s.tor_end[src];
+        dst = uint32_t(r.below(s.hosts - (hi - lo)));
+        if (dst >= lo) dst += hi - lo;
+      } else {
+        dst = uint32_t(r.below(s.hosts - 1));
+        if (dst >= src) ++dst;   // uniform over the hosts other than src
+      }
       out.push_back({0, src, dst, s.cdf->sample(r), uint64_t(t)});
     }
   }

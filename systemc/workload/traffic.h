@@ -42,6 +42,10 @@ struct traffic_spec {
   uint32_t incast_receiver = 0;
   uint64_t start_ps = 0;
   std::vector<flow_spec> listed;          // traffic.flows, added to any pattern
+  // poisson: destinations only under another top-of-rack switch. tor_first[h] is the first host
+  // under host h's ToR, tor_end[h] one past its last (a ToR's hosts are numbered contiguously).
+  bool remote_only = false;
+  std::vector<uint32_t> tor_first, tor_end;
 };
 
 // traffic.flows: each item "SRC->DST BYTES@START_US", optionally repeated as

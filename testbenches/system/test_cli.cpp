@@ -121,6 +121,18 @@ TEST(Cli, ConfigErrorsStopBeforeSimulating) {
   EXPECT_EQ(o.code, 2);
   EXPECT_NE(o.output.find("key 'ecn.priorities'"), std::string::npos) << o.output;
 
+  // Flowcut in the switches counts bytes until their ACKs return: data must be lossless; and it
+  // picks paths itself, so not under LetFlow.
+  o = netasic("run " NETASIC_SOURCE_DIR "/scenarios/lb/flowcut_fattree.toml --set flowcut.form=switch --set 'pfc.priorities=[]' "
+              "--out " + out.string());
+  EXPECT_EQ(o.code, 2);
+  EXPECT_NE(o.output.find("key 'flowcut.form'"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("pfc.priorities"), std::string::npos) << o.output;
+  o = netasic("run " NETASIC_SOURCE_DIR "/scenarios/demo.toml --set flowcut.form=ingress --out " + out.string());
+  EXPECT_EQ(o.code, 2);
+  EXPECT_NE(o.output.find("key 'flowcut.form'"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("lb.mode = \"letflow\""), std::string::npos) << o.output;
+
   // A BalanceSketch whose 8-bit timestamps cannot span Delta in slices of delta (1000 > 254).
   o = netasic("run " NETASIC_SOURCE_DIR "/scenarios/lb/burstbalancer_testbed.toml --set lb.sketch.flowlet_timeout=2 "
               "--set lb.sketch.flow_timeout=2000 --out " + out.string());

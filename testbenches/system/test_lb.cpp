@@ -140,21 +140,27 @@ TEST(LoadBalance, CongaSteersNewFlowletsAwayFromASlowUplink) {
   expect_accounting(r);
 }
 
-TEST(LoadBalance, FlowcutMovesFlowsAndNeverReorders) {
-  // LetFlow's asymmetric testbed in small: 2x40G per leaf-spine pair with one link failed. The
-  // NICs' Flowcut drains a flow whose RTT ratio passes 4 and only then gives it new ECMP entropy,
-  // so flows change path and still every packet arrives in order.
+// LetFlow's asymmetric testbed in small: 2x40G per leaf-spine pair with one link failed. Flowcut
+// drains a flow whose RTT ratio passes 4 and only then moves it (new ECMP entropy in the NIC, the
+// least-loaded next hop in a switch), so flows change path and still every packet arrives in order.
+void flowcut_moves_flows_in_order(const std::string& form) {
   const run_result r = run_scenario(
       small_config({{"topology.leaves", "2"}, {"topology.spines", "2"}, {"topology.hosts_per_leaf", "8"},
                     {"topology.parallel_links", "2"}, {"topology.host_rate", "10"}, {"topology.uplink_rate", "10"},
                     {"topology.failed_links", "[\"leaf1-spine1#0\"]"}, {"traffic.cdf", "websearch"},
                     {"traffic.load", "0.7"}, {"sim.duration", "5000"}, {"sim.drain", "200000"},
-                    {"nic.flowcut.enabled", "true"}}),
+                    {"flowcut.form", "\"" + form + "\""}}),
       progress_mode::none);
   const auto& fc = r.summary["flowcut"];
+  EXPECT_EQ(fc["form"], form);
   EXPECT_GT(fc["drains_completed"].get<uint64_t>(), 0u);
+  EXPECT_EQ(fc["drains"], fc["drains_completed"]);   // every drain ended: its ACKs all came back
   EXPECT_GT(r.summary["flows"]["path_changes"].get<uint64_t>(), 0u);
   EXPECT_EQ(r.summary["flows"]["out_of_order_packets"].get<uint64_t>(), 0u);
   EXPECT_EQ(r.summary["flows"]["completed"], r.summary["flows"]["total"]);
   expect_accounting(r);
 }
+
+TEST(LoadBalance, FlowcutInNicsMovesFlowsAndNeverReorders) { flowcut_moves_flows_in_order("nic"); }
+TEST(LoadBalance, FlowcutIngressOnlyMovesFlowsAndNeverReorders) { flowcut_moves_flows_in_order("ingress"); }
+TEST(LoadBalance, FlowcutFullSwitchMovesFlowsAndNeverReorders) { flowcut_moves_flows_in_order("switch"); }

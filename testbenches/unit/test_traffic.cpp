@@ -367,3 +367,33 @@ TEST(Traffic, FlowListErrorsNameTheItem) {
   netasic::rng r(1);
   EXPECT_THROW(netasic::generate_flows(s, r), config_error);   // the list pattern with no flows
 }
+
+TEST(Traffic, RemoteOnlyDestinationsLeaveTheRackUniformly) {
+  // 4 racks of 6 hosts: every destination is outside the source's rack, and each of the 18
+  // remote hosts is drawn equally often (binomial: within 6 standard deviations).
+  constexpr uint32_t hosts = 24, rack = 6;
+  auto spec = poisson_spec("fb_hadoop", 0.5, hosts, 200'000'000'000);
+  spec.remote_only = true;
+  for (uint32_t h = 0; h < hosts; ++h) {
+    spec.tor_first.push_back(h / rack * rack);
+    spec.tor_end.push_back(h / rack * rack + rack);
+  }
+  const auto flows = gen(spec, 5);
+  std::vector<std::vector<double>> count(hosts, std::vector<double>(hosts, 0));
+  std::vector<double> sent(hosts, 0);
+  for (const auto& f : flows) {
+    ASSERT_NE(f.src / rack, f.dst / rack) << "flow " << f.id << " stays in its rack";
+    ++count[f.src][f.dst];
+    ++sent[f.src];
+  }
+  for (uint32_t s = 0; s < hosts; ++s) {
+    const double p = 1.0 / (hosts - rack), mean = sent[s] * p, sd = std::sqrt(sent[s] * p * (1 - p));
+    ASSERT_GT(mean, 100);
+    for (uint32_t d = 0; d < hosts; ++d)
+      if (d / rack != s / rack) EXPECT_NEAR(count[s][d], mean, 6 * sd) << s << "->" << d;
+  }
+  // A single rack has no remote host: a configuration error, not an endless draw.
+  spec.tor_first.assign(hosts, 0);
+  spec.tor_end.assign(hosts, hosts);
+  EXPECT_NE(error_of(spec).find("traffic.remote_only"), std::string::npos) << error_of(spec);
+}
