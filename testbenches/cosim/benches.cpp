@@ -7,11 +7,13 @@
 
 namespace netasic::cosim {
 
+std::unique_ptr<bench> make_balance_sketch_bench();
 std::unique_ptr<bench> make_crc_hash_bench();
 
 namespace {
 const std::map<std::string, std::function<std::unique_ptr<bench>()>>& registry() {
   static const std::map<std::string, std::function<std::unique_ptr<bench>()>> r = {
+      {"balance_sketch", make_balance_sketch_bench},
       {"crc_hash", make_crc_hash_bench},
   };
   return r;

@@ -2,8 +2,6 @@
 // stop the run before it simulates.
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
-
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -11,22 +9,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "run_cli.h"
+
 namespace fs = std::filesystem;
 
 namespace {
-
-struct outcome { int code; std::string output; };
-
-outcome netasic(const std::string& args) {
-  const std::string cmd = std::string(NETASIC_BINARY) + " " + args + " 2>&1";
-  FILE* f = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
-  const int status = pclose(f);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
 
 std::string slurp(const fs::path& p) {
   std::ifstream in(p);
