@@ -1,6 +1,6 @@
 // Oscillator and hardware clock of one device (core, no SystemC), for Sundial (thesis ch. 3).
 // "Every device has a clock, whose value is incremented on every tick of a hardware oscillator"
-// whose frequency is off by up to +-100 ppm and changes with temperature and age [L1118-1120].
+// whose frequency is off by up to +-100 ppm and changes with temperature and age [L1122].
 //
 // Rate model: the frequency offset r(t) (ppb) is piecewise linear in true time. Each segment has
 // an integer offset at its start and an integer slope (ppb per second). The free-running
@@ -27,7 +27,7 @@ struct oscillator_config {
   int64_t bound_ppb = 100'000;          // +-100 ppm: the oscillators' specification [L1514]
   uint64_t period_ps = 1000;            // nominal oscillator period (1 GHz, as switch.clock)
   int64_t initial_offset_ps = 0;        // local clock at true time 0 (unsynchronised start)
-  // Broken-clock fault [L1206]: from broken_at_ps the offset jumps to broken_ppb, then ramps by
+  // Broken-clock fault [L1181]: from broken_at_ps the offset jumps to broken_ppb, then ramps by
   // broken_ramp_ppb_per_s until +-broken_limit_ppb.
   bool broken = false;
   uint64_t broken_at_ps = 0;

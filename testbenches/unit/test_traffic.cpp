@@ -389,8 +389,10 @@ TEST(Traffic, RemoteOnlyDestinationsLeaveTheRackUniformly) {
   for (uint32_t s = 0; s < hosts; ++s) {
     const double p = 1.0 / (hosts - rack), mean = sent[s] * p, sd = std::sqrt(sent[s] * p * (1 - p));
     ASSERT_GT(mean, 100);
-    for (uint32_t d = 0; d < hosts; ++d)
-      if (d / rack != s / rack) EXPECT_NEAR(count[s][d], mean, 6 * sd) << s << "->" << d;
+    for (uint32_t d = 0; d < hosts; ++d) {
+      if (d / rack == s / rack) continue;
+      EXPECT_NEAR(count[s][d], mean, 6 * sd) << s << "->" << d;
+    }
   }
   // A single rack has no remote host: a configuration error, not an endless draw.
   spec.tor_first.assign(hosts, 0);

@@ -1,0 +1,210 @@
+#include "clock/sundial_unit.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace netasic {
+
+namespace {
+
+__extension__ typedef __int128 i128;
+
+[[noreturn]] void fail(const std::string& what) { throw std::invalid_argument("sundial_unit: " + what); }
+
+}  // namespace
+
+int64_t measure_link_delay(int64_t t1a, int64_t t1b, int64_t t2b, int64_t t2a) {
+  const i128 rtt = (i128(t2a) - t1a) - (i128(t2b) - t1b);
+  i128 d = rtt / 2;
+  if (rtt < 0 && rtt % 2 != 0) --d;   // floor, also for a (broken) negative round trip
+  return int64_t(d);
+}
+
+sundial_unit::sundial_unit(const sundial_unit_config& cfg, oscillator& clock, uint64_t start_ps)
+    : cfg_(cfg), clk_(&clock), mode_(cfg.root ? mode::root : mode::member), parent_(cfg.parent_port) {
+  if (cfg.ports < 1) fail("ports must be at least 1");
+  if (!cfg.root && cfg.parent_port >= cfg.ports)
+    fail("parent_port " + std::to_string(cfg.parent_port) + " >= ports " + std::to_string(cfg.ports));
+  if (cfg.sync_interval_ps < 1) fail("sync_interval_ps must be at least 1");
+  if (cfg.first_timeout_ps < 1) fail("first_timeout_ps must be at least 1");
+  if (cfg.max_drift_ppb >= 1'000'000'000) fail("max_drift_ppb must be below 1e9");
+  if (start_ps > oscillator::max_time_ps) fail("start_ps past oscillator::max_time_ps");
+  set_tx_ports(cfg.tx_ports);
+  delay_.assign(cfg.ports, 0);
+  interval_cycles_ = cycles_for(cfg.sync_interval_ps);
+  first_cycles_ = cycles_for(cfg.first_timeout_ps);
+  eps_base_ = uint64_t(cfg.depth) * cfg.eps_per_hop_ps;
+  last_now_ = start_ps;
+  reset_cycle_ = clk_->cycles(start_ps);
+  if (cfg.root) {
+    mode_ = mode::member;   // become_root does the rest
+    become_root(start_ps);
+  }
+}
+
+uint64_t sundial_unit::edge(uint64_t n) const {
+  // Edges are recomputed after the oscillator's rate changes (version) only.
+  for (const edge_cache& c : cache_)
+    if (c.valid && c.n == n && c.version == clk_->version()) return c.t;
+  const uint64_t t = clk_->cycle_edge(n);
+  cache_[cache_next_] = {true, n, clk_->version(), t};
+  cache_next_ = (cache_next_ + 1) % cache_.size();
+  return t;
+}
+
+uint64_t sundial_unit::first_timeout_deadline_ps() const {
+  if (mode_ != mode::member || first_raised_) return never;
+  return edge(reset_cycle_ + first_cycles_ + 1);
+}
+
+uint64_t sundial_unit::second_timeout_deadline_ps() const {
+  if (mode_ != mode::member || second_cycles_ == 0 || second_raised_) return never;
+  return edge(reset_cycle_ + first_cycles_ + second_cycles_ + 1);
+}
+
+uint64_t sundial_unit::next_event_ps() const {
+  if (mode_ == mode::root) return send_now_ ? send_now_at_ : edge(next_send_cycle_);
+  const uint64_t a = first_timeout_deadline_ps(), b = second_timeout_deadline_ps();
+  return a < b ? a : b;
+}
+
+void sundial_unit::check_time(uint64_t now_ps, const char* what) {
+  if (now_ps < last_now_)
+    throw std::logic_error(std::string("sundial_unit: ") + what + ": time went backwards");
+  last_now_ = now_ps;
+}
+
+std::vector<sundial_event> sundial_unit::advance(uint64_t now_ps) {
+  check_time(now_ps, "advance");
+  std::vector<sundial_event> out;
+  for (;;) {
+    if (mode_ == mode::root) {
+      const uint64_t t = send_now_ ? send_now_at_ : edge(next_send_cycle_);
+      if (t > now_ps) break;
+      if (send_now_) send_now_ = false;
+      else next_send_cycle_ += interval_cycles_;
+      ++count_.sent;
+      out.push_back({sundial_event::kind::send, t});
+      continue;
+    }
+    const uint64_t a = first_timeout_deadline_ps(), b = second_timeout_deadline_ps();
+    if (a <= b && a <= now_ps) {
+      first_raised_ = true;
+      ++count_.timeouts;
+      out.push_back({sundial_event::kind::first_timeout, a});
+    } else if (b < a && b <= now_ps) {
+      second_raised_ = true;
+      ++count_.second_timeouts;
+      out.push_back({sundial_event::kind::second_timeout, b});
+    } else {
+      break;
+    }
+  }
+  return out;
+}
+
+int64_t sundial_unit::epsilon_ps(uint64_t now_ps) const {
+  if (mode_ == mode::root) return 0;
+  if (mode_ == mode::evicted || !synced_) return unbounded;
+  const i128 since = i128(clk_->local_ps(now_ps)) - t_last_sync_;
+  const i128 drift = since <= 0 ? 0 : (since * cfg_.max_drift_ppb + 999'999'999) / 1'000'000'000;   // round up
+  const i128 eps = i128(eps_base_) + drift;
+  return eps > i128(unbounded) ? unbounded : int64_t(eps);
+}
+
+uint64_t sundial_unit::timeout_counter(uint64_t now_ps) const {
+  if (mode_ != mode::member) return 0;
+  return clk_->cycles(now_ps) - reset_cycle_;
+}
+
+void sundial_unit::reset_counter(uint64_t now_ps) {
+  reset_cycle_ = clk_->cycles(now_ps);
+  first_raised_ = false;
+  second_raised_ = false;
+  second_cycles_ = 0;   // a message cancels the backup root's election
+}
+
+sundial_rx sundial_unit::on_sync(uint64_t now_ps, uint32_t port, int64_t tx_local_ps) {
+  check_time(now_ps, "on_sync");
+  if (next_event_ps() <= now_ps) throw std::logic_error("sundial_unit: on_sync before advance(now): an event is due");
+  ++count_.received;
+  sundial_rx rx{sundial_verdict::ignored, 0, 0, {}};
+  if (mode_ != mode::member || port != parent_) {
+    ++count_.ignored;
+    return rx;
+  }
+  const int64_t local = clk_->local_ps(now_ps);
+  const i128 adjusted = i128(tx_local_ps) + delay_[port];
+  const i128 offset = adjusted - local;
+  const int64_t eps = epsilon_ps(now_ps);
+  rx.epsilon_ps = eps;
+  const bool fits = adjusted >= INT64_MIN && adjusted <= INT64_MAX && offset >= INT64_MIN && offset <= INT64_MAX;
+  rx.offset_ps = fits ? int64_t(offset) : (offset < 0 ? INT64_MIN : INT64_MAX);
+  const i128 mag = offset < 0 ? -offset : offset;
+  if (!fits || mag > eps) {
+    rx.verdict = sundial_verdict::invalid;
+    ++count_.invalid;
+    return rx;
+  }
+  clk_->adjust(int64_t(offset));
+  t_last_sync_ = int64_t(adjusted);   // = the local clock right after the step
+  synced_ = true;
+  reset_counter(now_ps);
+  rx.verdict = sundial_verdict::valid;
+  rx.forward = tx_;
+  ++count_.valid;
+  ++count_.forwarded;
+  return rx;
+}
+
+void sundial_unit::set_parent_port(uint32_t port) {
+  if (port >= cfg_.ports) fail("parent_port " + std::to_string(port) + " >= ports " + std::to_string(cfg_.ports));
+  parent_ = port;
+}
+
+void sundial_unit::set_tx_ports(const std::vector<uint32_t>& ports) {
+  for (uint32_t p : ports)
+    if (p >= cfg_.ports) fail("tx_ports entry " + std::to_string(p) + " >= ports " + std::to_string(cfg_.ports));
+  tx_ = ports;
+}
+
+void sundial_unit::set_link_delay(uint32_t port, int64_t delay_ps) {
+  if (port >= cfg_.ports) fail("link delay port " + std::to_string(port) + " >= ports " + std::to_string(cfg_.ports));
+  if (delay_ps < 0) fail("link delay must not be negative, got " + std::to_string(delay_ps));
+  delay_[port] = delay_ps;
+}
+
+int64_t sundial_unit::link_delay_ps(uint32_t port) const {
+  if (port >= cfg_.ports) throw std::out_of_range("sundial_unit: port " + std::to_string(port) + " >= ports");
+  return delay_[port];
+}
+
+void sundial_unit::set_first_timeout(uint64_t ps) {
+  if (ps < 1) fail("first_timeout_ps must be at least 1");
+  first_cycles_ = cycles_for(ps);
+}
+
+void sundial_unit::arm_second_timeout(uint64_t ps) {
+  second_cycles_ = cycles_for(ps);
+  second_raised_ = false;
+}
+
+void sundial_unit::become_root(uint64_t now_ps) {
+  // now_ps is the interrupt's time, which may precede the last advance(): no time check.
+  mode_ = mode::root;
+  synced_ = true;
+  send_now_ = true;
+  send_now_at_ = now_ps;
+  next_send_cycle_ = clk_->cycles(now_ps) + interval_cycles_;
+  first_raised_ = second_raised_ = false;
+  second_cycles_ = 0;
+}
+
+void sundial_unit::evict(uint64_t now_ps) {
+  check_time(now_ps, "evict");
+  mode_ = mode::evicted;
+  synced_ = false;
+  send_now_ = false;
+}
+
+}  // namespace netasic
