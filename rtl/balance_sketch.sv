@@ -31,7 +31,7 @@ module balance_sketch #(
     parameter int FINGERPRINT_BITS = 16,
     parameter int VOTE_BITS        = 16,    // vote saturates at 2^VOTE_BITS - 1
     parameter int TIMESTAMP_BITS   = 8,     // s
-    parameter int NEXT_HOPS        = 8,
+    parameter int NEXT_HOPS        = 4096,  // the switch's member table: a hop names one of its entries
     parameter int COUNTER_BITS     = 64,    // hardware counter width (the core's are 64-bit)
     // Derived (do not override).
     parameter int NH_W     = $clog2(NEXT_HOPS + 1),              // next hop with Null

@@ -14,6 +14,7 @@
 
 #include "common/params.h"
 #include "cosim/common/cosim_run.h"
+#include "tlm/rtl/rtl_loop_register.h"
 #include "fabric/run.h"
 #include "sweep.h"
 #include "synth.h"
@@ -111,6 +112,7 @@ int sc_main(int argc, char** argv) {
   std::vector<std::string> sets;
   int64_t seed = -1;
   bool vcd = false, quiet = false;
+  std::vector<std::string> rtl_in_loop;
   auto* run = app.add_subcommand("run", "Simulate one scenario and write its run directory");
   run->add_option("scenario", scenario, "Scenario TOML file")->required()->check(CLI::ExistingFile);
   run->add_option("--set", sets, "Override a key: --set topology.leaves=4 (repeatable)");
@@ -118,6 +120,9 @@ int sc_main(int argc, char** argv) {
   run->add_option("--out", out_dir, "Run directory (default out/<scenario file name>)");
   run->add_flag("--vcd", vcd, "Also write waves.vcd and waves.gtkw");
   run->add_flag("--quiet", quiet, "No progress and no summary table");
+  run->add_option("--rtl", rtl_in_loop, "Run this block's Verilated RTL instead of its C++ core (repeatable): " +
+                                            fmt::format("{}", fmt::join(netasic::rtl_loop_block_names(), ", ")))
+      ->check(CLI::IsMember(netasic::rtl_loop_block_names()));
 
   // sweep
   netasic::sweep_options sw;
@@ -215,6 +220,18 @@ int sc_main(int argc, char** argv) {
     }
     if (seed >= 0) sets.push_back(fmt::format("sim.seed={}", seed));
     const netasic::config cfg = netasic::load_config(scenario, sets);
+    for (const std::string& b : rtl_in_loop) {
+      // A block the scenario does not use would leave the run unchanged without saying so.
+      const std::string lb = cfg.string("lb.mode");
+      if ((b == "flowlet_table" && lb != "letflow") ||
+          (b == "balance_sketch" && (lb != "balance_sketch" || cfg.string("lb.sketch.form") != "software")) ||
+          (b == "recip_divider" && (cfg.string("cc.algorithm") != "hpcc" || cfg.string("hpcc.divider") != "table")))
+        throw config_error(fmt::format("--rtl {}: the scenario does not use this block ({})", b,
+                                       b == "flowlet_table" ? "it needs lb.mode = \"letflow\""
+                                       : b == "balance_sketch" ? "it needs lb.mode = \"balance_sketch\" with lb.sketch.form = \"software\""
+                                                               : "it needs cc.algorithm = \"hpcc\" with hpcc.divider = \"table\""));
+      netasic::use_rtl_block(b);
+    }
     if (out_dir.empty()) out_dir = "out/" + std::filesystem::path(scenario).stem().string();
     const auto mode = quiet ? netasic::progress_mode::none
                             : isatty(STDERR_FILENO) ? netasic::progress_mode::terminal : netasic::progress_mode::lines;

@@ -165,7 +165,7 @@ void fabric::sample() {
     probes.series[i++].samples.push_back(int64_t(sw->drops().total()));
     if (cfg_.sw.lb.mode == lb_mode::letflow) {
       sw->lb_advance(now);
-      probes.series[i++].samples.push_back(int64_t(sw->lb().flowlets()->counters().occupancy));
+      probes.series[i++].samples.push_back(int64_t(sw->lb().flowlet_counts()->occupancy));
     }
   }
   for (size_t h = 0; h < hosts_.size(); ++h) {

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "common/rtl_loop.h"
 #include "fabric/fabric.h"
 #include "output/csv.h"
 #include "output/gtkw.h"
@@ -691,7 +692,7 @@ run_result run_scenario(const config& cfg, progress_mode progress) {
     flowlet_counters fl;
     uint64_t peak = 0;
     for (const auto& sw : fab.switches()) {
-      const flowlet_counters& c = sw->lb().flowlets()->counters();
+      const flowlet_counters& c = *sw->lb().flowlet_counts();
       fl.lookups += c.lookups;
       fl.new_flowlets += c.new_flowlets;
       fl.path_changes += c.path_changes;
@@ -716,14 +717,14 @@ run_result run_scenario(const config& cfg, progress_mode progress) {
     bs_counters b;
     uint64_t occupancy = 0, clears = 0, clears_lost = 0;
     for (const auto& sw : fab.switches()) {
-      const bs_counters& c = sw->lb().sketch()->counters();
+      const bs_counters& c = *sw->lb().sketch_counts();
       b.packets += c.packets;
       b.collisions += c.collisions;
       b.flowlet_starts += c.flowlet_starts;
       b.path_changes += c.path_changes;
       b.steered_packets += c.steered_packets;
       b.bucket_clears += c.bucket_clears;
-      occupancy = std::max(occupancy, sw->lb().sketch()->occupancy());
+      occupancy = std::max(occupancy, sw->lb().sketch_occupancy());
       clears += sw->counters().sketch_clears;
       clears_lost += sw->counters().sketch_clears_lost;
     }
@@ -737,7 +738,7 @@ run_result run_scenario(const config& cfg, progress_mode progress) {
                           {"bucket_clears_recirculated", clears},
                           {"bucket_clears_not_admitted", clears_lost},
                           {"max_cells_in_use", occupancy},
-                          {"sketch_memory_bits", fab.switches().front()->lb().sketch()->memory_bits()}};
+                          {"sketch_memory_bits", balance_sketch(fc.sw.lb.sketch).memory_bits()}};
   } else if (fc.sw.lb.mode == lb_mode::conga) {
     conga_counters cg;
     uint64_t flowlet_changes = 0;
@@ -841,6 +842,8 @@ run_result run_scenario(const config& cfg, progress_mode progress) {
                                   {"divide_cycles", t->divide_cycles()},
                                   {"iterative_divider_cycles", reciprocal_table::iterative_divider_cycles(quotient_bits)}};
   }
+  // Blocks whose Verilated RTL stood in for the core (--rtl), and how many calls each answered.
+  for (const auto& [block, calls] : rtl_blocks().calls) s["rtl_in_loop"][block] = {{"calls", calls}};
   if (nics.peak_qps_per_engine > line_rate_qps && nics.scan_bound_ps)
     std::cerr << fmt::format("warning: the NIC flow scheduler fell short: up to {} QPs on one engine, where one engine keeps a "
                              "QP at line rate for at most {} ({} ns frames, {} ns per visit); wires idled {:.1f} us in all "

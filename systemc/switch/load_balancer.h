@@ -25,6 +25,7 @@
 #include "blocks/balance_sketch.h"
 #include "blocks/conga.h"
 #include "blocks/flowlet_table.h"
+#include "common/rtl_loop.h"
 #include "common/rng.h"
 
 namespace netasic {
@@ -58,11 +59,13 @@ class load_balancer {
   uint32_t pick(uint32_t hash, uint32_t base, uint32_t size, uint32_t bytes, uint64_t now_ps, bool& needs_clear);
 
   lb_mode mode() const { return cfg_.mode; }
-  const flowlet_table* flowlets() const { return flowlets_.get(); }
-  const balance_sketch* sketch() const { return sketch_.get(); }
+  // The flowlet table's or BalanceSketch's counters (core or RTL in the loop); null in other modes.
+  const flowlet_counters* flowlet_counts() const;
+  const bs_counters* sketch_counts() const;
+  uint64_t sketch_occupancy() const;
   conga_leaf* conga() { return conga_.get(); }
   const conga_leaf* conga() const { return conga_.get(); }
-  void advance(uint64_t now_ps) { if (flowlets_) flowlets_->advance(now_ps); }
+  void advance(uint64_t now_ps);
 
  private:
   lb_config cfg_;
@@ -70,6 +73,8 @@ class load_balancer {
   std::vector<uint32_t> rr_;                  // per group base: next member (round robin)
   std::unique_ptr<flowlet_table> flowlets_;
   std::unique_ptr<balance_sketch> sketch_;
+  std::unique_ptr<flowlet_rtl> flowlets_rtl_;   // --rtl flowlet_table: instead of flowlets_
+  std::unique_ptr<sketch_rtl> sketch_rtl_;      // --rtl balance_sketch: instead of sketch_
   std::unique_ptr<conga_leaf> conga_;
 };
 

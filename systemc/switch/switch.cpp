@@ -80,18 +80,23 @@ switch_model::switch_model(sc_core::sc_module_name name, unsigned id, const std:
   refresh_.fn = &switch_model::pfc_refresh;
   csr.register_b_transport(this, &switch_model::b_transport);
   seed_term_ = hash_.seed_term(cfg.hash_seed, tuple_bytes);
+  if (rtl_blocks().crc_hash) {
+    if (cfg.hash_bits != 32) throw std::invalid_argument("--rtl crc_hash: the RTL computes CRC-32; switch.hash_bits is 16");
+    hash_rtl_ = rtl_blocks().crc_hash();
+  }
 }
 
 uint32_t switch_model::flow_hash(packet& p) const {
   // CRC is linear in its seed: crc(seed, key) = crc(0, key) ^ seed_term. The 5-tuple never
   // changes in flight, so its zero-seed CRC is computed at the first switch and carried along;
   // every switch then gets exactly the value it would compute itself.
-  if (!p.tuple_crc_valid) {
+  if (hash_rtl_ || !p.tuple_crc_valid) {
     const uint8_t key[13] = {
         uint8_t(p.ip.src >> 24), uint8_t(p.ip.src >> 16), uint8_t(p.ip.src >> 8), uint8_t(p.ip.src),
         uint8_t(p.ip.dst >> 24), uint8_t(p.ip.dst >> 16), uint8_t(p.ip.dst >> 8), uint8_t(p.ip.dst),
         p.ip.protocol,
         uint8_t(p.udp.src_port >> 8), uint8_t(p.udp.src_port), uint8_t(p.udp.dst_port >> 8), uint8_t(p.udp.dst_port)};
+    if (hash_rtl_) return hash_rtl_->hash(key, cfg_.hash_seed);   // --rtl crc_hash: every switch hashes
     p.tuple_crc = hash_.compute(key, sizeof key, 0);
     p.tuple_crc_valid = true;
   }

@@ -33,6 +33,7 @@
 #include "blocks/flowcut_table.h"
 #include "common/crc.h"
 #include "common/pfc_pause.h"
+#include "common/rtl_loop.h"
 #include "common/run_stats.h"
 #include "switch/load_balancer.h"
 #include "switch/route_table.h"
@@ -199,6 +200,7 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   event_queue& events_;
   crc_engine hash_;
   uint32_t seed_term_ = 0;      // what this switch's seed adds to a zero-seed CRC of the 5-tuple
+  std::shared_ptr<hash_rtl> hash_rtl_;   // --rtl crc_hash
   unsigned cpu_port_ = 0;    // traffic-manager port of the CPU (after the recirculation ports)
   uint64_t mirror_count_ = 0;   // data frames seen by the mirror session's sampler
   route_table routes_;

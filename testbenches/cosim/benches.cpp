@@ -9,6 +9,7 @@ namespace netasic::cosim {
 
 std::unique_ptr<bench> make_balance_sketch_bench();
 std::unique_ptr<bench> make_crc_hash_bench();
+std::unique_ptr<bench> make_flowlet_table_bench();
 std::unique_ptr<bench> make_recip_divider_bench();
 std::unique_ptr<bench> make_stateful_alu_bench();
 
@@ -17,6 +18,7 @@ const std::map<std::string, std::function<std::unique_ptr<bench>()>>& registry()
   static const std::map<std::string, std::function<std::unique_ptr<bench>()>> r = {
       {"balance_sketch", make_balance_sketch_bench},
       {"crc_hash", make_crc_hash_bench},
+      {"flowlet_table", make_flowlet_table_bench},
       {"recip_divider", make_recip_divider_bench},
       {"stateful_alu", make_stateful_alu_bench},
   };

@@ -1,6 +1,7 @@
 // The RTL as a user reaches it: `netasic synth` counts what the design must hold (registers and
-// memory bits follow from its parameters), and a misspelt parameter stops before Yosys runs.
-// The lockstep benches themselves are ctest entries cosim.BLOCK and cosim.BLOCK.fault_caught.
+// memory bits follow from its parameters), a misspelt parameter stops before Yosys runs, the
+// save files name real signals, and a run with a block's RTL in the loop gives the core run's
+// summary. The lockstep benches themselves are ctest entries cosim.BLOCK and .fault_caught.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -8,6 +9,8 @@
 #include <regex>
 #include <set>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "run_cli.h"
 
@@ -90,4 +93,61 @@ TEST(Rtl, EveryWaveformSaveFileNamesSignalsItsBenchWrites) {
     EXPECT_GT(signals, 3u) << e.path();
   }
   EXPECT_GT(files, 0u);
+}
+
+namespace {
+
+// summary.json of a small run, without the fields that measure the host machine.
+nlohmann::json summary_of(const std::string& args, const std::string& dir) {
+  const outcome o = netasic("run " + args + " --quiet --out " + dir);
+  EXPECT_EQ(o.code, 0) << o.output;
+  nlohmann::json s;
+  std::ifstream(dir + "/summary.json") >> s;
+  for (const char* k : {"wall_time_s", "packet_hops_per_s", "peak_memory_bytes"}) s.erase(k);
+  return s;
+}
+
+// The same run with the block's core and with its Verilated RTL in the loop: every field of
+// summary.json (and so every counter the block feeds) must be equal.
+void rtl_in_the_loop_changes_nothing(const std::string& scenario_and_sets, const std::string& block) {
+  const std::string d = ::testing::TempDir() + "netasic_rtl_loop_" + block;
+  const nlohmann::json core = summary_of(scenario_and_sets, d + "_core");
+  nlohmann::json rtl = summary_of(scenario_and_sets + " --rtl " + block, d + "_rtl");
+  ASSERT_FALSE(core.empty());
+  EXPECT_FALSE(core.contains("rtl_in_loop"));
+  ASSERT_TRUE(rtl.contains("rtl_in_loop")) << "the RTL was not used";
+  EXPECT_GT(rtl["rtl_in_loop"][block]["calls"].get<uint64_t>(), 1000u) << "the RTL answered too few calls to prove much";
+  rtl.erase("rtl_in_loop");
+  EXPECT_EQ(core.dump(1), rtl.dump(1));
+}
+
+const std::string small_leaf_spine =
+    " --set topology.leaves=2 --set topology.spines=4 --set topology.hosts_per_leaf=8 --set sim.duration=200"
+    " --set sim.probe_interval=20";
+
+}  // namespace
+
+TEST(Rtl, FlowletTableInTheLoopGivesTheCoresSummary) {
+  rtl_in_the_loop_changes_nothing(NETASIC_SOURCE_DIR "/scenarios/demo.toml" + small_leaf_spine, "flowlet_table");
+}
+
+TEST(Rtl, CrcHashInTheLoopGivesTheCoresSummary) {
+  rtl_in_the_loop_changes_nothing(NETASIC_SOURCE_DIR "/scenarios/demo.toml" + small_leaf_spine, "crc_hash");
+}
+
+TEST(Rtl, RecipDividerInTheLoopGivesTheCoresSummary) {
+  rtl_in_the_loop_changes_nothing(NETASIC_SOURCE_DIR "/scenarios/demo.toml" + small_leaf_spine, "recip_divider");
+}
+
+TEST(Rtl, BalanceSketchInTheLoopGivesTheCoresSummary) {
+  rtl_in_the_loop_changes_nothing(NETASIC_SOURCE_DIR "/scenarios/lb/burstbalancer_leafspine.toml --set topology.leaves=2 "
+                                  "--set topology.spines=4 --set topology.hosts_per_leaf=8 --set sim.duration=300",
+                                  "balance_sketch");
+}
+
+TEST(Rtl, InTheLoopRefusesABlockTheScenarioDoesNotUse) {
+  const outcome o = netasic("run " NETASIC_SOURCE_DIR "/scenarios/demo.toml --rtl balance_sketch --out " +
+                            ::testing::TempDir() + "netasic_rtl_unused");
+  EXPECT_EQ(o.code, 2);
+  EXPECT_NE(o.output.find("--rtl balance_sketch: the scenario does not use this block"), std::string::npos) << o.output;
 }

@@ -37,6 +37,7 @@ hpcc::hpcc(const hpcc_config& cfg, const reciprocal_table* table) : cfg_(cfg), t
     fail("division out of range");
   if (cfg.division == hpcc_config::divider::table) {
     if (!table) fail("division = table needs a reciprocal_table (got null)");
+    if (rtl_blocks().recip_divider) divider_rtl_ = rtl_blocks().recip_divider(*table);   // --rtl recip_divider
     const reciprocal_table_config& t = table->config();
     if (t.epsilon != cfg.table.epsilon || t.input_bits != cfg.table.input_bits ||
         t.mantissa_bits != cfg.table.mantissa_bits || t.lookup_cycles != cfg.table.lookup_cycles)
@@ -108,7 +109,7 @@ void hpcc::compute_wind(bool update_wc) {
     if (cfg_.division == hpcc_config::divider::table) {
       const uint64_t top = uint64_t(1) << table_->config().input_bits;
       if (n > top) { n = top; ++u_saturations_; }
-      q = table_->divide(x, n);
+      q = divider_rtl_ ? divider_rtl_->divide(x, n) : table_->divide(x, n);
     } else {
       q = x / n;
     }

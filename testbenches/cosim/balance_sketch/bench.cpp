@@ -69,7 +69,7 @@
 #define NETASIC_BS_TS_BITS 8
 #endif
 #ifndef NETASIC_BS_NEXT_HOPS
-#define NETASIC_BS_NEXT_HOPS 8
+#define NETASIC_BS_NEXT_HOPS 4096
 #endif
 
 namespace netasic::cosim {

@@ -26,6 +26,7 @@
 
 #include "common/rng.h"
 #include "cosim/common/cosim_bench.h"
+#include "tlm/rtl/recip_divider_load.h"
 #include "nic/cc/reciprocal_table.h"
 #include "Vrecip_divider.h"
 
@@ -159,33 +160,7 @@ class recip_divider_bench : public bench {
   }
 
   void load_tables() {
-    auto& m = *rtl_;
-    const auto& keys = table_->keys();
-    std::vector<uint32_t> base(input_bits + 2, 0), count(input_bits + 1, 0);
-    for (uint64_t key : keys) ++count[octave_of(key)];
-    for (unsigned e = 0; e <= input_bits; ++e) base[e + 1] = base[e] + count[e];
-    for (size_t k = 0; k < keys.size(); ++k) {   // entry k and key k in one cycle
-      const reciprocal_table::value v = table_->lookup(keys[k]);
-      const unsigned e = octave_of(keys[k]);
-      m->tbl_we_entry = 1;
-      m->tbl_index = uint32_t(k);
-      m->tbl_mantissa = uint32_t(v.mantissa);
-      m->tbl_shift = v.shift;
-      m->tbl_we_key = 1;
-      m->tbl_octave = e;
-      m->tbl_slot = uint32_t(k - base[e]);
-      m->tbl_key = uint32_t(keys[k]);
-      rtl_->tick();
-    }
-    m->tbl_we_entry = m->tbl_we_key = 0;
-    for (unsigned e = 0; e <= input_bits; ++e) {
-      m->tbl_we_octave = 1;
-      m->tbl_octave = e;
-      m->tbl_base = base[e];
-      m->tbl_count = count[e];
-      rtl_->tick();
-    }
-    m->tbl_we_octave = 0;
+    load_recip_tables(*rtl_->operator->(), *table_, [this] { rtl_->tick(); });
   }
 
   uint64_t corner_x(unsigned i) {

@@ -1,0 +1,62 @@
+// RTL in the loop for the flowlet table: the same calls the switch makes on the flowlet_table
+// core (systemc/blocks/flowlet_table.h), answered by the Verilated rtl/flowlet_table.sv. Free of
+// Verilator's headers (the model is behind a pointer to an implementation), so SystemC code can
+// include it.
+//
+// Time: the RTL is clocked forward to the cycle of now_ps (now_ps / clock_period_ps), one edge
+// per cycle; idle cycles between packets just tick. The cycle of the latest lookups stays open
+// (its edge not yet taken): the lookups of one cycle go into successive lanes, lane 0 first, and
+// each is answered from the lane's combinational result before the edge, because a later lookup
+// may still come in the same cycle. RTL cycle 0 is the first cycle after the init sweep, the
+// core's cycle 0. More lookups in one cycle than the RTL has lanes (PORTS) throw
+// std::runtime_error (the core serves them anyway and counts port_overflows).
+//
+// Only lookup(new_port) is supported: CONGA's lookup_with(choose) calls back into the caller
+// with the entry's cached port, which RTL lanes cannot do. flow_id feeds only the core's
+// collision statistics, which the hardware does not keep.
+#pragma once
+#include <cstdint>
+#include <memory>
+
+#include "blocks/flowlet_table.h"
+
+namespace netasic {
+
+class flowlet_table_rtl {
+ public:
+  // Throws std::invalid_argument naming the field when a structural value (entries, age_bits,
+  // ports, sweep_width, port_bits, clock_period_ps) differs from the Verilated parameters, or a
+  // value is out of range (delta_ps below one clock period or not below 2^63 ps).
+  explicit flowlet_table_rtl(const flowlet_config& cfg);
+  ~flowlet_table_rtl();
+  flowlet_table_rtl(const flowlet_table_rtl&) = delete;
+  flowlet_table_rtl& operator=(const flowlet_table_rtl&) = delete;
+
+  // One packet at now_ps, as flowlet_table::lookup. Times must not go backwards
+  // (std::logic_error, no state change). new_port must fit in port_bits and, unless entries is a
+  // power of two, hash in 32 bits (the RTL's hash width) (std::invalid_argument).
+  flowlet_result lookup(uint64_t hash, uint64_t now_ps, uint32_t new_port,
+                        uint64_t flow_id = flowlet_table::flow_is_hash);
+  // Clocks the RTL through every cycle before now_ps's cycle, as flowlet_table::advance.
+  void advance(uint64_t now_ps);
+
+  // From the RTL's counter outputs, plus the open cycle's lookups (the core counts a lookup at
+  // once). lookups is counted here; collisions, collision_hits and port_overflows stay 0.
+  const flowlet_counters& counters() const;
+  const flowlet_config& config() const { return cfg_; }
+  bool sweep_active() const;
+  uint32_t sweep_position() const;
+  uint64_t sweep_cycles() const { return (uint64_t(cfg_.entries) + cfg_.sweep_width - 1) / cfg_.sweep_width; }
+  uint64_t memory_bits() const { return uint64_t(cfg_.entries) * (1 + cfg_.age_bits + cfg_.port_bits); }
+  uint64_t rtl_cycles() const;   // edges taken since the init sweep
+
+  // The parameters the RTL was Verilated with (delta_ps is the config's, not a parameter).
+  static flowlet_config rtl_parameters();
+
+ private:
+  struct impl;
+  flowlet_config cfg_;
+  std::unique_ptr<impl> p_;
+};
+
+}  // namespace netasic
