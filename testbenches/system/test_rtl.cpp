@@ -38,6 +38,18 @@ TEST(Rtl, SynthCountsTheHashUnitsRegisters) {
   EXPECT_LT(field(small.output, "logic cells"), field(netasic("synth crc_hash").output, "logic cells"));
 }
 
+TEST(Rtl, SynthKeepsTheFlowletTableAsOneMemory) {
+  // The table is one SRAM of entries x {valid, age bits, port}: the core's memory_bits(), and
+  // its logic does not grow with the table.
+  for (const auto& [entries, age_bits] : {std::pair{4096, 1}, std::pair{16384, 2}}) {
+    const outcome o = netasic("synth flowlet_table -p ENTRIES=" + std::to_string(entries) + " -p AGE_BITS=" + std::to_string(age_bits));
+    ASSERT_EQ(o.code, 0) << o.output;
+    EXPECT_EQ(field(o.output, "memories"), 1u) << o.output;
+    EXPECT_NE(o.output.find("(" + std::to_string(uint64_t(entries) * (1 + age_bits + 8)) + " bits"), std::string::npos) << o.output;
+    EXPECT_LT(field(o.output, "flip-flops"), 1000u) << o.output;
+  }
+}
+
 TEST(Rtl, SynthNamesABadParameterOrBlock) {
   outcome o = netasic("synth crc_hash -p ENTRIES=4096");
   EXPECT_EQ(o.code, 2);
