@@ -38,8 +38,8 @@
 // out_bucket, out_cell, and the fourteen software-form counters. The Tofino-form fields
 // (bucket_clear, scheduler_*) are always false in the software form and are not RTL outputs.
 //
-// Build variants (the RTL's defaults unless defined): NETASIC_BS_BUCKETS, NETASIC_BS_CELLS,
-// NETASIC_BS_FP_BITS, NETASIC_BS_VOTE_BITS, NETASIC_BS_TS_BITS, NETASIC_BS_NEXT_HOPS, with the same -G overrides on the RTL.
+// Build variants: define the BALANCE_SKETCH_RTL_* macros of tlm/rtl/balance_sketch_rtl.cpp (the
+// RTL's defaults unless defined), with the same -G overrides on the RTL.
 #include <algorithm>
 #include <cstdio>
 #include <deque>
@@ -51,41 +51,15 @@
 #include "blocks/balance_sketch.h"
 #include "common/rng.h"
 #include "cosim/common/cosim_bench.h"
+#include "tlm/rtl/balance_sketch_rtl.h"
 #include "Vbalance_sketch.h"
 
-#ifndef NETASIC_BS_BUCKETS
-#define NETASIC_BS_BUCKETS 250
-#endif
-#ifndef NETASIC_BS_CELLS
-#define NETASIC_BS_CELLS 1
-#endif
-#ifndef NETASIC_BS_FP_BITS
-#define NETASIC_BS_FP_BITS 16
-#endif
-#ifndef NETASIC_BS_VOTE_BITS
-#define NETASIC_BS_VOTE_BITS 16
-#endif
-#ifndef NETASIC_BS_TS_BITS
-#define NETASIC_BS_TS_BITS 8
-#endif
-#ifndef NETASIC_BS_NEXT_HOPS
-#define NETASIC_BS_NEXT_HOPS 4096
-#endif
 
 namespace netasic::cosim {
 namespace {
 
-balance_sketch_config base_config() {
-  balance_sketch_config k;
-  k.form = bs_form::software;
-  k.buckets = NETASIC_BS_BUCKETS;
-  k.cells = NETASIC_BS_CELLS;
-  k.fingerprint_bits = NETASIC_BS_FP_BITS;
-  k.vote_bits = NETASIC_BS_VOTE_BITS;
-  k.timestamp_bits = NETASIC_BS_TS_BITS;
-  k.next_hops = NETASIC_BS_NEXT_HOPS;
-  return k;
-}
+// The parameters the RTL was Verilated with, as the RTL-in-the-loop adapter knows them.
+balance_sketch_config base_config() { return balance_sketch_rtl::rtl_parameters(); }
 
 unsigned clog2(uint64_t v) {
   unsigned b = 0;

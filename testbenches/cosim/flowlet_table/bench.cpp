@@ -33,6 +33,7 @@
 #include "blocks/flowlet_table.h"
 #include "common/rng.h"
 #include "cosim/common/cosim_bench.h"
+#include "tlm/rtl/flowlet_table_rtl.h"
 #include "Vflowlet_table.h"
 
 namespace netasic::cosim {
@@ -40,14 +41,10 @@ namespace {
 
 constexpr unsigned lanes = 2;
 
+// The parameters the RTL was Verilated with, and a Delta of 9000.5 cycles (the ceiling matters).
 flowlet_config bench_config() {
-  flowlet_config c;
-  c.entries = 65536;
-  c.age_bits = 1;
-  c.ports = lanes;
-  c.sweep_width = 8;
-  c.clock_period_ps = 1000;
-  c.port_bits = 8;
+  flowlet_config c = flowlet_table_rtl::rtl_parameters();
+  if (c.ports != lanes) throw std::logic_error("flowlet_table bench: built for 2 lanes");
   c.delta_ps = 9'000'500;
   return c;
 }
