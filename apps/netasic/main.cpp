@@ -96,6 +96,29 @@ void print_summary(const nlohmann::json& s, const std::string& dir, bool vcd) {
                               m["copies_delivered"].get<uint64_t>(), m["bytes_delivered"].get<double>() / 1024,
                               m["copies_dropped"].get<uint64_t>()));
   }
+  if (s.contains("clock")) {   // the clock layer: epsilon per algorithm, the bound, the failures
+    const auto& c = s["clock"];
+    auto t = [](double ns) {
+      return ns >= 1e6 ? fmt::format("{:.3g} ms", ns / 1e6) : ns >= 1e3 ? fmt::format("{:.3g} us", ns / 1e3) : fmt::format("{:.3g} ns", ns);
+    };
+    std::string eps, failures;
+    uint64_t violations = 0, checks = 0;
+    for (const auto& a : c["algorithms"]) {
+      const std::string name = a.get<std::string>();
+      const auto& r = c[name];
+      eps += fmt::format("{}{} p99 {} max {}", eps.empty() ? "" : ", ", name, t(r["epsilon_p99_ns"].get<double>()),
+                         t(r["epsilon_max_ns"].get<double>()));
+      violations += r["bound_violations"].get<uint64_t>();
+      checks += r["bound_checks"].get<uint64_t>();
+      for (const auto& f : r["failures"])
+        failures += fmt::format("{}{} {}", failures.empty() ? "; recovery: " : ", ", name,
+                                f["affected_devices"].get<uint64_t>() == 0 ? std::string("(none affected)")
+                                : f["recovery_time_us"].is_null()           ? std::string("not in the run")
+                                                                            : t(f["recovery_time_us"].get<double>() * 1e3));
+    }
+    row("clock epsilon", eps);
+    row("clock bound", fmt::format("{} violations in {} checks{}", violations, checks, failures));
+  }
   row("outputs", dir + "/ (report.html, summary.json, flows.csv, links.csv, probes.csv, config.toml" +
                      (vcd ? ", waves.vcd, waves.gtkw)" : ")"));
 }

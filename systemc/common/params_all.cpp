@@ -13,7 +13,7 @@ void declare_sim(param_registry& r) {
   r.string("scenario.name", "unnamed", "Name shown in the report and summary.json");
   r.integer("sim.seed", "", 1, 0, std::numeric_limits<int64_t>::max(), "Random seed; same seed and configuration give the same results, bit for bit");
   r.real("sim.duration", "us", 1000, 0.001, 1e9, "Window in which flows start (Poisson arrivals are generated over it)");
-  r.real("sim.drain", "us", 10000, 0, 1e9, "Extra time after the arrival window for flows to finish; the run stops earlier once all flows are done");
+  r.real("sim.drain", "us", 10000, 0, 1e9, "Extra time after the arrival window for flows to finish; the run stops earlier once all flows are done (not with clock.algorithm set: the clock layer runs to the end)");
   r.real("sim.probe_interval", "us", 1, 0.001, 1e6, "Sampling interval of the probe time series (queue depths, buffer occupancy) and of waves.vcd");
 }
 
@@ -174,6 +174,28 @@ void declare_traffic(param_registry& r) {
   r.integer("traffic.incast.receiver", "host", 0, 0, big, "Receiving host of the incast");
 }
 
+// Clock synchronisation (docs/datasheets/sundial.md): Sundial and its PTP+eps baselines, run
+// over the fabric's topology for the whole run. Defaults are the paper's testbed [L1514-1526].
+void declare_clock(param_registry& r) {
+  r.choice("clock.algorithm", "off", {"off", "sundial", "ptp", "ptp_fast"}, "Clock synchronisation of every switch and NIC: off, Sundial, or a PTP+eps baseline alone");
+  r.string_list("clock.baselines", "", {}, "Baselines run beside clock.algorithm on the same oscillators and faults: \"ptp\" (PTP+eps) and \"ptp_fast\" (PTP+DTP+eps)");
+  r.string("clock.root", "", "Root (grandmaster) switch, e.g. \"core0\"; empty = the first switch of the top tier");
+  r.real("clock.sync_interval", "us", 90, 0.001, 1e9, "Sundial: interval of the root's sync-messages");
+  r.real("clock.first_timeout", "us", 185, 0.001, 1e9, "Sundial: silence after the last valid message at which a device turns to its backup parent");
+  r.real("clock.second_timeout", "us", 180, 0.001, 1e9, "Sundial: further silence at which the backup root makes itself the root");
+  r.real("clock.eps_per_hop", "ns", 5, 0, 1e6, "eps_base per hop of tree depth (timestamping and link-asymmetry noise), every algorithm");
+  r.real("clock.max_drift", "ppm", 200, 0.001, 1e5, "max_drift_rate of epsilon (Eq. 3.1), every algorithm");
+  r.real("clock.oscillator_bound", "ppm", 100, 0, 1e4, "Oscillator frequency offsets are drawn uniformly within +-this");
+  r.real("clock.drift", "ppm/s", 0, 0, 1e6, "Each oscillator's offset changes at a rate drawn uniformly within +-this, saturating at clock.oscillator_bound");
+  r.real("clock.broken_rate", "ppm", 1000, -1e5, 1e5, "Frequency offset a clock jumps to when it breaks (clock.faults broken_clock)");
+  r.real("clock.controller_delay", "us", 100000, 0, 1e9, "Failure to the controller's new plan (Sundial) or new tree (baselines)");
+  r.real("clock.ptp_interval", "us", 2e6, 0.001, 1e12, "ptp: sync interval");
+  r.real("clock.ptp_recovery", "us", 2e6, 0, 1e12, "ptp: T_recovery, added to the age of the last message of every device that is not a child of the root");
+  r.real("clock.ptp_fast_interval", "us", 5, 0.001, 1e12, "ptp_fast: sync interval");
+  r.real("clock.ptp_fast_recovery", "us", 1e5, 0, 1e12, "ptp_fast: T_recovery, as clock.ptp_recovery");
+  r.string_list("clock.faults", "", {}, "Faults at chosen times in us: \"link agg0-core0 @ 1000\", \"device agg3 @ 1500\", \"root @ 2000\", \"domain pod2 @ 2500\", \"broken_clock edge4 @ 3000\"");
+}
+
 }  // namespace
 
 const param_registry& all_params() {
@@ -188,6 +210,7 @@ const param_registry& all_params() {
     declare_nic(r);
     declare_cc(r);
     declare_traffic(r);
+    declare_clock(r);
     return r;
   }();
   return reg;

@@ -28,6 +28,7 @@ struct fabric_config {
   uint64_t arrivals_end_ps = 0;     // no flow starts after this
   uint64_t probe_interval_ps = 0;   // 0 = no probes
   uint64_t seed = 1;                // sim.seed (switches' ECN draws)
+  bool run_to_end = false;          // keep running (and sampling) after the last flow: the clock layer's runs
 };
 
 class fabric : public sc_core::sc_module {

@@ -15,6 +15,7 @@
 #include <fmt/ranges.h>
 
 #include "common/rtl_loop.h"
+#include "clock/clock_network.h"
 #include "fabric/fabric.h"
 #include "output/csv.h"
 #include "output/gtkw.h"
@@ -413,9 +414,12 @@ fabric_config make_fabric_config(const config& c) {
 
   f.arrivals_end_ps = to_ps(c.real("sim.duration"), 1e6);
   f.probe_interval_ps = to_ps(c.real("sim.probe_interval"), 1e6);
-  // Probes are kept in memory until the run ends: four series per switch port and per switch, one per NIC.
+  f.run_to_end = c.string("clock.algorithm") != "off";   // the clock layer's faults may come after the last flow
+  // Probes are kept in memory until the run ends: four series per switch port and per switch, one per NIC,
+  // and with the clock layer an epsilon and an offset per device and algorithm.
   size_t series = 4 * f.topo.switches.size() + f.topo.hosts.size();
   for (unsigned s : f.topo.switches) series += 4 * f.topo.nodes[s].port_link.size();
+  if (f.run_to_end) series += 2 * f.topo.nodes.size() * (1 + c.list("clock.baselines").size());
   const double samples = (c.real("sim.duration") + c.real("sim.drain")) / c.real("sim.probe_interval");
   constexpr double max_values = 1e8;   // 800 MB of samples
   if (samples * double(series) > max_values)
@@ -429,6 +433,12 @@ fabric_config make_fabric_config(const config& c) {
 std::vector<flow_spec> make_flows(const config& c, const fabric_config& f) {
   traffic_spec t;
   t.pattern = parse_traffic_pattern(c.string("traffic.pattern"));
+  // A clock-only run: the list pattern with no flows listed.
+  if (t.pattern == traffic_pattern::list && c.list("traffic.flows").empty() && c.string("clock.algorithm") != "off") {
+    reject_unused(c, {"traffic.flow_size", "traffic.start", "traffic.cdf", "traffic.load", "traffic.remote_only",
+                      "traffic.incast.senders", "traffic.incast.receiver"}, "with traffic.pattern = \"list\"");
+    return {};
+  }
   const std::string pattern = "with traffic.pattern = \"" + c.string("traffic.pattern") + "\"";
   if (t.pattern == traffic_pattern::poisson) reject_unused(c, {"traffic.flow_size", "traffic.start"}, pattern);
   else reject_unused(c, {"traffic.load"}, pattern);
@@ -477,6 +487,108 @@ std::vector<flow_spec> make_flows(const config& c, const fabric_config& f) {
   }
 }
 
+// The clock layer (docs/datasheets/sundial.md): its algorithms, parameters and faults, checked
+// here so that a bad key stops the run before it simulates. False when clock.algorithm is off.
+bool make_clock_config(const config& c, const fabric_config& f, clock_network_config& k) {
+  const std::string alg = c.string("clock.algorithm");
+  std::vector<std::string> keys;
+  for (const param_def& d : all_params().all())
+    if (d.key.rfind("clock.", 0) == 0 && d.key != "clock.algorithm") keys.push_back(d.key);
+  if (alg == "off") {
+    warn_unused(c, keys, "with clock.algorithm = \"off\"");
+    return false;
+  }
+  k.algorithms = {parse_clock_algorithm(alg)};
+  for (const std::string& b : c.list("clock.baselines")) {
+    if (b != "ptp" && b != "ptp_fast") fail(c, "clock.baselines", fmt::format("'{}' is not a baseline (ptp, ptp_fast)", b));
+    const clock_algorithm a = parse_clock_algorithm(b);
+    if (std::find(k.algorithms.begin(), k.algorithms.end(), a) != k.algorithms.end())
+      fail(c, "clock.baselines", fmt::format("'{}' is listed twice, or is clock.algorithm itself", b));
+    k.algorithms.push_back(a);
+  }
+  auto runs = [&](clock_algorithm a) { return std::find(k.algorithms.begin(), k.algorithms.end(), a) != k.algorithms.end(); };
+  if (!runs(clock_algorithm::sundial))
+    warn_unused(c, {"clock.sync_interval", "clock.first_timeout", "clock.second_timeout"}, "when Sundial does not run");
+  if (!runs(clock_algorithm::ptp)) warn_unused(c, {"clock.ptp_interval", "clock.ptp_recovery"}, "when ptp does not run");
+  if (!runs(clock_algorithm::ptp_fast))
+    warn_unused(c, {"clock.ptp_fast_interval", "clock.ptp_fast_recovery"}, "when ptp_fast does not run");
+  k.root = c.string("clock.root");
+  k.sync_interval_ps = to_ps(c.real("clock.sync_interval"), 1e6);
+  k.first_timeout_ps = to_ps(c.real("clock.first_timeout"), 1e6);
+  k.second_timeout_ps = to_ps(c.real("clock.second_timeout"), 1e6);
+  if (k.first_timeout_ps <= k.sync_interval_ps)
+    fail(c, "clock.first_timeout", fmt::format("{} us is not longer than clock.sync_interval ({} us): every device would "
+                                               "time out between two messages (the paper uses more than twice the interval)",
+                                               c.real("clock.first_timeout"), c.real("clock.sync_interval")));
+  k.eps_per_hop_ps = to_ps(c.real("clock.eps_per_hop"), 1e3);
+  k.max_drift_ppb = uint64_t(std::llround(c.real("clock.max_drift") * 1e3));
+  k.oscillator_bound_ppb = std::llround(c.real("clock.oscillator_bound") * 1e3);
+  k.drift_ppb_per_s = std::llround(c.real("clock.drift") * 1e3);
+  k.broken_rate_ppb = std::llround(c.real("clock.broken_rate") * 1e3);
+  if (std::llabs(k.broken_rate_ppb) <= k.oscillator_bound_ppb)
+    fail(c, "clock.broken_rate", fmt::format("{} ppm is within clock.oscillator_bound ({} ppm): such a clock is not broken",
+                                             c.real("clock.broken_rate"), c.real("clock.oscillator_bound")));
+  if (k.max_drift_ppb < uint64_t(2 * k.oscillator_bound_ppb))
+    std::cerr << fmt::format("warning: {}: key 'clock.max_drift': {} ppm is below twice clock.oscillator_bound ({} ppm): two "
+                             "clocks can drift apart faster than epsilon grows, so the bound may not hold\n",
+                             c.origin("clock.max_drift"), c.real("clock.max_drift"), c.real("clock.oscillator_bound"));
+  k.controller_delay_ps = to_ps(c.real("clock.controller_delay"), 1e6);
+  k.ptp_interval_ps = to_ps(c.real("clock.ptp_interval"), 1e6);
+  k.ptp_recovery_ps = to_ps(c.real("clock.ptp_recovery"), 1e6);
+  k.ptp_fast_interval_ps = to_ps(c.real("clock.ptp_fast_interval"), 1e6);
+  k.ptp_fast_recovery_ps = to_ps(c.real("clock.ptp_fast_recovery"), 1e6);
+  // Every device's oscillator runs at the switch clock; a forwarded sync-message leaves after
+  // the switch pipeline's latency (parser, ingress and egress stages, TM, deparser).
+  k.oscillator_period_ps = f.sw.clock_period_ps;
+  k.forward_delay_ps = uint64_t(f.sw.parser_cycles + 2 * f.sw.stages * f.sw.stage_cycles + f.sw.tm_cycles + f.sw.deparser_cycles) *
+                       f.sw.clock_period_ps;
+  k.duration_ps = f.arrivals_end_ps + to_ps(c.real("sim.drain"), 1e6);
+  k.seed = f.seed;
+  k.max_values = UINT64_MAX;   // make_fabric_config bounded the probes
+  for (const std::string& item : c.list("clock.faults")) {
+    try {
+      k.faults.push_back(parse_clock_fault(item));
+    } catch (const config_error& e) {
+      fail(c, "clock.faults", e.what());
+    }
+  }
+  try {
+    check_clock_network(f.topo, k);
+  } catch (const config_error& e) {
+    const std::string m = e.what();
+    fail(c, m.rfind("fault", 0) == 0 ? "clock.faults" : "clock.root", m);
+  }
+  return true;
+}
+
+// The clock layer over the run's probe times: its summary, and two series per device and
+// algorithm appended to the probes (ns: epsilon rounded up, -1 = no bound; the offset
+// truncated toward zero, so a sample never shows a violation the model did not have).
+nlohmann::json run_clock_layer(clock_network_config& k, const fabric_config& f, probe_set& probes) {
+  const auto wall0 = std::chrono::steady_clock::now();
+  k.sample_times_ps.clear();
+  for (double t : probes.t_s) k.sample_times_ps.push_back(std::min(uint64_t(std::llround(t * 1e12)), k.duration_ps));
+  const clock_result cr = run_clock_network(f.topo, k);
+  for (const clock_algorithm_result& a : cr.algorithms) {
+    const std::string name = std::string("clock.") + clock_algorithm_name(a.algorithm);
+    for (size_t u = 0; u < cr.devices.size(); ++u) {
+      probe_series e{cr.devices[u], name + ".epsilon", "ns", {}}, o{cr.devices[u], name + ".offset", "ns", {}};
+      e.samples.reserve(a.epsilon_ps[u].size());
+      o.samples.reserve(a.offset_ps[u].size());
+      for (int64_t v : a.epsilon_ps[u]) e.samples.push_back(v == clock_result::no_bound ? -1 : (v + 999) / 1000);
+      for (int64_t v : a.offset_ps[u]) o.samples.push_back(v / 1000);
+      probes.series.push_back(std::move(e));
+      probes.series.push_back(std::move(o));
+    }
+  }
+  nlohmann::json s = cr.summary;
+  s["wall_time_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  if (s.contains("sundial") && s["sundial"]["plan_status"] != "ok")
+    std::cerr << fmt::format("warning: Sundial found no complete backup plan ({}): devices run without backup parents "
+                             "until the controller finds one\n", s["sundial"].value("plan_reason", ""));
+  return s;
+}
+
 uint64_t peak_rss_bytes() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
@@ -495,6 +607,8 @@ run_result run_scenario(const config& cfg, progress_mode progress) {
   using clock = std::chrono::steady_clock;
   fabric_config fc = make_fabric_config(cfg);
   const std::vector<flow_spec> specs = make_flows(cfg, fc);
+  clock_network_config clock_cfg;
+  const bool clock_on = make_clock_config(cfg, fc, clock_cfg);
   // ECMP groups must fit the member table: a configuration error, found before simulating.
   fc.routes = plan_routes(fc.topo, fc.sw.lb.mode == lb_mode::wcmp ? fc.sw.lb.wcmp_table_size : 0);
   const route_plan& plan = fc.routes;
@@ -542,6 +656,7 @@ run_result run_scenario(const config& cfg, progress_mode progress) {
 
   run_result r;
   r.probes = std::move(fab.probes);
+  const nlohmann::json clock_summary = clock_on ? run_clock_layer(clock_cfg, fc, r.probes) : nlohmann::json();
   std::vector<double> slowdowns;
   for (const flow_ctx& f : fab.flows) {
     flow_record rec;
@@ -636,6 +751,7 @@ run_result run_scenario(const config& cfg, progress_mode progress) {
                 {"p99_bytes", percentile_sorted(qs, 99)}, {"p999_bytes", percentile_sorted(qs, 99.9)}};
   s["topology"] = {{"hosts", fc.topo.hosts.size()}, {"switches", fc.topo.switches.size()},
                    {"links", fc.topo.links.size()}, {"route_register_writes", fab.controller().register_writes()}};
+  if (clock_on) s["clock"] = clock_summary;
   s["accounting_ok"] = r.accounting_ok;
   s["events"] = {{"wakeups", fab.events().wakeups()}, {"kernel_notifications", fab.events().kernel_notifications()}};
 

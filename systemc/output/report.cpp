@@ -326,16 +326,227 @@ void queue_cdf(page& pg, const std::vector<const probe_series*>& queues, const s
                                           percentile(v, 0.5), unit, percentile(v, 0.95), unit, percentile(v, 0.99), unit)));
 }
 
+bool is_clock_series(const probe_series& s) { return s.name.rfind("clock.", 0) == 0; }
+
+// downsample() over the samples with a bound only (epsilon -1 = none), scaled by `sign`.
+void downsample_bounded(const std::vector<double>& t, const std::vector<int64_t>& v, const std::vector<int64_t>& bound,
+                        int64_t sign, std::vector<double>& xo, std::vector<double>& yo) {
+  std::vector<double> tt;
+  std::vector<int64_t> vv;
+  for (size_t i = 0; i < v.size(); ++i)
+    if (bound[i] >= 0) {
+      tt.push_back(t[i]);
+      vv.push_back(sign * v[i]);
+    }
+  downsample(tt, vv, max_plot_points, xo, yo);
+}
+
+// The clock layer (summary "clock", probes "clock.ALG.epsilon" and "clock.ALG.offset" in ns;
+// epsilon -1 = no bound): epsilon over time for every algorithm, per device, its CDF, and the
+// bound against the true offset on the device with the highest peak.
+void clock_section(page& pg, const json& summary, const probe_set& probes) {
+  if (!summary.is_object() || !summary.contains("clock") || probes.t_s.empty()) return;
+  const json& ck = summary["clock"];
+  pg.html += "<h2>Clock synchronisation</h2>\n";
+  std::vector<std::string> algs;
+  for (const auto& a : ck.value("algorithms", json::array())) algs.push_back(a.get<std::string>());
+  std::map<std::string, std::vector<const probe_series*>> eps, off;
+  for (const auto& ps : probes.series) {
+    if (!is_clock_series(ps)) continue;
+    const std::string rest = ps.name.substr(6);
+    const size_t dot = rest.find('.');
+    if (dot == std::string::npos) continue;
+    (rest.substr(dot + 1) == "epsilon" ? eps : off)[rest.substr(0, dot)].push_back(&ps);
+  }
+  pg.html += "<table class=\"bins\">\n<tr><th>algorithm</th><th>epsilon p50</th><th>epsilon p99</th><th>epsilon max</th>"
+             "<th>max |true offset|</th><th>bound violations</th><th>sync-messages</th></tr>\n";
+  for (const std::string& a : algs) {
+    const json& r = ck[a];
+    pg.html += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{} of {} checks</td><td>{}</td></tr>\n",
+                           html_escape(a), duration(r.value("epsilon_p50_ns", 0.0) * 1e-9),
+                           duration(r.value("epsilon_p99_ns", 0.0) * 1e-9), duration(r.value("epsilon_max_ns", 0.0) * 1e-9),
+                           duration(r.value("max_abs_offset_ns", 0.0) * 1e-9), r.value("bound_violations", 0),
+                           r.value("bound_checks", 0), si(r.value("messages_per_s", 0.0), "/s"));
+  }
+  pg.html += "</table>\n";
+  if (!ck.value("faults", json::array()).empty()) {
+    pg.html += "<table class=\"bins\">\n<tr><th>algorithm</th><th>fault</th><th>affected devices</th><th>recovery</th>"
+               "<th>longest outage</th><th>peak epsilon</th></tr>\n";
+    for (const std::string& a : algs)
+      for (const auto& f : ck[a].value("failures", json::array()))
+        pg.html += fmt::format("<tr><td>{}</td><td>{}</td><td>{} ({} cut off)</td><td>{}</td><td>{}</td><td>{} at {}</td></tr>\n",
+                               html_escape(a), html_escape(f.value("fault", "")), f.value("affected_devices", 0),
+                               f.value("cut_off_devices", 0),
+                               f["recovery_time_us"].is_null() ? std::string("not within the run")
+                                                               : duration(f["recovery_time_us"].get<double>() * 1e-6),
+                               f["max_outage_us"].is_number() ? duration(f["max_outage_us"].get<double>() * 1e-6) : std::string("(before the run)"),
+                               duration(f.value("peak_epsilon_ns", 0.0) * 1e-9),
+                               html_escape(f.value("peak_device", "")));
+    pg.html += "</table>\n";
+  }
+  std::vector<double> t_us;
+  for (double t : probes.t_s) t_us.push_back(t * 1e6);
+  const std::string every = duration(probes.interval_s);
+
+  // (a) The largest epsilon over the devices, every algorithm on one log axis.
+  plot_spec all;
+  all.id = pg.next_id();
+  all.title = "Largest epsilon over the devices";
+  all.xlabel = "time (us)";
+  all.ylabel = "epsilon (ns)";
+  all.logy = true;
+  for (const std::string& a : algs) {
+    std::vector<int64_t> top(probes.t_s.size(), -1);
+    for (const probe_series* ps : eps[a])
+      for (size_t i = 0; i < top.size(); ++i) top[i] = std::max(top[i], ps->samples[i]);
+    plot_series line;
+    line.title = a;
+    line.style = "steps";
+    downsample(t_us, top, max_plot_points, line.x, line.y);
+    if (std::any_of(line.y.begin(), line.y.end(), [](double y) { return y > 0; })) all.series.push_back(std::move(line));
+  }
+  if (!all.series.empty())
+    pg.figure(all, html_escape(fmt::format("At each sample ({}) the largest epsilon any device reports (devices without a "
+                                           "bound left out). Log scale: the algorithms differ by orders of magnitude.", every)));
+
+  // (b) Per algorithm, the devices with the highest peaks (samples without a bound left out).
+  for (const std::string& a : algs) {
+    std::vector<const probe_series*> m = eps[a];
+    auto pk = [](const probe_series* p) { return *std::max_element(p->samples.begin(), p->samples.end()); };
+    std::stable_sort(m.begin(), m.end(), [&](const probe_series* x, const probe_series* y) { return pk(x) > pk(y); });
+    if (m.empty() || pk(m.front()) <= 0) continue;
+    const size_t total = m.size();
+    if (m.size() > max_lines) m.resize(max_lines);
+    plot_spec spec;
+    spec.id = pg.next_id();
+    spec.title = "Epsilon over time: " + a;
+    spec.xlabel = "time (us)";
+    spec.ylabel = "epsilon (ns)";
+    spec.ymin = 0;
+    for (const probe_series* p : m) {
+      plot_series line;
+      line.title = p->device;
+      line.style = "steps";
+      downsample_bounded(t_us, p->samples, p->samples, 1, line.x, line.y);
+      if (!line.x.empty()) spec.series.push_back(std::move(line));
+    }
+    pg.figure(spec, html_escape(fmt::format("Epsilon of the {} of {} devices with the highest peak, sampled every {}; a gap "
+                                            "is a time without a bound (down, not yet synchronised, or evicted).",
+                                            m.size(), total, every)));
+  }
+
+  // (b') Around the first failure, as the paper's Fig. 3.19: the first algorithm's devices with
+  // the highest peak from 0.3 ms before to 0.7 ms after it.
+  const json& first = algs.empty() ? json() : ck[algs[0]];
+  if (first.is_object() && first.contains("failures") && !first["failures"].empty()) {
+    const double tf = first["failures"][0].value("time_us", 0.0);
+    const size_t i0 = size_t(std::lower_bound(t_us.begin(), t_us.end(), tf - 300) - t_us.begin());
+    const size_t i1 = size_t(std::lower_bound(t_us.begin(), t_us.end(), tf + 700) - t_us.begin());
+    std::vector<std::pair<int64_t, const probe_series*>> m;
+    for (const probe_series* p : eps[algs[0]])
+      if (i1 > i0) m.emplace_back(*std::max_element(p->samples.begin() + long(i0), p->samples.begin() + long(i1)), p);
+    std::stable_sort(m.begin(), m.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+    if (m.size() > max_lines) m.resize(max_lines);
+    plot_spec spec;
+    spec.id = pg.next_id();
+    spec.title = "Epsilon around the first failure: " + algs[0];
+    spec.xlabel = "time (us)";
+    spec.ylabel = "epsilon (ns)";
+    spec.ymin = 0;
+    const std::vector<double> t(t_us.begin() + long(i0), t_us.begin() + long(i1));
+    for (const auto& [top, p] : m) {
+      if (top <= 0) continue;
+      plot_series line;
+      line.title = p->device;
+      line.style = "steps";
+      const std::vector<int64_t> v(p->samples.begin() + long(i0), p->samples.begin() + long(i1));
+      downsample_bounded(t, v, v, 1, line.x, line.y);
+      if (!line.x.empty()) spec.series.push_back(std::move(line));
+    }
+    if (!spec.series.empty())
+      pg.figure(spec, html_escape(fmt::format("\"{}\" at {} us: the devices with the highest epsilon from 0.3 ms before "
+                                              "it to 0.7 ms after, sampled every {}.",
+                                              first["failures"][0].value("fault", ""), tf, every)));
+  }
+
+  // (c) The distribution of epsilon: every sample with a bound, the roots (0) left out.
+  plot_spec cdf;
+  cdf.id = pg.next_id();
+  cdf.title = "Epsilon distribution (CDF)";
+  cdf.xlabel = "epsilon (ns)";
+  cdf.ylabel = "fraction of samples";
+  cdf.logx = true;
+  cdf.ymin = 0;
+  cdf.ymax = 1;
+  for (const std::string& a : algs) {
+    std::vector<double> v;
+    for (const probe_series* p : eps[a])
+      for (int64_t x : p->samples)
+        if (x > 0) v.push_back(double(x));
+    if (v.empty()) continue;
+    std::sort(v.begin(), v.end());
+    plot_series line;
+    line.title = a;
+    line.style = "steps";
+    const size_t n = v.size(), step = std::max<size_t>(1, n / max_plot_points);
+    for (size_t i = 0; i < n; i += step) {
+      line.x.push_back(v[i]);
+      line.y.push_back(double(i + 1) / double(n));
+    }
+    line.x.push_back(v[n - 1]);
+    line.y.push_back(1.0);
+    cdf.series.push_back(std::move(line));
+  }
+  if (!cdf.series.empty())
+    pg.figure(cdf, html_escape("Every sample of every device that had a bound, roots (epsilon 0) left out; summary.json's "
+                               "clock.ALG.epsilon_p50_ns and _p99_ns count healthy devices only."));
+
+  // (d) The bound itself: epsilon and the true offset on the first algorithm's device with the highest peak.
+  if (!algs.empty() && !eps[algs[0]].empty()) {
+    const std::string& a = algs[0];
+    const probe_series* e = nullptr;
+    for (const probe_series* p : eps[a])
+      if (!e || *std::max_element(p->samples.begin(), p->samples.end()) > *std::max_element(e->samples.begin(), e->samples.end())) e = p;
+    const probe_series* o = nullptr;
+    for (const probe_series* p : off[a])
+      if (p->device == e->device) o = p;
+    if (o && *std::max_element(e->samples.begin(), e->samples.end()) > 0) {
+      plot_spec spec;
+      spec.id = pg.next_id();
+      spec.title = "Epsilon and the true offset: " + a + ", " + e->device;
+      spec.xlabel = "time (us)";
+      spec.ylabel = "ns";
+      for (int64_t sign : {1, -1}) {
+        plot_series line;
+        line.title = sign > 0 ? "+epsilon" : "-epsilon";
+        line.style = "steps";
+        downsample_bounded(t_us, e->samples, e->samples, sign, line.x, line.y);
+        spec.series.push_back(std::move(line));
+      }
+      plot_series line;
+      line.title = "true offset";
+      line.style = "steps";
+      downsample_bounded(t_us, o->samples, e->samples, 1, line.x, line.y);
+      spec.series.push_back(std::move(line));
+      pg.figure(spec, html_escape(fmt::format(
+                          "The device's clock minus the clock of the root its time came from (the true offset), inside "
+                          "+-epsilon wherever it has a bound. Sampled every {}; summary.json's bound_violations counts "
+                          "the samples and message arrivals of every healthy device where it was outside.", every)));
+    }
+  }
+}
+
 void probe_sections(page& pg, const probe_set& probes) {
   pg.html += "<h2>Probes</h2>\n";
   if (probes.series.empty() || probes.t_s.empty()) {
     pg.note("No probes were sampled in this run.");
     return;
   }
-  // Queue depths first (one plot per unit), then every other unit.
+  // Queue depths first (one plot per unit), then every other unit; the clock's series have their own section.
   std::vector<std::string> q_units, other_units;
   std::map<std::string, std::vector<const probe_series*>> queues, others;
   for (const auto& s : probes.series) {
+    if (is_clock_series(s)) continue;
     bool q = s.name.find("qdepth") != std::string::npos;
     auto& units = q ? q_units : other_units;
     if (std::find(units.begin(), units.end(), s.unit) == units.end()) units.push_back(s.unit);
@@ -524,6 +735,7 @@ std::string report_html(const json& summary, const std::vector<flow_record>& flo
   pg.html = html_page_head(title) + "<h1>" + html_escape(title) + "</h1>\n";
   summary_section(pg, summary);
   flow_sections(pg, flows);
+  clock_section(pg, summary, probes);
   probe_sections(pg, probes);
   pg.html += "</body>\n</html>\n";
   return pg.html;

@@ -1,8 +1,14 @@
-// Runs the netasic command as a user would and captures its exit code and output.
+// Runs the netasic command as a user would and captures its exit code and output; scratch
+// directories and file reading for the tests that do.
 #pragma once
 #include <sys/wait.h>
 
+#include <gtest/gtest.h>
+
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 struct outcome { int code; std::string output; };
@@ -16,4 +22,19 @@ inline outcome netasic(const std::string& args) {
   while ((n = fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
   const int status = pclose(f);
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+inline std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// An empty directory of its own under the test temp dir: "netasic_<suite>_<name>".
+inline std::filesystem::path scratch(const std::string& suite, const std::string& name) {
+  const std::filesystem::path d = std::filesystem::path(::testing::TempDir()) / ("netasic_" + suite + "_" + name);
+  std::filesystem::remove_all(d);
+  std::filesystem::create_directories(d);
+  return d;
 }

@@ -15,26 +15,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-fs::path scratch(const std::string& name) {
-  const fs::path d = fs::path(::testing::TempDir()) / ("netasic_cli_" + name);
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
-
 const std::string small = " --set topology.hosts_per_leaf=4 --set sim.duration=200 --set traffic.load=0.3";
 
 }  // namespace
 
 TEST(Cli, RunWritesEveryOutput) {
-  const fs::path d = scratch("outputs");
+  const fs::path d = scratch("cli", "outputs");
   const outcome o = netasic("run " NETASIC_SOURCE_DIR "/scenarios/demo.toml --quiet --vcd --out " + d.string() + small);
   ASSERT_EQ(o.code, 0) << o.output;
   for (const char* f : {"summary.json", "flows.csv", "links.csv", "probes.csv", "config.toml", "report.html", "waves.vcd", "waves.gtkw"})
@@ -47,14 +33,14 @@ TEST(Cli, RunWritesEveryOutput) {
   EXPECT_GT(s["flows"]["completed"].get<uint64_t>(), 0u);
   EXPECT_EQ(s["flows"]["started"], s["flows"]["completed"]);
   // The resolved config reproduces the run: same flows, byte for byte.
-  const fs::path d2 = scratch("rerun");
+  const fs::path d2 = scratch("cli", "rerun");
   const outcome o2 = netasic("run " + (d / "config.toml").string() + " --quiet --out " + d2.string());
   ASSERT_EQ(o2.code, 0) << o2.output;
   EXPECT_EQ(slurp(d / "flows.csv"), slurp(d2 / "flows.csv"));
 }
 
 TEST(Cli, SameSeedSameResultsBitForBit) {
-  const fs::path a = scratch("seed_a"), b = scratch("seed_b"), c = scratch("seed_c");
+  const fs::path a = scratch("cli", "seed_a"), b = scratch("cli", "seed_b"), c = scratch("cli", "seed_c");
   const std::string base = "run " NETASIC_SOURCE_DIR "/scenarios/demo.toml --quiet" + small;
   ASSERT_EQ(netasic(base + " --seed 5 --out " + a.string()).code, 0);
   ASSERT_EQ(netasic(base + " --seed 5 --out " + b.string()).code, 0);
@@ -70,7 +56,7 @@ TEST(Cli, SameSeedSameResultsBitForBit) {
 }
 
 TEST(Cli, ConfigErrorsStopBeforeSimulating) {
-  const fs::path d = scratch("errors");
+  const fs::path d = scratch("cli", "errors");
   std::ofstream(d / "bad.toml") << "[topology]\nleaves = 4\nleafs = 2\n";
   const fs::path out = d / "run";
   outcome o = netasic("run " + (d / "bad.toml").string() + " --out " + out.string());
@@ -130,7 +116,7 @@ TEST(Cli, ConfigErrorsStopBeforeSimulating) {
 
 TEST(Cli, KeysOfAModeNotSelectedAreNamed) {
   // Kept so a scenario can be swept over modes, but the run says they have no effect.
-  const fs::path d = scratch("unselected");
+  const fs::path d = scratch("cli", "unselected");
   std::ofstream(d / "modes.toml") << "[lb]\nmode = \"ecmp\"\nflowlet.timeout = 50\n\n[hpcc]\neta = 0.9\n";
   const outcome o = netasic("run " + (d / "modes.toml").string() + small + " --quiet --out " + (d / "run").string());
   EXPECT_EQ(o.code, 0) << o.output;
@@ -155,7 +141,7 @@ TEST(Cli, ParamsListsDeclaredKeys) {
 }
 
 TEST(Cli, SweepRunsEveryPoint) {
-  const fs::path d = scratch("sweep");
+  const fs::path d = scratch("cli", "sweep");
   const outcome o = netasic("sweep " NETASIC_SOURCE_DIR "/scenarios/demo.toml --quiet -j 2 --out " + d.string() +
                             " --grid traffic.load=0.2,0.4 --grid topology.spines=1,2 --set topology.hosts_per_leaf=2"
                             " --set sim.duration=100");
@@ -171,7 +157,7 @@ TEST(Cli, SweepRunsEveryPoint) {
 }
 
 TEST(Cli, SweepChecksEveryPointBeforeRunningAny) {
-  const fs::path d = scratch("sweep_bad");
+  const fs::path d = scratch("cli", "sweep_bad");
   const outcome o = netasic("sweep " NETASIC_SOURCE_DIR "/scenarios/demo.toml --quiet --out " + d.string() +
                             " --grid traffic.load=0.2,1.5");
   EXPECT_EQ(o.code, 2);

@@ -1,0 +1,370 @@
+// The clock layer over a fabric's topology: Sundial and the PTP+eps baselines side by side.
+// Steady state reproduces Eq. 3.1 at every depth; under every fault kind (link, device, root,
+// domain, broken clock) on random seeds and times, no healthy device's true offset ever leaves
+// its epsilon, Sundial recovers locally within the timeouts' arithmetic, the baselines only
+// with the controller; message rates are the interval times the tree's edges; bad fault items
+// are named in the error.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "clock/clock_network.h"
+#include "common/params.h"
+#include "common/rng.h"
+
+using namespace netasic;
+
+namespace {
+
+constexpr uint64_t us = 1'000'000;
+
+topology fat_tree(unsigned k) {
+  fat_tree_spec s;
+  s.k = k;
+  s.host_rate_bps = 100'000'000'000;
+  s.uplink_rate_bps = 400'000'000'000;
+  s.delay_ps = 1'000'000;
+  return build_fat_tree(s);
+}
+
+topology leaf_spine() {
+  leaf_spine_spec s;
+  s.leaves = 4;
+  s.spines = 3;
+  s.hosts_per_leaf = 2;
+  s.host_rate_bps = 100'000'000'000;
+  s.uplink_rate_bps = 400'000'000'000;
+  s.delay_ps = 500'000;
+  return build_leaf_spine(s);
+}
+
+clock_network_config all_three(uint64_t duration_ps, uint64_t seed = 1) {
+  clock_network_config c;
+  c.algorithms = {clock_algorithm::sundial, clock_algorithm::ptp, clock_algorithm::ptp_fast};
+  c.duration_ps = duration_ps;
+  c.seed = seed;
+  return c;
+}
+
+const clock_algorithm_result& of(const clock_result& r, clock_algorithm a) {
+  for (const clock_algorithm_result& x : r.algorithms)
+    if (x.algorithm == a) return x;
+  throw std::logic_error("algorithm not run");
+}
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const config_error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+}  // namespace
+
+TEST(ClockNetwork, SteadyStateIsEquation31AtEveryDepth) {
+  const topology t = fat_tree(4);
+  const clock_result r = run_clock_network(t, all_three(5'000 * us));
+  const clock_algorithm_result& s = of(r, clock_algorithm::sundial);
+  EXPECT_EQ(s.bound_violations, 0u);
+  EXPECT_GT(s.bound_checks, 10'000u);
+  EXPECT_EQ(s.summary["first_timeouts"], 0);
+  EXPECT_EQ(s.summary["plan_status"], "ok");
+  // The top of the sawtooth: 5 ns x depth + 90 us x 200 ppm = 18 ns, within the clocks' +-100
+  // ppm on the interval (+-0.002 ns) and a ps of rounding (L1548: 43 ns at depth 5).
+  const auto& by_depth = s.summary["epsilon_max_by_depth_ns"];
+  ASSERT_GE(by_depth.size(), 6u);
+  for (size_t d = 1; d < by_depth.size(); ++d) EXPECT_NEAR(by_depth[d].get<double>(), 5.0 * double(d) + 18.0, 0.01) << "depth " << d;
+  EXPECT_NEAR(by_depth[5].get<double>(), 43.0, 0.01);
+  // PTP+DTP+eps: the root's children 5 ns + 5 us x 200 ppm = 6 ns, the others 100 ms x 200 ppm
+  // more: the paper's 6 ns and 20 us [L1550]. PTP+eps: T_recovery 2 s alone is 400 us.
+  const auto& fast = of(r, clock_algorithm::ptp_fast).summary["epsilon_max_by_depth_ns"];
+  EXPECT_NEAR(fast[1].get<double>(), 6.0, 0.01);
+  EXPECT_NEAR(fast[2].get<double>(), 10.0 + 20'000.0 + 1.0, 0.1);
+  EXPECT_GT(of(r, clock_algorithm::ptp).summary["epsilon_p50_ns"].get<double>(), 400'000.0);
+  for (const clock_algorithm_result& a : r.algorithms) {
+    EXPECT_EQ(a.bound_violations, 0u) << clock_algorithm_name(a.algorithm);
+    EXPECT_EQ(a.epsilon_ps.size(), t.nodes.size());
+    EXPECT_EQ(a.epsilon_ps[0].size(), r.t_ps.size());
+  }
+}
+
+// Every fault kind, on random seeds, targets and times (within an interval of 1 ms), on a fat
+// tree and a leaf-spine. The controller reacts 1 ms later, so replanning and reconfiguration run too.
+TEST(ClockNetwork, TheBoundHoldsUnderEveryFaultType) {
+  const std::vector<std::pair<std::string, topology>> topos = {{"fat_tree", fat_tree(4)}, {"leaf_spine", leaf_spine()}};
+  const char* kinds[] = {"link", "device", "root", "domain", "broken_clock", "broken_root"};
+  uint64_t checks = 0;
+  for (const auto& [tname, t] : topos) {
+    const clock_domains doms = make_clock_domains(t);
+    for (uint64_t seed = 1; seed <= 4; ++seed) {
+      rng pick(seed * 7919);
+      for (const char* kind : kinds) {
+        clock_network_config c = all_three(4'000 * us, seed);
+        c.controller_delay_ps = 1'000 * us;
+        const uint64_t at_us = 1'000 + pick.below(90);
+        const std::string root = t.nodes[t.switches.back()].tier == 3 ? "core0" : "spine0";
+        std::string item;
+        const std::string k = kind;
+        if (k == "link") {
+          std::vector<std::string> names;
+          for (const topo_link& l : t.links)
+            if (t.nodes[l.a].kind == node_kind::sw && t.nodes[l.b].kind == node_kind::sw) names.push_back(l.name);
+          item = "link " + names[pick.below(names.size())];
+        } else if (k == "device" || k == "broken_clock") {
+          std::string name = root;
+          while (name == root) name = t.nodes[t.switches[pick.below(t.switches.size())]].name;
+          item = k + " " + name;
+        } else if (k == "domain") {
+          item = "domain " + doms.names[pick.below(doms.names.size())];
+        } else if (k == "root") {
+          item = "root";
+        } else {
+          item = "broken_clock " + root;
+        }
+        item += " @ " + std::to_string(at_us);
+        c.faults = {parse_clock_fault(item)};
+        const clock_result r = run_clock_network(t, c);
+        const std::string where = tname + " seed " + std::to_string(seed) + " \"" + item + "\"";
+        for (const clock_algorithm_result& a : r.algorithms) {
+          EXPECT_EQ(a.bound_violations, 0u) << where << " " << clock_algorithm_name(a.algorithm) << ": worst |offset|/eps "
+                                            << a.worst_offset_over_epsilon;
+          EXPECT_GT(a.bound_checks, 1'000u) << where;
+          checks += a.bound_checks;
+          ASSERT_EQ(a.failures.size(), 1u);
+        }
+        // Sundial recovers every affected survivor locally, before the controller. Not after a
+        // broken root: until its children detect it, its time spreads [L1462], and a host (no
+        // backup parent) then rejects the new root's until its epsilon has grown to cover it.
+        const clock_failure_result& f = of(r, clock_algorithm::sundial).failures[0];
+        EXPECT_TRUE(f.all_recovered) << where << ": " << f.recovered << " of " << f.affected << ", slowest " << f.slowest;
+        if (f.all_recovered && k != "broken_root") {
+          EXPECT_LT(f.recovery_ps, c.controller_delay_ps) << where;
+        }
+        if (k == "broken_clock" || k == "broken_root") {
+          EXPECT_GE(of(r, clock_algorithm::sundial).summary["evictions"].get<int>() +
+                        of(r, clock_algorithm::sundial).summary["elections"].get<int>(), 1)
+              << where;
+        }
+      }
+    }
+  }
+  EXPECT_GT(checks, 1'000'000u);
+}
+
+TEST(ClockNetwork, TheCheckCanFail) {
+  // max_drift below the clocks' real relative drift: epsilon is no bound any more.
+  clock_network_config c = all_three(3'000 * us);
+  c.algorithms = {clock_algorithm::sundial};
+  c.max_drift_ppb = 20'000;
+  c.eps_per_hop_ps = 0;
+  const clock_result r = run_clock_network(fat_tree(4), c);
+  EXPECT_GT(r.algorithms[0].bound_violations, 0u);
+  EXPECT_GT(r.algorithms[0].worst_offset_over_epsilon, 1.0);
+}
+
+TEST(ClockNetwork, LinkFailureRecoveryFollowsTheTimeouts) {
+  const topology t = fat_tree(4);
+  clock_network_config c = all_three(4'000 * us);
+  const std::string br = run_clock_network(t, c).summary["sundial"]["backup_root"];
+  c.faults = {parse_clock_fault("link core0-" + br + " @ 1000")};
+  c.controller_delay_ps = 2'000 * us;
+  const clock_result r = run_clock_network(t, c);
+  const clock_failure_result& f = of(r, clock_algorithm::sundial).failures[0];
+  ASSERT_GT(f.affected, 0u);
+  ASSERT_TRUE(f.all_recovered);
+  // From the last message: the 185 us timeout, then the next message on the backup path. That is
+  // the root's third after the last (270 us [L1564]), or its second when the backup path is more
+  // than 5 us longer and brings it after the timeout (here 1.4 us a hop).
+  EXPECT_GE(f.max_outage_ps, c.first_timeout_ps);
+  EXPECT_LE(f.max_outage_ps, c.first_timeout_ps + c.sync_interval_ps + 20 * us);
+  // From the failure, which came at most one interval after the last message.
+  EXPECT_GE(f.recovery_ps, c.first_timeout_ps - c.sync_interval_ps);
+  EXPECT_LE(f.recovery_ps, f.max_outage_ps);
+  // Peak: eps_base_backup + the outage x 200 ppm (84 ns = 30 + 270 x 0.2 in the paper).
+  EXPECT_LE(f.peak_epsilon_ps - f.peak_epsilon_base_ps, int64_t(double(f.max_outage_ps) * 200e-6 * 1.0002) + 1);
+  EXPECT_GE(f.peak_epsilon_ps - f.peak_epsilon_base_ps, int64_t(double(c.first_timeout_ps) * 200e-6));
+  // The baselines wait for the controller.
+  const clock_failure_result& p = of(r, clock_algorithm::ptp_fast).failures[0];
+  if (p.affected > 0) {
+    ASSERT_TRUE(p.all_recovered);
+    EXPECT_GE(p.recovery_ps, c.controller_delay_ps);
+    EXPECT_GT(p.peak_epsilon_ps, f.peak_epsilon_ps);
+  }
+}
+
+TEST(ClockNetwork, RootFailureRecoveryIsBothTimeouts) {
+  const topology t = fat_tree(4);
+  clock_network_config c = all_three(4'000 * us);
+  c.faults = {parse_clock_fault("root @ 1000")};
+  const clock_result r = run_clock_network(t, c);
+  const clock_algorithm_result& s = of(r, clock_algorithm::sundial);
+  EXPECT_EQ(s.summary["elections"], 1);
+  const clock_failure_result& f = s.failures[0];
+  EXPECT_EQ(f.target, "core0");
+  EXPECT_EQ(f.affected, uint32_t(t.nodes.size() - 1));
+  ASSERT_TRUE(f.all_recovered);
+  // 185 + 180 us after the last message the backup root elects itself and sends at once [L1566].
+  EXPECT_GE(f.max_outage_ps, c.first_timeout_ps + c.second_timeout_ps);
+  EXPECT_NEAR(double(f.max_outage_ps) / us, 365.0, 20.0);
+  EXPECT_GE(f.recovery_ps, c.first_timeout_ps + c.second_timeout_ps - c.sync_interval_ps);
+  EXPECT_EQ(s.bound_violations, 0u);
+  // PTP+DTP+eps: the controller names a new grandmaster after its delay (100 ms: beyond the run).
+  EXPECT_FALSE(of(r, clock_algorithm::ptp_fast).failures[0].all_recovered);
+}
+
+TEST(ClockNetwork, MessagesPerSecondIsTheIntervalTimesTheEdges) {
+  const topology t = fat_tree(4);
+  const clock_result r = run_clock_network(t, all_three(20'000 * us));
+  // Sundial sends on primary and backup edges [L1444]: every non-root switch has one of each, and
+  // each host hangs off its switch.
+  const double switches = double(t.switches.size()), hosts = double(t.hosts.size());
+  const double sundial = (2 * (switches - 1) + hosts) / 90e-6;
+  EXPECT_NEAR(of(r, clock_algorithm::sundial).messages_per_s / sundial, 1.0, 0.01);
+  const double fast = (switches + hosts - 1) / 5e-6;
+  EXPECT_NEAR(of(r, clock_algorithm::ptp_fast).messages_per_s / fast, 1.0, 0.01);
+  EXPECT_LT(of(r, clock_algorithm::ptp).messages_per_s, (switches + hosts) / 0.02);   // at most one round in 20 ms
+}
+
+TEST(ClockNetwork, BaselinesBoundIsLooserThanSundials) {
+  const topology t = fat_tree(4);
+  for (const char* fault : {"", "link agg0-core0 @ 1000", "domain pod0 @ 1000"}) {
+    clock_network_config c = all_three(3'000 * us, 3);
+    if (*fault) c.faults = {parse_clock_fault(fault)};
+    const clock_result r = run_clock_network(t, c);
+    const nlohmann::json& s = r.summary["sundial"];
+    for (const char* b : {"ptp", "ptp_fast"}) {
+      const nlohmann::json& p = r.summary[b];
+      for (const char* k : {"epsilon_p50_ns", "epsilon_p99_ns", "epsilon_max_ns"})
+        EXPECT_GT(p[k].get<double>(), 10 * s[k].get<double>()) << fault << " " << b << " " << k;
+    }
+    EXPECT_GT(r.summary["ptp"]["epsilon_p50_ns"].get<double>(), r.summary["ptp_fast"]["epsilon_p50_ns"].get<double>());
+  }
+}
+
+TEST(ClockNetwork, ABrokenClockIsEvictedAndItsSubtreeRecovers) {
+  const topology t = fat_tree(4);
+  clock_network_config c = all_three(3'000 * us);
+  c.faults = {parse_clock_fault("broken_clock agg0 @ 1000")};
+  const clock_result r = run_clock_network(t, c);
+  const clock_algorithm_result& s = of(r, clock_algorithm::sundial);
+  EXPECT_EQ(s.summary["evictions"], 1);
+  EXPECT_EQ(s.bound_violations, 0u);
+  EXPECT_TRUE(s.failures[0].all_recovered);
+  // Evicted: no bound from then on.
+  uint32_t agg0 = 0;
+  while (r.devices[agg0] != "agg0") ++agg0;
+  EXPECT_EQ(s.epsilon_ps[agg0].back(), clock_result::no_bound);
+  // The baselines keep reporting agg0's epsilon: it cannot be trusted, and is not checked.
+  EXPECT_NE(of(r, clock_algorithm::ptp_fast).epsilon_ps[agg0].back(), clock_result::no_bound);
+}
+
+TEST(ClockNetwork, ACutOffHostIsNotCountedAsRecoverable) {
+  const topology t = fat_tree(4);
+  clock_network_config c = all_three(2'000 * us);
+  c.faults = {parse_clock_fault("link host0-edge0 @ 1000")};
+  const clock_result r = run_clock_network(t, c);
+  for (const clock_algorithm_result& a : r.algorithms) {
+    EXPECT_EQ(a.failures[0].cut_off, 1u);
+    EXPECT_EQ(a.failures[0].affected, 0u);
+    EXPECT_TRUE(a.failures[0].all_recovered);
+  }
+  // host0 keeps its bound, which grows at 200 ppm for the second millisecond.
+  uint32_t h = 0;
+  while (r.devices[h] != "host0") ++h;
+  const int64_t eps = of(r, clock_algorithm::sundial).epsilon_ps[h].back();
+  EXPECT_GT(eps, 190'000);
+  EXPECT_EQ(of(r, clock_algorithm::sundial).bound_violations, 0u);
+}
+
+TEST(ClockNetwork, SameSeedSameResults) {
+  const topology t = fat_tree(4);
+  clock_network_config c = all_three(2'000 * us, 9);
+  c.faults = {parse_clock_fault("root @ 500"), parse_clock_fault("link agg3-core2 @ 700")};
+  c.controller_delay_ps = 600 * us;
+  const clock_result a = run_clock_network(t, c), b = run_clock_network(t, c);
+  EXPECT_EQ(a.summary.dump(), b.summary.dump());
+  for (size_t i = 0; i < a.algorithms.size(); ++i) {
+    EXPECT_EQ(a.algorithms[i].epsilon_ps, b.algorithms[i].epsilon_ps);
+    EXPECT_EQ(a.algorithms[i].offset_ps, b.algorithms[i].offset_ps);
+  }
+  c.seed = 10;
+  EXPECT_NE(run_clock_network(t, c).algorithms[0].offset_ps, a.algorithms[0].offset_ps);
+}
+
+TEST(ClockNetwork, FaultErrorsNameTheItem) {
+  struct bad { const char* item; const char* says; };
+  for (const bad& b : {bad{"link agg0-core0", "no '@ TIME_US'"}, bad{"link agg0 @ 100", "A-B"},
+                       bad{"flood agg0 @ 100", "unknown kind 'flood'"}, bad{"root core0 @ 100", "root takes no target"},
+                       bad{"device @ 100", "needs a target"}, bad{"device agg0 @ soon", "not a number"},
+                       bad{"device agg0 @ -5", "outside"}, bad{"device agg0 @ 1 @ 2", "more than one"}}) {
+    const std::string e = error_of([&] { parse_clock_fault(b.item); });
+    EXPECT_NE(e.find(std::string("\"") + b.item + "\""), std::string::npos) << e;
+    EXPECT_NE(e.find(b.says), std::string::npos) << e;
+  }
+  const topology t = fat_tree(4);
+  for (const bad& b : {bad{"device nosuch @ 10", "no device named 'nosuch'"}, bad{"link edge0-core0 @ 10", "no link joins"},
+                       bad{"link agg0-core0#2 @ 10", "#2 does not exist"}, bad{"domain pod9 @ 10", "pod9"},
+                       bad{"device agg0 @ 5000", "after the end"}}) {
+    clock_network_config c = all_three(1'000 * us);
+    c.faults = {parse_clock_fault(b.item)};
+    const std::string e = error_of([&] { run_clock_network(t, c); });
+    EXPECT_NE(e.find(b.item), std::string::npos) << e;
+    EXPECT_NE(e.find(b.says), std::string::npos) << e;
+  }
+  clock_network_config c = all_three(1'000 * us);
+  c.faults = {parse_clock_fault("broken_clock agg1 @ 10"), parse_clock_fault("broken_clock agg1 @ 20")};
+  EXPECT_NE(error_of([&] { run_clock_network(t, c); }).find("already broken"), std::string::npos);
+  c.faults.clear();
+  c.root = "host3";
+  EXPECT_NE(error_of([&] { run_clock_network(t, c); }).find("is a host"), std::string::npos);
+  c.root = "core9";
+  EXPECT_NE(error_of([&] { check_clock_network(t, c); }).find("'core9' is not a device"), std::string::npos);
+  EXPECT_THROW(parse_clock_algorithm("ntp"), config_error);
+}
+
+TEST(ClockNetwork, DomainsArePodsRacksAndTopSwitches) {
+  const topology ft = fat_tree(4);
+  const clock_domains d = make_clock_domains(ft);
+  auto dom = [&](const topology& t, const clock_domains& x, const std::string& n) {
+    for (size_t u = 0; u < t.nodes.size(); ++u)
+      if (t.nodes[u].name == n) return x.names[x.of_node[u]];
+    return std::string("?");
+  };
+  EXPECT_EQ(dom(ft, d, "edge0"), "pod0");
+  EXPECT_EQ(dom(ft, d, "agg1"), "pod0");
+  EXPECT_EQ(dom(ft, d, "edge5"), "pod2");
+  EXPECT_EQ(dom(ft, d, "host15"), "pod3");
+  EXPECT_EQ(dom(ft, d, "core2"), "core2");
+  const topology ls = leaf_spine();
+  const clock_domains e = make_clock_domains(ls);
+  EXPECT_EQ(dom(ls, e, "leaf2"), "rack2");
+  EXPECT_EQ(dom(ls, e, "host5"), "rack2");
+  EXPECT_EQ(dom(ls, e, "spine1"), "spine1");
+}
+
+TEST(ClockNetwork, MemoryIsBounded) {
+  clock_network_config c = all_three(10'000 * us);
+  c.sample_interval_ps = 1 * us;
+  c.max_values = 1'000'000;
+  EXPECT_THROW(run_clock_network(fat_tree(4), c), std::invalid_argument);
+}
+
+TEST(ClockNetwork, AKEightFatTreeRunsFast) {
+  // 208 devices, 20 ms at 90 us, epsilon sampled every 10 us (the scenarios' setting).
+  const topology t = fat_tree(8);
+  clock_network_config c;
+  c.duration_ps = 20'000 * us;
+  const auto t0 = std::chrono::steady_clock::now();
+  const clock_result r = run_clock_network(t, c);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(r.devices.size(), 208u);
+  EXPECT_EQ(r.algorithms[0].bound_violations, 0u);
+  EXPECT_LT(wall, 5.0);   // about 0.4 s on the build machine (Release)
+}
