@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "blocks/stateful_alu.h"
+#include "testbenches/salu_random_program.h"
 #include "common/rng.h"
 
 using namespace netasic;
@@ -117,64 +118,7 @@ struct golden {
 
 // ---- random programs ------------------------------------------------------------------------
 
-// Mostly corner values of a w-bit word (0, 1, max, signed max/min and neighbours), with junk
-// above bit w so truncation is exercised too.
-uint32_t corner_value(rng& r, unsigned w) {
-  const uint64_t mod = uint64_t(1) << w, half = mod / 2;
-  uint64_t v;
-  switch (r.below(10)) {
-    case 0: v = 0; break;
-    case 1: v = 1; break;
-    case 2: v = mod - 1; break;
-    case 3: v = mod - 2; break;
-    case 4: v = half - 1; break;
-    case 5: v = half; break;
-    case 6: v = half + 1; break;
-    case 7: v = r.below(8); break;
-    default: v = r.next() % mod; break;
-  }
-  if (w < 32 && r.below(2)) v += (r.next() % (uint64_t(1) << (32 - w))) << w;
-  return uint32_t(v);
-}
-
-salu_operand any_operand(rng& r) { return salu_operand(r.below(6)); }
-
-salu_predicate random_predicate(rng& r, unsigned w) {
-  salu_predicate p;
-  p.used = r.below(4) != 0;
-  p.x = any_operand(r);
-  p.y = any_operand(r);
-  p.relop = salu_relop(r.below(6));
-  p.is_signed = r.below(2);
-  p.constant = corner_value(r, w);
-  return p;
-}
-
-salu_update random_update(rng& r, unsigned w) {
-  salu_update u;
-  u.used = r.below(3) != 0;
-  u.when = r.below(3) == 0 ? when_always : uint8_t(r.below(16));
-  u.op = salu_op(r.below(10));
-  // Read memory more often than not: state that depends on itself is where bugs show.
-  u.x = r.below(2) ? (r.below(2) ? salu_operand::mem_lo : salu_operand::mem_hi) : any_operand(r);
-  u.y = any_operand(r);
-  u.is_signed = r.below(2);
-  u.constant = corner_value(r, w);
-  return u;
-}
-
-salu_program random_program(rng& r, unsigned w) {
-  salu_program p;
-  p.cond_lo = random_predicate(r, w);
-  p.cond_hi = random_predicate(r, w);
-  p.update_lo_1 = random_update(r, w);
-  p.update_lo_2 = random_update(r, w);
-  p.update_hi_1 = random_update(r, w);
-  p.update_hi_2 = random_update(r, w);
-  p.output = salu_output(r.below(6));
-  p.output_when = r.below(3) == 0 ? when_always : uint8_t(r.below(16));
-  return p;
-}
+// corner_value and random_program: testbenches/salu_random_program.h
 
 // Does the program touch a hi word (the spec's reasons for a single-word array to refuse it)?
 bool needs_hi(const salu_program& p) {

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "clock/backup_plan.h"
+#include "testbenches/unit/sync_fat_tree.h"
 #include "clock/sundial_firmware.h"
 #include "clock/sundial_unit.h"
 #include "common/rng.h"
@@ -239,21 +240,6 @@ TEST(SundialFirmware, NoBackupParentAndReconfiguration) {
 
 namespace {
 
-sync_graph fat_tree(unsigned k) {
-  sync_graph g;
-  const unsigned h = k / 2;
-  for (unsigned i = 0; i < h * h; ++i) g.add_node(k + i);
-  for (unsigned p = 0; p < k; ++p) {
-    std::vector<uint32_t> agg, edge;
-    for (unsigned j = 0; j < h; ++j) agg.push_back(g.add_node(p));
-    for (unsigned j = 0; j < h; ++j) edge.push_back(g.add_node(p));
-    for (unsigned a = 0; a < h; ++a) {
-      for (unsigned e = 0; e < h; ++e) g.add_edge(agg[a], edge[e]);
-      for (unsigned c = 0; c < h; ++c) g.add_edge(agg[a], a * h + c);
-    }
-  }
-  return g;
-}
 
 struct network {
   sync_graph g;
