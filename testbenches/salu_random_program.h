@@ -1,6 +1,7 @@
 // Random stateful-ALU programs and operand values for the tests that compare the core with a
 // reference (testbenches/unit/test_stateful_alu.cpp) or with the RTL (the stateful_alu cosim
-// bench): every op, relop, signedness and operand, constants at the corners of the word.
+// bench): every op, relop, signedness and operand, constants at the corners of the word; and
+// the single-word (not dual) form of a program.
 #pragma once
 #include <cstdint>
 
@@ -66,6 +67,29 @@ inline salu_program random_program(rng& r, unsigned w) {
   p.output = salu_output(r.below(6));
   p.output_when = r.below(3) == 0 ? when_always : uint8_t(r.below(16));
   return p;
+}
+
+// Does the program touch a hi word (the spec's reasons for a single-word array to refuse it)?
+inline bool needs_hi(const salu_program& p) {
+  auto reads_hi = [](bool used, salu_operand x, salu_operand y) {
+    return used && (x == salu_operand::mem_hi || y == salu_operand::mem_hi);
+  };
+  return p.update_hi_1.used || p.update_hi_2.used || p.output == salu_output::hi_old || p.output == salu_output::hi_new ||
+         reads_hi(p.cond_lo.used, p.cond_lo.x, p.cond_lo.y) || reads_hi(p.cond_hi.used, p.cond_hi.x, p.cond_hi.y) ||
+         reads_hi(p.update_lo_1.used, p.update_lo_1.x, p.update_lo_1.y) ||
+         reads_hi(p.update_lo_2.used, p.update_lo_2.x, p.update_lo_2.y);
+}
+
+// Turn a program into one a single-word array accepts, keeping unused expressions as they are.
+inline void strip_hi(salu_program& p) {
+  auto fix = [](salu_operand& o) { if (o == salu_operand::mem_hi) o = salu_operand::phv_b; };
+  for (salu_predicate* c : {&p.cond_lo, &p.cond_hi})
+    if (c->used) { fix(c->x); fix(c->y); }
+  for (salu_update* u : {&p.update_lo_1, &p.update_lo_2})
+    if (u->used) { fix(u->x); fix(u->y); }
+  p.update_hi_1.used = p.update_hi_2.used = false;
+  if (p.output == salu_output::hi_old) p.output = salu_output::lo_old;
+  if (p.output == salu_output::hi_new) p.output = salu_output::lo_new;
 }
 
 }  // namespace netasic

@@ -70,7 +70,7 @@ salu_config bench_config() {
 
 // ---- programs ---------------------------------------------------------------------------------
 
-// corner_value and random_program: testbenches/salu_random_program.h
+// corner_value, random_program, needs_hi and strip_hi: testbenches/salu_random_program.h
 
 // Program k of the coverage set: each field rotates through its values at its own rate.
 salu_program coverage_program(rng& r, unsigned k, unsigned w) {
@@ -85,27 +85,6 @@ salu_program coverage_program(rng& r, unsigned k, unsigned w) {
   p.output = salu_output(k % 6);
   p.output_when = k % 3 == 0 ? when_always : uint8_t((k * 5) % 16);
   return p;
-}
-
-bool needs_hi(const salu_program& p) {
-  auto reads_hi = [](bool used, salu_operand x, salu_operand y) {
-    return used && (x == salu_operand::mem_hi || y == salu_operand::mem_hi);
-  };
-  return p.update_hi_1.used || p.update_hi_2.used || p.output == salu_output::hi_old || p.output == salu_output::hi_new ||
-         reads_hi(p.cond_lo.used, p.cond_lo.x, p.cond_lo.y) || reads_hi(p.cond_hi.used, p.cond_hi.x, p.cond_hi.y) ||
-         reads_hi(p.update_lo_1.used, p.update_lo_1.x, p.update_lo_1.y) ||
-         reads_hi(p.update_lo_2.used, p.update_lo_2.x, p.update_lo_2.y);
-}
-
-void strip_hi(salu_program& p) {
-  auto fix = [](salu_operand& o) { if (o == salu_operand::mem_hi) o = salu_operand::phv_b; };
-  for (salu_predicate* c : {&p.cond_lo, &p.cond_hi})
-    if (c->used) { fix(c->x); fix(c->y); }
-  for (salu_update* u : {&p.update_lo_1, &p.update_lo_2})
-    if (u->used) { fix(u->x); fix(u->y); }
-  p.update_hi_1.used = p.update_hi_2.used = false;
-  if (p.output == salu_output::hi_old) p.output = salu_output::lo_old;
-  if (p.output == salu_output::hi_new) p.output = salu_output::lo_new;
 }
 
 // ---- the program's encoding on the cfg_* ports (see the RTL's header) --------------------------
