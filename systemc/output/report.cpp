@@ -299,6 +299,21 @@ void probe_plot(page& pg, const probe_set& probes, std::vector<const probe_serie
 
 // Queue-length distribution over every sample of every queue (idle ports included, as in HPCC's
 // figures, so the median is often 0).
+// The empirical CDF of sorted, non-empty values as a step line, thinned to max_plot_points.
+plot_series cdf_series(const std::string& title, const std::vector<double>& sorted) {
+  plot_series ps;
+  ps.title = title;
+  ps.style = "steps";
+  const size_t n = sorted.size(), step = std::max<size_t>(1, n / max_plot_points);
+  for (size_t i = 0; i < n; i += step) {
+    ps.x.push_back(sorted[i]);
+    ps.y.push_back(double(i + 1) / double(n));
+  }
+  ps.x.push_back(sorted[n - 1]);
+  ps.y.push_back(1.0);
+  return ps;
+}
+
 void queue_cdf(page& pg, const std::vector<const probe_series*>& queues, const std::string& unit) {
   std::vector<double> v;
   for (const probe_series* s : queues) v.insert(v.end(), s->samples.begin(), s->samples.end());
@@ -311,17 +326,8 @@ void queue_cdf(page& pg, const std::vector<const probe_series*>& queues, const s
   spec.ylabel = "fraction of samples";
   spec.ymin = 0;
   spec.ymax = 1;
-  plot_series ps;
-  ps.title = "all switch ports";
-  ps.style = "steps";
-  const size_t n = v.size(), step = std::max<size_t>(1, n / max_plot_points);
-  for (size_t i = 0; i < n; i += step) {
-    ps.x.push_back(v[i]);
-    ps.y.push_back(double(i + 1) / double(n));
-  }
-  ps.x.push_back(v[n - 1]);
-  ps.y.push_back(1.0);
-  spec.series.push_back(std::move(ps));
+  const size_t n = v.size();
+  spec.series.push_back(cdf_series("all switch ports", v));
   pg.figure(spec, html_escape(fmt::format("{} samples of {} queues: p50 {:g} {}, p95 {:g} {}, p99 {:g} {}.", n, queues.size(),
                                           percentile(v, 0.5), unit, percentile(v, 0.95), unit, percentile(v, 0.99), unit)));
 }
@@ -485,17 +491,7 @@ void clock_section(page& pg, const json& summary, const probe_set& probes) {
         if (x > 0) v.push_back(double(x));
     if (v.empty()) continue;
     std::sort(v.begin(), v.end());
-    plot_series line;
-    line.title = a;
-    line.style = "steps";
-    const size_t n = v.size(), step = std::max<size_t>(1, n / max_plot_points);
-    for (size_t i = 0; i < n; i += step) {
-      line.x.push_back(v[i]);
-      line.y.push_back(double(i + 1) / double(n));
-    }
-    line.x.push_back(v[n - 1]);
-    line.y.push_back(1.0);
-    cdf.series.push_back(std::move(line));
+    cdf.series.push_back(cdf_series(a, v));
   }
   if (!cdf.series.empty())
     pg.figure(cdf, html_escape("Every sample of every device that had a bound, roots (epsilon 0) left out; summary.json's "
