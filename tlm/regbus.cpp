@@ -14,7 +14,7 @@ unsigned regbus::attach(tlm::tlm_base_target_socket<>& device_csr) {
   return devices_++;
 }
 
-void regbus::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+void regbus::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   const uint64_t dev = gp.get_address() >> 32;
   if (dev >= devices_) {
     gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);

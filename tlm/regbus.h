@@ -9,13 +9,14 @@
 #include <tlm>
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/multi_passthrough_target_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
 namespace netasic {
 
 class regbus : public sc_core::sc_module {
  public:
-  tlm_utils::simple_target_socket<regbus> in;   // from the controller
+  tlm_utils::multi_passthrough_target_socket<regbus> in;   // from the controllers (route, Sundial)
 
   explicit regbus(sc_core::sc_module_name name);
   // Adds a device; returns its number, the address bits [47:32] that select it.
@@ -24,7 +25,7 @@ class regbus : public sc_core::sc_module {
   static uint64_t address(unsigned device, uint32_t offset) { return (uint64_t(device) << 32) | offset; }
 
  private:
-  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  void b_transport(int initiator, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   tlm_utils::multi_passthrough_initiator_socket<regbus> out_;
   unsigned devices_ = 0;
 };

@@ -12,6 +12,7 @@
 #include "clock/backup_plan.h"
 #include "clock/oscillator.h"
 #include "clock/sundial_firmware.h"
+#include "clock/sundial_regs.h"
 #include "clock/sundial_unit.h"
 #include "common/params.h"
 #include "common/rng.h"
@@ -725,6 +726,88 @@ clock_algorithm_result sim::run() {
   return std::move(res_);
 }
 
+// ---- Sundial: the controller's plan as each device's configuration --------------------------------
+
+// The plan's configuration of device u (switch or host); member = it is in the plan. down: the
+// links the controller knows are down (parallel links: the lowest-index one that is up).
+sundial_firmware_config plan_config(const world& w, const backup_plan& plan, const std::vector<char>& down, uint32_t u,
+                                    bool& member) {
+  const clock_network_config& cfg_ = w.cfg;
+  const backup_plan& plan_ = plan;
+  const world& w_ = w;
+  auto port_to = [&](uint32_t a, uint32_t b) {
+    const unsigned li = w.link_between(a, b, down);
+    return li == none ? no_port : w.port_on(li, a);
+  };
+  sundial_firmware_config f;
+  f.first_timeout_ps = cfg_.first_timeout_ps;
+  member = false;
+  if (w_.is_switch(u)) {
+    const uint32_t s = w_.sw_of[u];
+    if (s == plan_.root) {
+      f.root = member = true;
+      return f;
+    }
+    if (!plan_.member(s)) return f;
+    member = true;
+    f.primary_parent = port_to(u, w_.node_of_switch(plan_.parent[s]));
+    if (plan_.backup_parent[s] != backup_plan::none)
+      f.backup_parent = port_to(u, w_.node_of_switch(plan_.backup_parent[s]));
+    f.eps_base_ps = plan_.depth_primary[s] * cfg_.eps_per_hop_ps;
+    f.eps_base_backup_ps = plan_.depth_backup[s] != backup_plan::none ? plan_.depth_backup[s] * cfg_.eps_per_hop_ps : f.eps_base_ps;
+    if (s == plan_.backup_root && f.backup_parent != no_port) f.second_timeout_ps = cfg_.second_timeout_ps;
+  } else {
+    // A host hangs off its switch with no backup parent (a single link cannot have one): after
+    // a first timeout it stays put and waits for the messages or the controller.
+    const uint32_t s = w_.sw_of[w_.tor[u]];
+    f.primary_parent = 0;
+    if (!plan_.member(s)) return f;
+    member = true;
+    f.eps_base_ps = f.eps_base_backup_ps = (plan_.depth_primary[s] + 1) * cfg_.eps_per_hop_ps;
+  }
+  return f;
+}
+
+// A switch's register block from its plan configuration, and back (timeouts in oscillator cycles,
+// rounded up, as the unit counts them).
+sundial_regs plan_regs(const sundial_firmware_config& f, bool member, uint64_t period_ps) {
+  sundial_regs r;
+  auto cycles = [&](uint64_t ps) { return uint32_t((ps + period_ps - 1) / period_ps); };
+  r[sundial_regs::parent] = f.root ? 0 : f.primary_parent;
+  r[sundial_regs::backup_parent] = f.root ? sundial_regs::none : f.backup_parent;
+  r[sundial_regs::first_timeout] = cycles(f.first_timeout_ps);
+  r[sundial_regs::second_timeout] = f.root ? 0 : cycles(f.second_timeout_ps);
+  r[sundial_regs::eps_base] = f.root ? 0 : uint32_t(f.eps_base_ps);
+  r[sundial_regs::eps_base_backup] = f.root ? 0 : uint32_t(f.eps_base_backup_ps);
+  r[sundial_regs::root] = f.root;
+  r[sundial_regs::valid] = member;
+  return r;
+}
+// A host (sw = false) is a leaf with a fixed configuration: no backup parent, its switch's
+// eps_base plus one hop.
+sundial_firmware_config regs_config(const sundial_regs& r, bool sw, const clock_network_config& cfg, bool& member) {
+  sundial_firmware_config f;
+  f.first_timeout_ps = cfg.first_timeout_ps;
+  member = r[sundial_regs::valid] != 0;
+  if (!member) return f;
+  if (!sw) {
+    f.primary_parent = 0;
+    f.eps_base_ps = f.eps_base_backup_ps = (r[sundial_regs::root] ? 0 : r[sundial_regs::eps_base]) + cfg.eps_per_hop_ps;
+    return f;
+  }
+  f.first_timeout_ps = uint64_t(r[sundial_regs::first_timeout]) * cfg.oscillator_period_ps;
+  if (r[sundial_regs::root]) {
+    f.root = true;
+    return f;
+  }
+  f.primary_parent = r[sundial_regs::parent];
+  f.backup_parent = r[sundial_regs::backup_parent];
+  f.second_timeout_ps = uint64_t(r[sundial_regs::second_timeout]) * cfg.oscillator_period_ps;
+  f.eps_base_ps = r[sundial_regs::eps_base];
+  f.eps_base_backup_ps = r[sundial_regs::eps_base_backup];
+  return f;
+}
+
 // ---- Sundial: the cores of systemc/clock, programmed by a controller ----------------------------
 
 class sundial_sim : public sim {
@@ -743,8 +826,21 @@ class sundial_sim : public sim {
     timer_.assign(w_.n, never);
     was_evicted_.assign(w_.n, 0);
     if (!plan_.ok()) sanitize();
+    from_regs_ = !cfg_.sundial_writes.empty();
+    regs_.assign(w_.topo.switches.size(), sundial_regs{});
+    load_registers();
     for (uint32_t u = 0; u < w_.n; ++u) build_unit(u, 0);
     for (uint32_t u = 0; u < w_.n; ++u) arm(u);
+  }
+
+  // The register writes the fabric's sundial_controller made up to now: what the switches hold.
+  void load_registers() {
+    const auto& log = cfg_.sundial_writes;
+    for (; next_write_ < log.size() && log[next_write_].at_ps <= now_; ++next_write_) {
+      const sundial_reg_write& x = log[next_write_];
+      if (x.sw >= regs_.size() || !regs_[x.sw].write(x.offset, x.value))
+        throw std::invalid_argument(fmt::format("clock network: bad Sundial register write 0x{:08x} to switch {}", x.offset, x.sw));
+    }
   }
 
   // Without a complete plan the backup parents are not safe to use: run without them.
@@ -753,39 +849,12 @@ class sundial_sim : public sim {
     plan_.backup_root = backup_plan::none;
   }
 
-  uint32_t port_to(uint32_t u, uint32_t v) const {
-    const unsigned li = w_.link_between(u, v, ctrl_down_);
-    return li == none ? no_port : w_.port_on(li, u);
-  }
-  // The plan's configuration of device u (switch or host); member = it is in the plan.
+  // The configuration of device u (switch or host); member = it is in the plan. From the switches'
+  // register blocks when the fabric's controller wrote them, else from this layer's own plan.
   sundial_firmware_config fw_config(uint32_t u, bool& member) const {
-    sundial_firmware_config f;
-    f.first_timeout_ps = cfg_.first_timeout_ps;
-    member = false;
-    if (w_.is_switch(u)) {
-      const uint32_t s = w_.sw_of[u];
-      if (s == plan_.root) {
-        f.root = member = true;
-        return f;
-      }
-      if (!plan_.member(s)) return f;
-      member = true;
-      f.primary_parent = port_to(u, w_.node_of_switch(plan_.parent[s]));
-      if (plan_.backup_parent[s] != backup_plan::none)
-        f.backup_parent = port_to(u, w_.node_of_switch(plan_.backup_parent[s]));
-      f.eps_base_ps = plan_.depth_primary[s] * cfg_.eps_per_hop_ps;
-      f.eps_base_backup_ps = plan_.depth_backup[s] != backup_plan::none ? plan_.depth_backup[s] * cfg_.eps_per_hop_ps : f.eps_base_ps;
-      if (s == plan_.backup_root && f.backup_parent != no_port) f.second_timeout_ps = cfg_.second_timeout_ps;
-    } else {
-      // A host hangs off its switch with no backup parent (a single link cannot have one): after
-      // a first timeout it stays put and waits for the messages or the controller.
-      const uint32_t s = w_.sw_of[w_.tor[u]];
-      f.primary_parent = 0;
-      if (!plan_.member(s)) return f;
-      member = true;
-      f.eps_base_ps = f.eps_base_backup_ps = (plan_.depth_primary[s] + 1) * cfg_.eps_per_hop_ps;
-    }
-    return f;
+    if (!from_regs_) return plan_config(w_, plan_, ctrl_down_, u, member);
+    const bool sw = w_.is_switch(u);
+    return regs_config(regs_[w_.sw_of[sw ? u : w_.tor[u]]], sw, cfg_, member);
   }
   std::vector<uint32_t> tx_ports(uint32_t u) const {
     std::vector<uint32_t> out;
@@ -796,7 +865,12 @@ class sundial_sim : public sim {
       const unsigned li = nd.port_link[p];
       const uint32_t v = w_.other(li, u);
       if (ctrl_down_[li] || ctrl_dead_[v]) continue;
-      if (w_.is_switch(v)) {   // primary and backup children [L1444], on the link they listen to
+      if (w_.is_switch(v) && from_regs_) {   // children: the switches whose (backup) parent port faces u
+        const sundial_regs& r = regs_[w_.sw_of[v]];
+        if (r[sundial_regs::root] || !r[sundial_regs::valid] || w_.link_between(u, v, ctrl_down_) != li) continue;
+        const uint32_t vp = w_.port_on(li, v);
+        if (r[sundial_regs::parent] == vp || r[sundial_regs::backup_parent] == vp) out.push_back(p);
+      } else if (w_.is_switch(v)) {   // primary and backup children [L1444], on the link they listen to
         const uint32_t c = w_.sw_of[v];
         if (c == plan_.root || !plan_.member(c) || w_.link_between(u, v, ctrl_down_) != li) continue;
         if (plan_.parent[c] == s || plan_.backup_parent[c] == s) out.push_back(p);
@@ -913,6 +987,7 @@ class sundial_sim : public sim {
     if (!plan_.ok()) sanitize();
     else max_depth_backup_ = std::max(max_depth_backup_, plan_.max_depth_backup);
     plan_statuses_.push_back(plan_status_name(plan_.status));
+    load_registers();
     for (uint32_t u = 0; u < w_.n; ++u) {
       if (dead_[u] || ctrl_dead_[u] || unit_[u]->current_mode() == sundial_unit::mode::evicted) continue;
       bool member = false;
@@ -943,6 +1018,9 @@ class sundial_sim : public sim {
       if (tx != unit_[u]->tx_ports()) unit_[u]->set_tx_ports(tx);
     }
     cur_root_ = w_.node_of_switch(plan_.root);
+    if (from_regs_)
+      for (uint32_t s = 0; s < regs_.size(); ++s)
+        if (regs_[s][sundial_regs::root] && !dead_[w_.node_of_switch(s)]) cur_root_ = w_.node_of_switch(s);
     for (uint32_t u = 0; u < w_.n; ++u) arm(u);
   }
   bool can_send(uint32_t u) const override { return unit_[u]->current_mode() != sundial_unit::mode::evicted; }
@@ -1014,6 +1092,9 @@ class sundial_sim : public sim {
   uint32_t max_depth_backup_ = 0, replans_ = 0, reconfigured_ = 0;
   uint64_t invalid_ = 0;
   std::vector<std::string> plan_statuses_;
+  bool from_regs_ = false;            // configured by the switches' Sundial registers
+  std::vector<sundial_regs> regs_;    // by switch index
+  size_t next_write_ = 0;
 };
 
 // ---- PTP+eps baselines [L1524, L1526] -----------------------------------------------------------
@@ -1203,6 +1284,67 @@ class ptp_sim : public sim {
 void check_clock_network(const topology& topo, const clock_network_config& cfg) {
   world w(topo, cfg);
   build_world(w, false);
+}
+
+struct sundial_planner::impl {
+  world w;
+  sync_graph g;
+  backup_plan plan;
+  std::vector<char> down, dead;
+  std::vector<sundial_regs> regs;
+  impl(const topology& t, const clock_network_config& c) : w(t, c) {}
+  void program() {
+    if (!plan.ok()) {   // without a complete plan the backup parents are not safe to use
+      std::fill(plan.backup_parent.begin(), plan.backup_parent.end(), backup_plan::none);
+      plan.backup_root = backup_plan::none;
+    }
+    for (uint32_t s = 0; s < regs.size(); ++s) {
+      bool member = false;
+      const sundial_firmware_config f = plan_config(w, plan, down, w.node_of_switch(s), member);
+      regs[s] = plan_regs(f, member, w.cfg.oscillator_period_ps);
+    }
+  }
+};
+
+sundial_planner::sundial_planner(const topology& topo, const clock_network_config& cfg)
+    : p_(std::make_unique<impl>(topo, cfg)) {
+  build_world(p_->w, false);
+  p_->g = p_->w.graph0;
+  p_->plan = p_->w.plan0;
+  p_->down.assign(topo.links.size(), 0);
+  for (unsigned li = 0; li < topo.links.size(); ++li) p_->down[li] = topo.links[li].failed;
+  p_->dead.assign(p_->w.n, 0);
+  p_->regs.assign(topo.switches.size(), sundial_regs{});
+  p_->program();
+}
+sundial_planner::~sundial_planner() = default;
+const std::vector<sundial_regs>& sundial_planner::registers() const { return p_->regs; }
+size_t sundial_planner::faults() const { return p_->w.faults.size(); }
+uint64_t sundial_planner::fault_at_ps(size_t i) const { return p_->w.faults.at(i).f.at_ps; }
+
+void sundial_planner::learn(size_t i) {
+  impl& m = *p_;
+  const resolved_fault& f = m.w.faults.at(i);
+  for (unsigned li : f.links) {
+    m.down[li] = 1;
+    if (m.w.edge_of_link[li] != none) m.g.edges[m.w.edge_of_link[li]].failed = true;
+  }
+  std::vector<uint32_t> nodes = f.nodes;
+  if (f.f.what == clock_fault::kind::root && m.plan.root != backup_plan::none) nodes = {m.w.node_of_switch(m.plan.root)};
+  for (uint32_t u : nodes) {
+    m.dead[u] = 1;
+    if (m.w.is_switch(u)) m.g.failed[m.w.sw_of[u]] = 1;
+  }
+  uint32_t r = m.plan.root;
+  if (r == backup_plan::none || !m.g.live(r)) {
+    r = none;
+    if (m.plan.backup_root != backup_plan::none && m.g.live(m.plan.backup_root)) r = m.plan.backup_root;
+    for (uint32_t s = 0; s < m.g.nodes() && r == none; ++s)
+      if (m.g.live(s)) r = s;
+    if (r == none) return;
+  }
+  m.plan = compute_backup_plan(m.g, r);
+  m.program();
 }
 
 clock_result run_clock_network(const topology& topo, const clock_network_config& cfg) {

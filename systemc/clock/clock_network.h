@@ -8,11 +8,13 @@
 // serialisation; timestamps are taken at egress, so queueing never enters the offset.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "clock/sundial_regs.h"
 #include "fabric/topology.h"
 
 namespace netasic {
@@ -61,6 +63,10 @@ struct clock_network_config {
   uint64_t seed = 1;
   std::vector<clock_fault> faults;
   uint64_t max_values = 50'000'000;            // samples x devices x algorithms x 2 kept in memory
+  // The Sundial register writes the fabric's sundial_controller made, in time order. Non-empty:
+  // every switch is configured from its register block as those writes leave it (at t = 0, then
+  // at each write's time); empty: from this layer's own copy of the controller.
+  std::vector<sundial_reg_write> sundial_writes;
 };
 
 // One failure as one algorithm saw it. Affected: the surviving devices whose current path to
@@ -111,6 +117,26 @@ struct clock_result {
 clock_result run_clock_network(const topology& topo, const clock_network_config& cfg);
 // The same checks of root and faults (and the initial plan), without running: before a run.
 void check_clock_network(const topology& topo, const clock_network_config& cfg);
+
+// The Sundial controller's plan as register values, one block per switch (topology switch
+// order). It starts from the initial plan; learn(i) is the controller's reaction to fault i (in
+// time order): it marks the failed links and devices (a root fault: the current root; a broken
+// clock: that device), keeps the root if it is live, else the backup root, else the first live
+// switch, and replans with compute_backup_plan. It knows only what it is told: a device that
+// evicted itself is not taken out of the plan.
+class sundial_planner {
+ public:
+  sundial_planner(const topology& topo, const clock_network_config& cfg);
+  ~sundial_planner();
+  const std::vector<sundial_regs>& registers() const;
+  size_t faults() const;
+  uint64_t fault_at_ps(size_t i) const;
+  void learn(size_t i);
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> p_;
+};
 
 // The failure domain of every node and the domains' names: a fat-tree pod ("podN": its edge and
 // aggregation switches and their hosts), a leaf-spine rack ("rackN": a leaf and its hosts),

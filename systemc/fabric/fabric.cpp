@@ -59,6 +59,11 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
   }
   ctrl_ = std::make_unique<route_controller>("route_controller", cfg_.routes, device_of_switch);
   ctrl_->bus.bind(bus_->in);
+  if (cfg_.sundial) {
+    for (auto& sw : switches_) sw->log_sundial_writes(&sundial_writes_);
+    sundial_ = std::make_unique<sundial_controller>("sundial_controller", cfg_.topo, *cfg_.sundial, device_of_switch);
+    sundial_->bus.bind(bus_->in);
+  }
 
   // Node index -> its tx/rx sockets on a port.
   std::vector<int> sw_of(t.nodes.size(), -1), host_of(t.nodes.size(), -1);

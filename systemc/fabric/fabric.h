@@ -8,6 +8,7 @@
 
 #include <systemc>
 
+#include "clock/sundial_controller.h"
 #include "common/run_stats.h"
 #include "fabric/route_controller.h"
 #include "fabric/topology.h"
@@ -29,6 +30,8 @@ struct fabric_config {
   uint64_t probe_interval_ps = 0;   // 0 = no probes
   uint64_t seed = 1;                // sim.seed (switches' ECN draws)
   bool run_to_end = false;          // keep running (and sampling) after the last flow: the clock layer's runs
+  // Sundial runs: its controller programs the switches' Sundial registers (null = no Sundial).
+  const clock_network_config* sundial = nullptr;
 };
 
 class fabric : public sc_core::sc_module {
@@ -49,6 +52,9 @@ class fabric : public sc_core::sc_module {
   const std::vector<std::unique_ptr<packet_link>>& links() const { return links_; }
   const std::vector<std::unique_ptr<host_nic>>& hosts() const { return hosts_; }
   const route_controller& controller() const { return *ctrl_; }
+  const sundial_controller* sundial() const { return sundial_.get(); }
+  // The Sundial register writes the switches accepted, in time order: the clock layer's input.
+  const std::vector<sundial_reg_write>& sundial_writes() const { return sundial_writes_; }
   const event_queue& events() const { return *events_; }
   // The same flow alone on an idle fabric (analytic, see docs/timing-model.md).
   uint64_t ideal_fct_ps(uint32_t src, uint32_t dst, uint64_t bytes) const;
@@ -67,6 +73,8 @@ class fabric : public sc_core::sc_module {
   std::unique_ptr<event_queue> events_;
   std::unique_ptr<regbus> bus_;
   std::unique_ptr<route_controller> ctrl_;
+  std::unique_ptr<sundial_controller> sundial_;
+  std::vector<sundial_reg_write> sundial_writes_;
   std::vector<flow_spec> pending_;   // sorted by start
   size_t next_flow_ = 0;
   sc_core::sc_event flow_start_, sample_tick_;

@@ -609,6 +609,9 @@ run_result run_scenario(const config& cfg, progress_mode progress) {
   const std::vector<flow_spec> specs = make_flows(cfg, fc);
   clock_network_config clock_cfg;
   const bool clock_on = make_clock_config(cfg, fc, clock_cfg);
+  const bool sundial_on = clock_on && std::find(clock_cfg.algorithms.begin(), clock_cfg.algorithms.end(),
+                                                 clock_algorithm::sundial) != clock_cfg.algorithms.end();
+  if (sundial_on) fc.sundial = &clock_cfg;   // its controller programs the switches over the register bus
   // ECMP groups must fit the member table: a configuration error, found before simulating.
   fc.routes = plan_routes(fc.topo, fc.sw.lb.mode == lb_mode::wcmp ? fc.sw.lb.wcmp_table_size : 0);
   const route_plan& plan = fc.routes;
@@ -656,7 +659,16 @@ run_result run_scenario(const config& cfg, progress_mode progress) {
 
   run_result r;
   r.probes = std::move(fab.probes);
-  const nlohmann::json clock_summary = clock_on ? run_clock_layer(clock_cfg, fc, r.probes) : nlohmann::json();
+  // Sundial's devices are configured from what the controller wrote into the switches' registers.
+  if (sundial_on) clock_cfg.sundial_writes = fab.sundial_writes();
+  nlohmann::json clock_summary = clock_on ? run_clock_layer(clock_cfg, fc, r.probes) : nlohmann::json();
+  if (sundial_on) {
+    clock_summary["sundial"]["register_writes"] = fab.sundial()->register_writes();
+    clock_summary["sundial"]["register_reads"] = fab.sundial()->register_reads();
+    clock_summary["sundial"]["register_readback_mismatches"] = fab.sundial()->readback_mismatches();
+    clock_summary["sundial"]["controller_replans"] = fab.sundial()->replans();
+    clock_summary["sundial"]["configured_from"] = "registers";
+  }
   std::vector<double> slowdowns;
   for (const flow_ctx& f : fab.flows) {
     flow_record rec;

@@ -455,7 +455,14 @@ void switch_model::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) 
   if (!reg_access_ok(gp)) return;
   uint32_t* data = reinterpret_cast<uint32_t*>(gp.get_data_ptr());
   const uint32_t off = uint32_t(gp.get_address());
-  const bool ok = gp.is_write() ? routes_.write(off, *data) : routes_.read(off, *data);
+  bool ok;
+  if (sundial_regs::in_range(off)) {
+    ok = gp.is_write() ? sundial_.write(off, *data) : sundial_.read(off, *data);
+    if (ok && gp.is_write() && sundial_log_)
+      sundial_log_->push_back({uint64_t(sc_core::sc_time_stamp() / sc_core::sc_time(1, sc_core::SC_PS)), id_, off, *data});
+  } else {
+    ok = gp.is_write() ? routes_.write(off, *data) : routes_.read(off, *data);
+  }
   gp.set_response_status(ok ? tlm::TLM_OK_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE);
 }
 

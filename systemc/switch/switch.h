@@ -31,6 +31,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "blocks/flowcut_table.h"
+#include "clock/sundial_regs.h"
 #include "common/crc.h"
 #include "common/pfc_pause.h"
 #include "common/rtl_loop.h"
@@ -112,6 +113,9 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   void pkt_receive(unsigned port, packet& p, uint64_t now_ps) override;
 
   unsigned id() const { return id_; }
+  const sundial_regs& sundial_registers() const { return sundial_; }
+  // Accepted Sundial register writes are appended here, with their time (the clock layer's input).
+  void log_sundial_writes(std::vector<sundial_reg_write>* log) { sundial_log_ = log; }
   unsigned ports() const { return unsigned(tx.size()); }   // front-panel ports
   unsigned cpu_port() const { return cpu_port_; }          // traffic-manager port of the CPU
   // Probes at the current time.
@@ -204,6 +208,8 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   unsigned cpu_port_ = 0;    // traffic-manager port of the CPU (after the recirculation ports)
   uint64_t mirror_count_ = 0;   // data frames seen by the mirror session's sampler
   route_table routes_;
+  sundial_regs sundial_;                          // Sundial register block
+  std::vector<sundial_reg_write>* sundial_log_ = nullptr;
   load_balancer lb_;
   std::vector<dre> port_dre_;   // CONGA at a spine: each port's DRE
   std::unique_ptr<flowcut_table> flowcut_;

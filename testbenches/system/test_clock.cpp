@@ -46,3 +46,29 @@ TEST(Clock, SundialRunInProcess) {
   EXPECT_EQ(off, 2u * 36);
   expect_accounting(r);
 }
+
+// Sundial's controller programs every switch over the register bus (8 registers each) at t = 0
+// and again after the failure; the clock layer runs from those registers. The k = 4 fat tree has
+// 20 switches. The results are docs/validation/sundial.md's link failure: recovery ~270 us.
+TEST(Clock, SundialControllerProgramsRegisters) {
+  const run_result r = run_scenario(small_config({{"topology.kind", "fat_tree"}, {"topology.k", "4"},
+                                                  {"topology.link_delay", "1000"}, {"traffic.pattern", "list"},
+                                                  {"sim.duration", "1500"}, {"sim.drain", "0"}, {"sim.probe_interval", "10"},
+                                                  {"clock.algorithm", "sundial"}, {"clock.root", "core0"},
+                                                  {"clock.controller_delay", "500"},
+                                                  {"clock.faults", "[\"link agg0-core0 @ 500\"]"}}),
+                                    progress_mode::none);
+  const auto& s = r.summary["clock"]["sundial"];
+  EXPECT_EQ(s["configured_from"], "registers");
+  EXPECT_EQ(s["register_writes"], 2u * 20 * 8);   // at t = 0 and after the failure
+  EXPECT_EQ(s["register_reads"], 2u * 20 * 8);
+  EXPECT_EQ(s["register_readback_mismatches"], 0u);
+  EXPECT_EQ(s["controller_replans"], 1u);
+  EXPECT_EQ(s["replans"], 1u);
+  EXPECT_EQ(s["bound_violations"], 0u);
+  ASSERT_EQ(s["failures"].size(), 1u);
+  const auto& f = s["failures"][0];
+  EXPECT_TRUE(f["recovered"].get<bool>());
+  EXPECT_NEAR(f["max_outage_us"].get<double>(), 270.0, 10.0);   // first timeout + one interval [L1564]
+  EXPECT_GT(s["reconfigured_devices"].get<uint64_t>(), 0u);
+}

@@ -86,7 +86,12 @@ TEST(RegisterBus, RoutesAreWrittenAndReadBack) {
   EXPECT_EQ(r.read32(regbus::address(d0, route_table::reg_route + 4 * 3)), 0u);   // other device untouched
   EXPECT_THROW(r.write32(regbus::address(d1, route_table::reg_member), 6), std::runtime_error);   // no port 6
   EXPECT_THROW(r.read32(regbus::address(5, 0)), std::runtime_error);                             // no device 5
-  EXPECT_THROW(r.write32(regbus::address(d0, 0x3000'0000), 1), std::runtime_error);              // no register
+  EXPECT_THROW(r.write32(regbus::address(d0, 0x4000'0000), 1), std::runtime_error);   // unmapped
+  // The Sundial block (sundial_regs.h): read back; ROOT and VALID take 0 or 1 only.
+  r.write32(regbus::address(d0, sundial_regs::offset(sundial_regs::eps_base)), 15'000);
+  EXPECT_EQ(r.read32(regbus::address(d0, sundial_regs::offset(sundial_regs::eps_base))), 15'000u);
+  EXPECT_EQ(sw0.sundial_registers()[sundial_regs::eps_base], 15'000u);
+  EXPECT_THROW(r.write32(regbus::address(d0, sundial_regs::offset(sundial_regs::valid)), 2), std::runtime_error);
 }
 
 TEST(Fabric, LoneFlowFinishesInItsIdealTime) {

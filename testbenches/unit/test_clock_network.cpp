@@ -368,3 +368,35 @@ TEST(ClockNetwork, AKEightFatTreeRunsFast) {
   EXPECT_EQ(r.algorithms[0].bound_violations, 0u);
   EXPECT_LT(wall, 5.0);   // about 0.4 s on the build machine (Release)
 }
+
+// The register path: the switches configured from the writes sundial_planner makes (at t = 0 and
+// at each fault + controller delay, as sundial_controller does over the bus) give the same run as
+// the clock layer's own controller, for each kind of fault of the Sundial scenarios.
+TEST(ClockNetwork, RegisterConfiguredSundialMatchesItsOwnController) {
+  const topology t = fat_tree(4);
+  for (const char* fault : {"link agg0-core0 @ 1000", "root @ 1000", "domain pod0 @ 1000", "broken_clock agg0 @ 1000",
+                            "device agg3 @ 1000"}) {
+    clock_network_config c;
+    c.root = "core0";
+    c.duration_ps = 3'000 * us;
+    c.controller_delay_ps = 1'000 * us;
+    c.faults = {parse_clock_fault(fault)};
+    const clock_result own = run_clock_network(t, c);
+    sundial_planner planner(t, c);
+    auto write_all = [&](uint64_t at) {
+      const std::vector<sundial_regs>& regs = planner.registers();
+      for (uint32_t s = 0; s < regs.size(); ++s)
+        for (uint32_t f = 0; f < sundial_regs::fields; ++f)
+          c.sundial_writes.push_back({at, s, sundial_regs::offset(sundial_regs::field(f)), regs[s].value[f]});
+    };
+    write_all(0);
+    for (size_t i = 0; i < planner.faults(); ++i) {
+      planner.learn(i);
+      write_all(planner.fault_at_ps(i) + c.controller_delay_ps);
+    }
+    const clock_result regs = run_clock_network(t, c);
+    EXPECT_EQ(regs.summary["sundial"], own.summary["sundial"]) << fault;
+    EXPECT_EQ(regs.algorithms[0].epsilon_ps, own.algorithms[0].epsilon_ps) << fault;
+    EXPECT_EQ(regs.algorithms[0].offset_ps, own.algorithms[0].offset_ps) << fault;
+  }
+}

@@ -1,0 +1,45 @@
+#include "clock/sundial_controller.h"
+
+namespace netasic {
+
+sundial_controller::sundial_controller(sc_core::sc_module_name name, const topology& topo, const clock_network_config& cfg,
+                                       std::vector<unsigned> device_of_switch)
+    : sc_core::sc_module(name), bus("bus"), cfg_(cfg), device_(std::move(device_of_switch)) {
+  cfg_.sundial_writes.clear();
+  planner_ = std::make_unique<sundial_planner>(topo, cfg_);
+  SC_THREAD(react);
+}
+
+sundial_controller::~sundial_controller() = default;
+
+void sundial_controller::program() {
+  reg_driver drv(bus);
+  const std::vector<sundial_regs>& regs = planner_->registers();
+  for (unsigned s = 0; s < regs.size(); ++s)
+    for (uint32_t f = 0; f < sundial_regs::fields; ++f, ++writes_) {
+      const auto field = sundial_regs::field(f);
+      drv.write32(regbus::address(device_[s], sundial_regs::offset(field)), regs[s][field]);
+    }
+  // Read back: every switch must hold its plan.
+  for (unsigned s = 0; s < regs.size(); ++s)
+    for (uint32_t f = 0; f < sundial_regs::fields; ++f, ++reads_) {
+      const auto field = sundial_regs::field(f);
+      if (drv.read32(regbus::address(device_[s], sundial_regs::offset(field))) != regs[s][field]) ++mismatches_;
+    }
+}
+
+void sundial_controller::start_of_simulation() { program(); }
+
+void sundial_controller::react() {
+  using sc_core::sc_time;
+  for (size_t i = 0; i < planner_->faults(); ++i) {
+    const uint64_t at = planner_->fault_at_ps(i) + cfg_.controller_delay_ps;
+    const uint64_t now = uint64_t(sc_core::sc_time_stamp() / sc_time(1, sc_core::SC_PS));
+    if (at > now) wait(sc_time(double(at - now), sc_core::SC_PS));
+    planner_->learn(i);
+    ++replans_;
+    program();
+  }
+}
+
+}  // namespace netasic

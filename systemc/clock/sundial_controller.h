@@ -1,0 +1,47 @@
+// Sundial controller (thesis §3.4.3): computes the primary spanning tree and the backup plan
+// (sundial_planner, over compute_backup_plan) and programs every switch's Sundial register block
+// (clock/sundial_regs.h) over the register bus, at the start of simulation and again
+// clock.controller_delay after each failure [L1446, L1562]. Every write sets all eight registers
+// of every switch, VALID last.
+#pragma once
+#include <memory>
+#include <vector>
+
+#include <systemc>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "clock/clock_network.h"
+#include "tlm/regbus.h"
+
+namespace netasic {
+
+class sundial_controller : public sc_core::sc_module {
+  SC_HAS_PROCESS(sundial_controller);
+
+ public:
+  tlm_utils::simple_initiator_socket<reg_driver> bus;
+  // cfg: the clock layer's configuration (faults, timeouts, eps_per_hop, controller_delay).
+  sundial_controller(sc_core::sc_module_name name, const topology& topo, const clock_network_config& cfg,
+                     std::vector<unsigned> device_of_switch);
+  ~sundial_controller() override;
+
+  uint64_t register_writes() const { return writes_; }
+  uint32_t replans() const { return replans_; }
+  // After each write the controller reads every register back over the bus.
+  uint64_t register_reads() const { return reads_; }
+  uint64_t readback_mismatches() const { return mismatches_; }
+  const std::vector<sundial_regs>& plan() const { return planner_->registers(); }   // as last written
+
+ private:
+  void start_of_simulation() override;   // the first plan is in place at t = 0
+  void react();                          // one replan per fault, after the controller's delay
+  void program();
+
+  clock_network_config cfg_;
+  std::unique_ptr<sundial_planner> planner_;
+  std::vector<unsigned> device_;
+  uint64_t writes_ = 0, reads_ = 0, mismatches_ = 0;
+  uint32_t replans_ = 0;
+};
+
+}  // namespace netasic
