@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 #include <stdexcept>
+#include <tuple>
 #include <unordered_set>
 #include <utility>
 
@@ -406,6 +407,7 @@ class planner {
           ptree q;
           q.parent = std::move(c.parent);
           if (!q.derive(v_)) continue;
+          if (depth_cap_ != none && max_depth(q) > depth_cap_) continue;   // prefer_shallow: over the cap
           bgraph qb = find_largest(q);
           if (qb.complete) {
             best_tree = std::move(q);
@@ -434,6 +436,13 @@ class planner {
 
   uint32_t iterations_ = 0;
   uint64_t scored_ = 0;
+  uint32_t depth_cap_ = none;   // candidate trees deeper than this are not scored (none: no cap)
+
+  static uint32_t max_depth(const ptree& p) {
+    uint32_t d = 0;
+    for (uint32_t u : p.pre) d = std::max(d, p.depth[u]);
+    return d;
+  }
 
  private:
   const view& v_;
@@ -569,6 +578,95 @@ void fill_tree(backup_plan& plan, const view& v, const std::vector<uint32_t>& pa
   }
 }
 
+// ---- the shallowing pass (prefer_shallow) -------------------------------------------------------
+
+// eps_base is 5 ns x depth, so a plan is better the shallower it is. The search stops at its first
+// complete plan, whose tree Reconnect may have made deep; this hill-climb pulls it back up.
+struct shallow_eval {
+  bool complete = false;
+  uint32_t max_dp = 0, max_db = 0;
+  uint64_t sum_dp = 0;
+  bgraph b;
+};
+
+shallow_eval evaluate_shallow(const planner& pl, const view& v, const ptree& p) {
+  shallow_eval e;
+  for (uint32_t u : p.pre) {
+    e.max_dp = std::max(e.max_dp, p.depth[u]);
+    e.sum_dp += p.depth[u];
+  }
+  backup_plan tmp;
+  tmp.members = v.members;
+  tmp.root = v.root;
+  tmp.parent = p.parent;
+  tmp.depth_primary = p.depth;
+  for (uint32_t k = p.kid_off[v.root]; k < p.kid_off[v.root + 1]; ++k) {
+    const uint32_t br = p.kids[k];
+    if (v.dom[br] == v.dom[v.root]) continue;
+    bgraph b = pl.bfs_for_backup(br, p);
+    if (!b.complete) continue;
+    tmp.backup_root = br;
+    tmp.backup_parent = b.bp;
+    tmp.backup_parent[br] = b.loop_y;
+    fill_depths(tmp);
+    if (!e.complete || tmp.max_depth_backup < e.max_db) {
+      e.complete = true;
+      e.max_db = tmp.max_depth_backup;
+      e.b = std::move(b);
+    }
+  }
+  return e;
+}
+
+// Hill-climbs (best_tree, best_b), a complete plan, in two phases (see backup_plan_options).
+// Every accepted move strictly lowers a lexicographic key over finitely many trees, so it ends;
+// node and neighbour order (deepest node first, then index; shallowest neighbour first, then
+// index) keeps it deterministic. Returns the moves accepted.
+uint32_t make_shallow(const planner& pl, const view& v, ptree& best_tree, bgraph& best_b) {
+  shallow_eval cur = evaluate_shallow(pl, v, best_tree);
+  if (!cur.complete) return 0;   // not expected: the search's plan is complete
+  uint32_t moves = 0;
+  for (int phase = 0; phase < 2; ++phase) {
+    auto key = [phase](const shallow_eval& e) {
+      return phase == 0 ? std::make_tuple(e.max_dp, e.sum_dp, uint64_t(e.max_db))
+                        : std::make_tuple(e.max_dp, uint64_t(e.max_db), e.sum_dp);
+    };
+    for (bool changed = true; changed;) {
+      changed = false;
+      std::vector<uint32_t> order(best_tree.pre.begin() + 1, best_tree.pre.end());
+      std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        return best_tree.depth[a] != best_tree.depth[b] ? best_tree.depth[a] > best_tree.depth[b] : a < b;
+      });
+      for (uint32_t u : order) {
+        std::vector<uint32_t> cand;
+        for (uint32_t w : v.adj[u]) {
+          if (w == best_tree.parent[u] || best_tree.anc(u, w)) continue;   // w in T(u): not a tree
+          const uint32_t dw = best_tree.depth[w] + 1;
+          if (phase == 0 ? dw < best_tree.depth[u] : dw <= best_tree.depth[u]) cand.push_back(w);
+        }
+        std::stable_sort(cand.begin(), cand.end(), [&](uint32_t a, uint32_t b) {
+          return best_tree.depth[a] != best_tree.depth[b] ? best_tree.depth[a] < best_tree.depth[b] : a < b;
+        });
+        for (uint32_t w : cand) {
+          ptree q;
+          q.parent = best_tree.parent;
+          q.parent[u] = w;
+          if (!q.derive(v)) continue;
+          shallow_eval e = evaluate_shallow(pl, v, q);
+          if (!e.complete || !(key(e) < key(cur))) continue;
+          best_tree = std::move(q);
+          cur = std::move(e);
+          ++moves;
+          changed = true;
+          break;   // u moved: the rest of its candidates refer to the old tree
+        }
+      }
+    }
+  }
+  best_b = std::move(cur.b);
+  return moves;
+}
+
 }  // namespace
 
 // ---- public API ---------------------------------------------------------------------------------
@@ -646,10 +744,38 @@ backup_plan compute_backup_plan(const sync_graph& g, uint32_t root, const backup
   planner pl(v, opt);
   ptree best;
   bgraph bb;
-  const bool found = pl.search(start, best, bb);
-  plan.iterations = pl.iterations_;
+  bool found = false;
+  if (opt.prefer_shallow) {
+    // Iterative deepening on the primary depth: first trees no deeper than the BFS tree, then one
+    // level more, each with a small budget; the uncapped search is the fallback.
+    ptree bfs;
+    bfs.parent = start;
+    if (bfs.derive(v)) {
+      const uint32_t d0 = planner::max_depth(bfs);
+      backup_plan_options capped = opt;
+      capped.max_iterations = std::max<uint32_t>(1, opt.max_iterations / 8);
+      capped.max_trees = std::max<uint64_t>(1, opt.max_trees / 16);
+      for (uint32_t cap = d0; cap <= d0 + 3 && !found; ++cap) {
+        planner cp(v, capped);
+        cp.depth_cap_ = cap;
+        ptree t;
+        bgraph tb;
+        found = cp.search(start, t, tb);
+        pl.iterations_ += cp.iterations_;
+        pl.scored_ += cp.scored_;
+        if (found) {
+          best = std::move(t);
+          bb = std::move(tb);
+          plan.depth_cap = cap;
+        }
+      }
+    }
+  }
+  if (!found) found = pl.search(start, best, bb);
+  plan.iterations = uint32_t(std::min<uint64_t>(pl.iterations_, UINT32_MAX));
   plan.trees_scored = pl.scored_;
   if (best.parent.empty()) return give_up("internal: the BFS tree is not a spanning tree");
+  if (found && opt.prefer_shallow) plan.shallow_moves = make_shallow(pl, v, best, bb);
   fill_tree(plan, v, best.parent);
   if (bb.br != none) {
     plan.backup_root = bb.br;

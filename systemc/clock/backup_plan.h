@@ -14,7 +14,10 @@
 // The search is Algorithms 2-5 [L1293-1410]: best-first over primary trees scored by their
 // largest backup graph (FindLargestBackup: BFS from the backup root over UsableInBackup edges,
 // then close the loop), mutated by Improve/Reconnect. Deterministic: neighbours, children and
-// candidates go in node-index order, ties to the lower index or the earlier tree.
+// candidates go in node-index order, ties to the lower index or the earlier tree. The search
+// returns the first complete plan; a deterministic hill-climb (prefer_shallow) then makes its
+// primary tree, and after that its depth_backup, as shallow as single re-parentings can while all
+// five properties keep holding.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -51,6 +54,12 @@ struct backup_plan_options {
   uint32_t max_iterations = 4000;        // primary trees expanded (Algorithm 2, line 6)
   uint64_t max_trees = 200'000;          // primary trees scored
   uint32_t max_paths = 8;                // paths Reconnect returns (the first found, BFS order)
+  // After the search finds a complete plan, hill-climb it toward shallow trees: re-parent one node
+  // (its subtree comes along) onto a live neighbour, keeping a complete backup graph, while
+  // (max depth_primary, sum of depth_primary, max_depth_backup) decreases, then while
+  // (max depth_primary, max_depth_backup, sum of depth_primary) does. The backup root is then the
+  // root child whose complete backup graph has the smallest max_depth_backup (lower index on ties).
+  bool prefer_shallow = true;
 };
 
 struct backup_plan {
@@ -72,6 +81,8 @@ struct backup_plan {
   uint32_t score = 0;                    // backup edges (complete: members - 1)
   uint32_t iterations = 0;               // trees expanded
   uint64_t trees_scored = 0;
+  uint32_t shallow_moves = 0;            // re-parentings the shallowing pass accepted
+  uint32_t depth_cap = none;             // the primary-depth cap the plan was found under (none: uncapped)
 
   bool ok() const { return status == plan_status::ok; }
   bool member(uint32_t v) const { return v == root || (v < parent.size() && parent[v] != none); }

@@ -231,6 +231,63 @@ TEST(BackupPlan, FatTreesMeetAllPropertiesAndSurviveEverySingleFailure) {
   }
 }
 
+// eps_base is 5 ns x depth, so the plan should be shallow. A BFS tree from core0 is 4 switch hops
+// deep (core0 -> agg0 of a pod -> edge -> agg1 -> a core of another group), but no tree under 6
+// has a plan. The backup root is a child of the root, an agg0; from the agg0s and core0's group
+// of cores, the only links down are agg0_p - edge of pod p, and such a link is usable (2) only if
+// agg0_p is not the edge's primary ancestor. An edge's only other neighbours are the pod's other
+// aggs, reached from the other groups' cores, which hang below some pod's agg: the shortest such
+// path is core0 -> agg0_q -> edge -> agg_q -> core -> agg_p -> edge_p, 6 hops. Without that edge
+// (3) fails for every edge switch. The same chain bounds depth_backup from below: the edge at 6,
+// then its pod's agg (7), a core (8), another pod's agg (9) and its edges (10).
+// So the plan must have primary depth 6, depth sum that of the BFS tree + 2 + 4 (one agg two
+// levels down, one edge four), and max depth_backup 10; the search alone gives 7 and 11 at k = 6, 8.
+TEST(BackupPlan, FatTreePlansAreAsShallowAsTheyCanBe) {
+  for (unsigned k : {4u, 6u, 8u}) {
+    const sync_graph g = fat_tree(k);
+    std::vector<uint32_t> dist(g.nodes(), none);
+    std::vector<uint32_t> q{0};
+    dist[0] = 0;
+    for (size_t h = 0; h < q.size(); ++h)
+      for (const sync_edge& e : g.edges)
+        for (auto [x, y] : {std::pair{e.a, e.b}, std::pair{e.b, e.a}})
+          if (x == q[h] && dist[y] == none) {
+            dist[y] = dist[x] + 1;
+            q.push_back(y);
+          }
+    const uint32_t bfs_depth = *std::max_element(dist.begin(), dist.end());
+    EXPECT_EQ(bfs_depth, 4u) << "k=" << k;
+    const backup_plan p = compute_backup_plan(g, 0);
+    ASSERT_TRUE(p.ok()) << "k=" << k << " " << p.reason;
+    EXPECT_TRUE(check_properties(p, g).ok());
+    const uint32_t depth = *std::max_element(p.depth_primary.begin(), p.depth_primary.end());
+    EXPECT_EQ(depth, 6u) << "k=" << k;
+    uint64_t sum = 0, bfs_sum = 0;
+    unsigned deeper = 0;
+    for (uint32_t u = 0; u < g.nodes(); ++u) {
+      sum += p.depth_primary[u];
+      bfs_sum += dist[u];
+      if (p.depth_primary[u] != dist[u]) ++deeper;
+    }
+    EXPECT_EQ(sum, bfs_sum + 6) << "k=" << k;
+    EXPECT_EQ(deeper, 2u) << "k=" << k;
+    EXPECT_EQ(p.max_depth_backup, 10u) << "k=" << k;
+    std::printf("k=%u: primary depth %u (BFS %u), %u nodes below their BFS depth, max depth_backup %u, cap %u, "
+                "%u hill-climb moves\n",
+                k, depth, bfs_depth, deeper, p.max_depth_backup, p.depth_cap, p.shallow_moves);
+    expect_survives_single_failures(p, g, "shallow k=" + std::to_string(k));
+    // Without prefer_shallow (the paper's search alone), k = 6 and 8 come out a level deeper.
+    backup_plan_options raw;
+    raw.prefer_shallow = false;
+    const backup_plan r = compute_backup_plan(g, 0, raw);
+    ASSERT_TRUE(r.ok());
+    const uint32_t raw_depth = *std::max_element(r.depth_primary.begin(), r.depth_primary.end());
+    EXPECT_GE(raw_depth, depth);
+    EXPECT_GE(r.max_depth_backup, p.max_depth_backup);
+    std::printf("k=%u, search alone: primary depth %u, max depth_backup %u\n", k, raw_depth, r.max_depth_backup);
+  }
+}
+
 TEST(BackupPlan, DepthBackupFollowsTheRecurrence) {
   const sync_graph g = fat_tree(6);
   const backup_plan p = compute_backup_plan(g, 0);
@@ -658,7 +715,7 @@ TEST(BackupPlan, RandomGraphsExerciseTheSearch) {
   // Random graphs with 2-4 links per node and random domains: the BFS tree rarely works as it
   // is, so Improve and Reconnect do the work. Every plan found is checked and simulated.
   rng r(99);
-  unsigned ok = 0, mutated = 0, searched_out = 0;
+  unsigned ok = 0, mutated = 0, searched_out = 0, shallowed = 0, shallower = 0;
   for (int t = 0; t < 150; ++t) {
     const uint32_t n = 8 + uint32_t(r.below(23));
     const uint32_t doms = 2 + uint32_t(r.below(n / 2));
@@ -676,6 +733,20 @@ TEST(BackupPlan, RandomGraphsExerciseTheSearch) {
     if (p.ok()) {
       ++ok;
       if (p.trees_scored > 1) ++mutated;
+      if (p.shallow_moves > 0) ++shallowed;
+      {
+        // The shallowing (depth cap, then the hill-climb) never leaves a deeper tree than the
+        // paper's search alone.
+        backup_plan_options raw = opt;
+        raw.prefer_shallow = false;
+        const backup_plan r0 = compute_backup_plan(g, 0, raw);
+        if (r0.ok()) {
+          const uint32_t d = *std::max_element(p.depth_primary.begin(), p.depth_primary.end());
+          const uint32_t d0 = *std::max_element(r0.depth_primary.begin(), r0.depth_primary.end());
+          EXPECT_LE(d, d0) << "graph " << t;
+          if (d < d0) ++shallower;
+        }
+      }
       const property_check c = check_properties(p, g);
       ASSERT_TRUE(c.ok()) << "graph " << t << ": " << plan_property_name(c.property) << " at " << c.node;
       expect_survives_single_failures(p, g, "random " + std::to_string(t));
@@ -688,7 +759,9 @@ TEST(BackupPlan, RandomGraphsExerciseTheSearch) {
       expect_reason_holds(p, g);
     }
   }
-  std::printf("random graphs: %u plans (%u after mutations), %u searches ran out\n", ok, mutated, searched_out);
+  std::printf("random graphs: %u plans (%u after mutations, %u moved by the hill-climb, %u shallower than the search "
+              "alone), %u searches ran out\n",
+              ok, mutated, shallowed, shallower, searched_out);
   EXPECT_GT(ok, 60u);
   EXPECT_GT(mutated, 20u);
 }
