@@ -401,6 +401,7 @@ class planner {
       }
       bool pruned = false;
       while (e.cursor < e.jobs.size() && !pruned) {
+        if (++jobs_ > max_jobs_) return false;
         const job& j = e.jobs[e.cursor];
         for (candidate& c : improve(p, b, j.x, j.y, j.kind)) {
           if (!seen.insert(c.hash).second) continue;
@@ -437,6 +438,7 @@ class planner {
   uint32_t iterations_ = 0;
   uint64_t scored_ = 0;
   uint32_t depth_cap_ = none;   // candidate trees deeper than this are not scored (none: no cap)
+  uint64_t jobs_ = 0, max_jobs_ = UINT64_MAX;   // Improve calls; capped searches get a budget
 
   static uint32_t max_depth(const ptree& p) {
     uint32_t d = 0;
@@ -622,16 +624,22 @@ shallow_eval evaluate_shallow(const planner& pl, const view& v, const ptree& p) 
 // Every accepted move strictly lowers a lexicographic key over finitely many trees, so it ends;
 // node and neighbour order (deepest node first, then index; shallowest neighbour first, then
 // index) keeps it deterministic. Returns the moves accepted.
-uint32_t make_shallow(const planner& pl, const view& v, ptree& best_tree, bgraph& best_b) {
+uint32_t make_shallow(const planner& pl, const view& v, ptree& best_tree, bgraph& best_b, uint64_t work) {
   shallow_eval cur = evaluate_shallow(pl, v, best_tree);
   if (!cur.complete) return 0;   // not expected: the search's plan is complete
+  // One evaluation visits about (root's children) x (adjacency entries) nodes: stop when the
+  // budget is spent (large fabrics get few evaluations, or none).
+  uint64_t adj = 0;
+  for (const auto& a : v.adj) adj += a.size();
+  const uint64_t per_eval = std::max<uint64_t>(1, uint64_t(best_tree.kid_off[v.root + 1] - best_tree.kid_off[v.root]) * adj);
+  uint64_t evals_left = work / per_eval;
   uint32_t moves = 0;
   for (int phase = 0; phase < 2; ++phase) {
     auto key = [phase](const shallow_eval& e) {
       return phase == 0 ? std::make_tuple(e.max_dp, e.sum_dp, uint64_t(e.max_db))
                         : std::make_tuple(e.max_dp, uint64_t(e.max_db), e.sum_dp);
     };
-    for (bool changed = true; changed;) {
+    for (bool changed = true; changed && evals_left > 0;) {
       changed = false;
       std::vector<uint32_t> order(best_tree.pre.begin() + 1, best_tree.pre.end());
       std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
@@ -648,6 +656,8 @@ uint32_t make_shallow(const planner& pl, const view& v, ptree& best_tree, bgraph
           return best_tree.depth[a] != best_tree.depth[b] ? best_tree.depth[a] < best_tree.depth[b] : a < b;
         });
         for (uint32_t w : cand) {
+          if (evals_left == 0) break;
+          --evals_left;
           ptree q;
           q.parent = best_tree.parent;
           q.parent[u] = w;
@@ -753,11 +763,12 @@ backup_plan compute_backup_plan(const sync_graph& g, uint32_t root, const backup
     if (bfs.derive(v)) {
       const uint32_t d0 = planner::max_depth(bfs);
       backup_plan_options capped = opt;
-      capped.max_iterations = std::max<uint32_t>(1, opt.max_iterations / 8);
-      capped.max_trees = std::max<uint64_t>(1, opt.max_trees / 16);
+      capped.max_iterations = std::max<uint32_t>(1, opt.max_iterations / 64);
+      capped.max_trees = std::max<uint64_t>(1, opt.max_trees / 512);
       for (uint32_t cap = d0; cap <= d0 + 3 && !found; ++cap) {
         planner cp(v, capped);
         cp.depth_cap_ = cap;
+        cp.max_jobs_ = uint64_t(v.members) / 4 + 16;   // a capped search that drops its candidates must not run long
         ptree t;
         bgraph tb;
         found = cp.search(start, t, tb);
@@ -775,7 +786,7 @@ backup_plan compute_backup_plan(const sync_graph& g, uint32_t root, const backup
   plan.iterations = uint32_t(std::min<uint64_t>(pl.iterations_, UINT32_MAX));
   plan.trees_scored = pl.scored_;
   if (best.parent.empty()) return give_up("internal: the BFS tree is not a spanning tree");
-  if (found && opt.prefer_shallow) plan.shallow_moves = make_shallow(pl, v, best, bb);
+  if (found && opt.prefer_shallow) plan.shallow_moves = make_shallow(pl, v, best, bb, opt.shallow_work);
   fill_tree(plan, v, best.parent);
   if (bb.br != none) {
     plan.backup_root = bb.br;

@@ -60,6 +60,9 @@ struct backup_plan_options {
   // (max depth_primary, max_depth_backup, sum of depth_primary) does. The backup root is then the
   // root child whose complete backup graph has the smallest max_depth_backup (lower index on ties).
   bool prefer_shallow = true;
+  // The hill-climb's budget, in node visits (one candidate costs about the root's children x twice
+  // the links): a k = 8 fat tree gets ~5 000 candidates, k = 32 ~20, so its cost stays bounded.
+  uint64_t shallow_work = 20'000'000;
 };
 
 struct backup_plan {
