@@ -253,6 +253,10 @@ int sc_main(int argc, char** argv) {
                                        b == "flowlet_table" ? "it needs lb.mode = \"letflow\""
                                        : b == "balance_sketch" ? "it needs lb.mode = \"balance_sketch\" with lb.sketch.form = \"software\""
                                                                : "it needs cc.algorithm = \"hpcc\" with hpcc.divider = \"table\""));
+      for (const auto& [key, rtl_value] : netasic::rtl_fixed_keys(b))
+        if (cfg.integer(key) != rtl_value)
+          throw config_error(fmt::format("{}: key '{}': is {}, but --rtl {} was Verilated for {} (rebuild the RTL with that "
+                                         "parameter, or run the core)", cfg.origin(key), key, cfg.integer(key), b, rtl_value));
       netasic::use_rtl_block(b);
     }
     if (out_dir.empty()) out_dir = "out/" + std::filesystem::path(scenario).stem().string();

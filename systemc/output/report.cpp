@@ -153,6 +153,21 @@ void summary_section(page& pg, const json& summary) {
   pg.html += "</table>\n";
 }
 
+// The empirical CDF of sorted, non-empty values as a step line, thinned to max_plot_points.
+plot_series cdf_series(const std::string& title, const std::vector<double>& sorted) {
+  plot_series ps;
+  ps.title = title;
+  ps.style = "steps";
+  const size_t n = sorted.size(), step = std::max<size_t>(1, n / max_plot_points);
+  for (size_t i = 0; i < n; i += step) {
+    ps.x.push_back(sorted[i]);
+    ps.y.push_back(double(i + 1) / double(n));
+  }
+  ps.x.push_back(sorted[n - 1]);
+  ps.y.push_back(1.0);
+  return ps;
+}
+
 void flow_sections(page& pg, const std::vector<flow_record>& flows) {
   pg.html += "<h2>Flow completion times</h2>\n";
   if (flows.empty()) {
@@ -235,25 +250,10 @@ void flow_sections(page& pg, const std::vector<flow_record>& flows) {
   spec.logx = true;
   spec.ymin = 0;
   spec.ymax = 1;
-  auto cdf = [](std::vector<double> v, const std::string& title) {
-    std::sort(v.begin(), v.end());
-    plot_series s;
-    s.title = title;
-    s.style = "steps";
-    size_t n = v.size(), step = std::max<size_t>(1, n / max_plot_points);
-    for (size_t i = 0; i < n; i += step) {
-      s.x.push_back(v[i]);
-      s.y.push_back(static_cast<double>(i + 1) / static_cast<double>(n));
-    }
-    if ((n - 1) % step != 0) {
-      s.x.push_back(v[n - 1]);
-      s.y.push_back(1.0);
-    }
-    return s;
-  };
-  spec.series.push_back(cdf(fct_us, "measured FCT"));
-  spec.series.push_back(cdf(ideal_us, "ideal FCT (flow alone, idle fabric)"));
   std::sort(fct_us.begin(), fct_us.end());
+  std::sort(ideal_us.begin(), ideal_us.end());
+  spec.series.push_back(cdf_series("measured FCT", fct_us));
+  spec.series.push_back(cdf_series("ideal FCT (flow alone, idle fabric)", ideal_us));
   pg.figure(spec, html_escape(fmt::format(
                       "Cumulative distribution of the completion time of the {} that completed (median {}, p99 {}).",
                       flow_count(fct_us.size()), duration(percentile(fct_us, 0.5) * 1e-6),
@@ -299,21 +299,6 @@ void probe_plot(page& pg, const probe_set& probes, std::vector<const probe_serie
 
 // Queue-length distribution over every sample of every queue (idle ports included, as in HPCC's
 // figures, so the median is often 0).
-// The empirical CDF of sorted, non-empty values as a step line, thinned to max_plot_points.
-plot_series cdf_series(const std::string& title, const std::vector<double>& sorted) {
-  plot_series ps;
-  ps.title = title;
-  ps.style = "steps";
-  const size_t n = sorted.size(), step = std::max<size_t>(1, n / max_plot_points);
-  for (size_t i = 0; i < n; i += step) {
-    ps.x.push_back(sorted[i]);
-    ps.y.push_back(double(i + 1) / double(n));
-  }
-  ps.x.push_back(sorted[n - 1]);
-  ps.y.push_back(1.0);
-  return ps;
-}
-
 void queue_cdf(page& pg, const std::vector<const probe_series*>& queues, const std::string& unit) {
   std::vector<double> v;
   for (const probe_series* s : queues) v.insert(v.end(), s->samples.begin(), s->samples.end());

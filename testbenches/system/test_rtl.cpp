@@ -162,4 +162,10 @@ TEST(Rtl, InTheLoopRefusesABlockTheScenarioDoesNotUse) {
                             ::testing::TempDir() + "netasic_rtl_unused");
   EXPECT_EQ(o.code, 2);
   EXPECT_NE(o.output.find("--rtl balance_sketch: the scenario does not use this block"), std::string::npos) << o.output;
+  // A table size the Verilated RTL was not built for is named by its key and where it was set.
+  const outcome size = netasic("run " NETASIC_SOURCE_DIR "/scenarios/lb/burstbalancer_testbed.toml --rtl balance_sketch --out " +
+                               ::testing::TempDir() + "netasic_rtl_size");
+  EXPECT_EQ(size.code, 2);
+  EXPECT_NE(size.output.find("burstbalancer_testbed.toml:45: key 'lb.sketch.buckets': is 128, but --rtl balance_sketch was "
+                             "Verilated for 250"), std::string::npos) << size.output;
 }

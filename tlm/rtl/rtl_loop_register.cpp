@@ -137,6 +137,24 @@ struct sketch_loop : sketch_rtl {
 
 }  // namespace
 
+std::vector<std::pair<std::string, int64_t>> rtl_fixed_keys(const std::string& block) {
+  if (block == "flowlet_table") {
+    const flowlet_config r = flowlet_table_rtl::rtl_parameters();
+    return {{"lb.flowlet.entries", r.entries}, {"lb.flowlet.age_bits", r.age_bits}, {"lb.flowlet.ports", r.ports},
+            {"lb.flowlet.sweep_width", r.sweep_width}};
+  }
+  if (block == "balance_sketch") {
+    const balance_sketch_config r = balance_sketch_rtl::rtl_parameters();
+    return {{"lb.sketch.buckets", r.buckets}, {"lb.sketch.cells", r.cells}, {"lb.sketch.fingerprint_bits", r.fingerprint_bits},
+            {"lb.sketch.timestamp_bits", r.timestamp_bits}};
+  }
+  if (block == "recip_divider") {
+    const reciprocal_table_config r;
+    return {{"hpcc.table_input_bits", r.input_bits}, {"hpcc.mantissa_bits", r.mantissa_bits}};
+  }
+  return {};
+}
+
 std::vector<std::string> rtl_loop_block_names() { return {"balance_sketch", "crc_hash", "flowlet_table", "recip_divider"}; }
 
 void use_rtl_block(const std::string& block) {
