@@ -103,4 +103,17 @@ struct pfc_frame {
   static constexpr uint32_t quantum_bits = 512;
 };
 
+// A clock-synchronisation message (Sundial's sync-message [L1209], or a PTP-like baseline's),
+// handled by the clock unit beside the MAC: it skips the packet pipelines at both ends. The
+// timestamp is taken at egress, as the frame's first bit goes onto the wire. `epoch` and
+// `root_sent_ps` are the model's instrumentation (whose time it carries, sent when), not wire
+// fields.
+struct sync_header {
+  uint8_t algorithm = 0;            // index into the run's clock algorithms
+  uint32_t sender = 0;              // topology node
+  uint32_t epoch = 0;               // the root node the carried time comes from
+  uint64_t root_sent_ps = 0;
+  int64_t timestamp_ps = 0;         // the sender's clock at egress
+};
+
 }  // namespace netasic

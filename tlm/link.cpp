@@ -19,7 +19,7 @@ uint64_t link_direction::pkt_transport(packet& p, uint64_t start_ps) {
   counters_.bytes += frame;
   // Start times from one transmitter never go backwards, so neither do arrivals within a FIFO:
   // each stays sorted and only the earlier head needs a pending notification.
-  if (p.kind == pkt_kind::pause) {
+  if (p.at_mac()) {
     const uint64_t arrive = timing_.control_delivery_ps(start_ps, frame);
     control_.push_back({arrive, &p});
     arm(arrive);
@@ -42,7 +42,7 @@ void link_direction::deliver_due(std::deque<in_flight>& fifo, uint64_t now) {
   while (!fifo.empty() && fifo.front().arrive_ps <= now) {
     packet* p = fifo.front().p;
     fifo.pop_front();
-    if (p->kind != pkt_kind::pause) ++*hop_counter;
+    if (!p->at_mac()) ++*hop_counter;
     out_if_->pkt_transport(*p, now);
   }
 }

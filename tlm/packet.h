@@ -10,8 +10,9 @@
 namespace netasic {
 
 // pause: a PFC frame; mirror: a switch's mirrored copy of a data frame (to its CPU port, or
-// encapsulated to a collector host); cnp: RoCEv2 congestion notification (DCQCN)
-enum class pkt_kind : uint8_t { data, ack, nak, pause, mirror, cnp };
+// encapsulated to a collector host); cnp: RoCEv2 congestion notification (DCQCN); sync: a
+// clock-synchronisation message (systemc/clock), sized like a mirror copy by payload_bytes
+enum class pkt_kind : uint8_t { data, ack, nak, pause, mirror, cnp, sync };
 
 struct packet {
   // Model bookkeeping, not on the wire. First, with the headers every hop reads after it, so a
@@ -44,11 +45,15 @@ struct packet {
   int_stack intx{};
   pfc_frame pfc{};
   conga_header conga{};
+  sync_header sync{};
+
+  // Handled beside the MAC (PFC, clock sync): past the receiver's packet pipeline.
+  bool at_mac() const { return kind == pkt_kind::pause || kind == pkt_kind::sync; }
 
   // Bytes of the Ethernet frame (header to FCS), padded to the 64-byte minimum.
   uint32_t frame_bytes() const {
     if (kind == pkt_kind::pause) return pfc_frame::bytes;
-    if (kind == pkt_kind::mirror) return payload_bytes < eth_header::min_frame_bytes ? eth_header::min_frame_bytes : payload_bytes;
+    if (kind == pkt_kind::mirror || kind == pkt_kind::sync) return payload_bytes < eth_header::min_frame_bytes ? eth_header::min_frame_bytes : payload_bytes;
     uint32_t b = eth_header::bytes + ipv4_header::bytes + udp_header::bytes + rocev2_bth::bytes +
                  payload_bytes + rocev2_bth::icrc_bytes + eth_header::fcs_bytes;
     if (kind == pkt_kind::cnp) b += rocev2_bth::cnp_reserved_bytes;

@@ -248,7 +248,8 @@ void build_world(world& w, bool with_samples) {
   // (A sends at 1 us, B answers 1 us after receipt), taken on the free-running clocks.
   for (const topo_link& l : topo.links) {
     if (!l.rate_bps) throw std::invalid_argument("clock network: link " + l.name + " has no rate");
-    w.latency.push_back(l.delay_ps + (uint64_t(cfg.frame_bytes) * 8 * 1'000'000'000'000 + l.rate_bps - 1) / l.rate_bps);
+    // The frame and its preamble and SFD (8 bytes), as tlm/link.h puts them on the wire.
+    w.latency.push_back(l.delay_ps + (uint64_t(cfg.frame_bytes + 8) * 8 * 1'000'000'000'000 + l.rate_bps - 1) / l.rate_bps);
   }
   std::vector<oscillator> clk;
   for (const oscillator_config& oc : w.osc) clk.emplace_back(oc);
@@ -349,8 +350,7 @@ void build_world(world& w, bool with_samples) {
     for (size_t i = 0; i < w.samples.size(); ++i)
       if ((i && w.samples[i] < w.samples[i - 1]) || w.samples[i] > cfg.duration_ps)
         throw std::invalid_argument("clock network: sample times must be non-decreasing and within the duration");
-  } else {
-    if (cfg.sample_interval_ps < 1) throw std::invalid_argument("clock network: sample_interval_ps must be at least 1");
+  } else if (cfg.sample_interval_ps) {   // 0: the owner calls clock_layer::sample
     for (uint64_t t = 0; t < cfg.duration_ps; t += cfg.sample_interval_ps) w.samples.push_back(t);
   }
   const double values = double(w.samples.size()) * w.n * double(cfg.algorithms.size()) * 2;
@@ -364,7 +364,11 @@ void build_world(world& w, bool with_samples) {
 
 class sim {
  public:
-  sim(const world& w, clock_algorithm alg) : w_(w), cfg_(w.cfg), alg_(alg) {
+  // transport: the fabric that carries the messages (null: each takes its link's latency).
+  // fault_root: shared by the algorithms, the device a root fault takes down (the first
+  // algorithm's root at that time).
+  sim(const world& w, clock_algorithm alg, uint8_t index, sync_transport* transport, std::vector<uint32_t>& fault_root)
+      : w_(w), cfg_(w.cfg), alg_(alg), index_(index), transport_(transport), fault_root_(fault_root) {
     for (const oscillator_config& oc : w.osc) osc_.push_back(std::make_unique<oscillator>(oc));
     dead_.assign(w.n, 0);
     link_down_.assign(w.topo.links.size(), 0);
@@ -374,13 +378,28 @@ class sim {
     pending_.assign(w.n, {});
     cur_root_ = w.root;
     res_.algorithm = alg;
-    res_.epsilon_ps.assign(w.n, std::vector<int64_t>(w.samples.size(), no_bound));
-    res_.offset_ps.assign(w.n, std::vector<int64_t>(w.samples.size(), 0));
+    for (auto* series : {&res_.epsilon_ps, &res_.offset_ps, &res_.offset_ideal_ps}) {
+      series->assign(w.n, {});
+      for (auto& v : *series) v.reserve(w.samples.size());
+    }
     local_.assign(w.n, 0);
   }
   virtual ~sim() = default;
 
-  clock_algorithm_result run();
+  // Stepping: begin, then advance / arrive / sample in time order, then end.
+  void begin();
+  uint64_t next_time() const { return q_.empty() || q_.top().t > cfg_.duration_ps ? never : q_.top().t; }
+  void advance(uint64_t t);
+  void arrive(uint32_t v, uint32_t port, const sync_header& m, uint64_t now);
+  int64_t stamp(uint32_t u, uint64_t t) const { return osc_[u]->local_ps(t); }
+  void sample(uint64_t t);
+  clock_algorithm_result end();
+  // The controller has reprogrammed the devices after fault i (live registers).
+  void controller_now(uint32_t i, uint64_t now) {
+    now_ = now;
+    on_controller(w_.faults[i], fails_.at(i).nodes);
+  }
+  uint32_t current_root() const { return cur_root_; }
 
  protected:
   enum class kind : uint8_t { timer, egress, arrival, fault, controller, sample };
@@ -416,6 +435,7 @@ class sim {
   virtual uint64_t eps_base(uint32_t u) const = 0;
   virtual uint32_t depth(uint32_t u) const = 0;               // hops from the root in the configured tree, none if outside
   virtual bool notified(clock_fault::kind k) const = 0;       // does the controller learn of this fault
+  virtual bool self_scheduled_controller() const { return true; }   // false: controller_now
   virtual uint32_t successor_root() const = 0;                // the root once the current failures are handled
   virtual void finish(nlohmann::json& s) = 0;
 
@@ -498,6 +518,9 @@ class sim {
   const world& w_;
   const clock_network_config& cfg_;
   clock_algorithm alg_;
+  uint8_t index_;
+  sync_transport* transport_;
+  std::vector<uint32_t>& fault_root_;
   std::vector<std::unique_ptr<oscillator>> osc_;
   std::vector<char> dead_, link_down_;
   std::vector<uint32_t> epoch_;       // the root whose time each device holds
@@ -515,7 +538,6 @@ class sim {
     std::vector<uint64_t> last_before;
   };
   void apply_fault(uint32_t idx);
-  void sample(uint32_t k);
 
   std::priority_queue<ev, std::vector<ev>, std::greater<ev>> q_;
   uint64_t seq_ = 0;
@@ -536,8 +558,9 @@ void sim::apply_fault(uint32_t idx) {
   tr.r.target = rf.f.target;
   tr.nodes = rf.nodes;
   if (rf.f.what == clock_fault::kind::root) {
-    tr.nodes = {cur_root_};
-    tr.r.target = w_.topo.nodes[cur_root_].name;
+    if (fault_root_[idx] == none) fault_root_[idx] = cur_root_;
+    tr.nodes = {fault_root_[idx]};
+    tr.r.target = w_.topo.nodes[fault_root_[idx]].name;
   }
   switch (rf.f.what) {
     case clock_fault::kind::link:
@@ -607,16 +630,17 @@ void sim::apply_fault(uint32_t idx) {
     pending_[u].push_back(idx);
   }
   fails_.push_back(std::move(tr));
-  if (notified(rf.f.what)) push({now_ + cfg_.controller_delay_ps, 0, kind::controller, idx, 0, 0, 0, 0});
+  if (notified(rf.f.what) && self_scheduled_controller())
+    push({now_ + cfg_.controller_delay_ps, 0, kind::controller, idx, 0, 0, 0, 0});
 }
 
-void sim::sample(uint32_t k) {
-  const uint64_t t = w_.samples[k];
+void sim::sample(uint64_t t) {
   for (uint32_t u = 0; u < w_.n; ++u) local_[u] = osc_[u]->local_ps(t);
   for (uint32_t u = 0; u < w_.n; ++u) {
     const int64_t eps = epsilon(u, t), off = local_[u] - local_[epoch_[u]];
-    res_.epsilon_ps[u][k] = eps;
-    res_.offset_ps[u][k] = off;
+    res_.epsilon_ps[u].push_back(eps);
+    res_.offset_ps[u].push_back(off);
+    res_.offset_ideal_ps[u].push_back(local_[u] - int64_t(t));
     judge(u, t, eps, off);
     if (eps != no_bound && !is_root(u) && healthy(u, t)) {
       eps_ns_.push_back(ns(eps));
@@ -625,17 +649,28 @@ void sim::sample(uint32_t k) {
   }
 }
 
-clock_algorithm_result sim::run() {
+void sim::begin() {
   start();
   for (uint32_t i = 0; i < w_.faults.size(); ++i) push({w_.faults[i].f.at_ps, 0, kind::fault, i, 0, 0, 0, 0});
   if (!w_.samples.empty()) push({w_.samples[0], 0, kind::sample, 0, 0, 0, 0, 0});
-  while (!q_.empty() && q_.top().t <= cfg_.duration_ps) {
+}
+
+void sim::arrive(uint32_t v, uint32_t port, const sync_header& m, uint64_t now) {
+  now_ = now;
+  const unsigned li = w_.topo.nodes[v].port_link[port];
+  if (dead_[v] || link_down_[li]) return;   // lost with the link or the device
+  ++res_.delivered;
+  on_arrival(v, port, m.timestamp_ps, m.epoch, m.root_sent_ps);
+}
+
+void sim::advance(uint64_t t) {
+  while (!q_.empty() && q_.top().t <= t && q_.top().t <= cfg_.duration_ps) {
     const ev e = q_.top();
     q_.pop();
     now_ = e.t;
     switch (e.what) {
       case kind::sample:
-        sample(e.node);
+        sample(w_.samples[e.node]);
         if (e.node + 1 < w_.samples.size()) push({w_.samples[e.node + 1], 0, kind::sample, e.node + 1, 0, 0, 0, 0});
         break;
       case kind::fault:
@@ -653,18 +688,32 @@ clock_algorithm_result sim::run() {
         const unsigned li = w_.topo.nodes[u].port_link[e.port];
         if (link_down_[li]) break;
         ++res_.messages;
+        sync_header m;
+        m.algorithm = index_;
+        m.sender = u;
+        m.epoch = e.epoch;
+        m.root_sent_ps = e.root_sent;
+        if (transport_) {
+          transport_->send_sync(u, e.port, m);
+          break;
+        }
         const uint32_t v = w_.other(li, u);
-        push({e.t + w_.latency[li], 0, kind::arrival, v, w_.port_on(li, v), osc_[u]->local_ps(e.t), e.epoch, e.root_sent});
+        push({e.t + w_.latency[li], 0, kind::arrival, v, w_.port_on(li, v), stamp(u, e.t), e.epoch, e.root_sent});
         break;
       }
       case kind::arrival: {
-        const unsigned li = w_.topo.nodes[e.node].port_link[e.port];
-        if (dead_[e.node] || link_down_[li]) break;   // lost with the link or the device
-        on_arrival(e.node, e.port, e.ts, e.epoch, e.root_sent);
+        sync_header m;
+        m.timestamp_ps = e.ts;
+        m.epoch = e.epoch;
+        m.root_sent_ps = e.root_sent;
+        arrive(e.node, e.port, m, e.t);
         break;
       }
     }
   }
+}
+
+clock_algorithm_result sim::end() {
   now_ = cfg_.duration_ps;
 
   // Failures: devices still waiting at the end did not recover; their epsilon counts as it stands.
@@ -700,6 +749,7 @@ clock_algorithm_result sim::run() {
   s["worst_offset_over_epsilon"] = res_.worst_offset_over_epsilon;
   s["broken_clock_violations"] = res_.broken_clock_violations;
   s["messages"] = res_.messages;
+  s["messages_delivered"] = res_.delivered;
   s["messages_per_s"] = res_.messages_per_s;
   nlohmann::json fl = nlohmann::json::array();
   for (tracked& f : fails_) {
@@ -812,9 +862,29 @@ sundial_firmware_config regs_config(const sundial_regs& r, bool sw, const clock_
 
 class sundial_sim : public sim {
  public:
-  explicit sundial_sim(const world& w) : sim(w, clock_algorithm::sundial) {}
+  sundial_sim(const world& w, uint8_t index, sync_transport* transport, std::vector<uint32_t>& fault_root)
+      : sim(w, clock_algorithm::sundial, index, transport, fault_root),
+        live_(w.cfg.sundial_live_registers),
+        from_regs_(live_ || !w.cfg.sundial_writes.empty()),
+        regs_(w.topo.switches.size()) {}
+
+  // A register write as switch w.sw takes it (live registers): the device acts on its block when
+  // the controller has finished (controller_now), as after the first programming.
+  void register_write(const sundial_reg_write& x) {
+    if (x.sw >= regs_.size() || !regs_[x.sw].write(x.offset, x.value))
+      throw std::invalid_argument(fmt::format("clock network: bad Sundial register write 0x{:08x} to switch {}", x.offset, x.sw));
+  }
+  // The STATE register of switch s.
+  uint32_t state(uint32_t s) const {
+    const uint32_t u = w_.node_of_switch(s);
+    if (unit_.empty() || dead_[u]) return sundial_regs::state_evicted;
+    if (unit_[u]->current_mode() == sundial_unit::mode::evicted) return sundial_regs::state_evicted;
+    if (unit_[u]->current_mode() == sundial_unit::mode::root) return sundial_regs::state_root;
+    return uint32_t(fw_[u]->state());
+  }
 
  private:
+  bool self_scheduled_controller() const override { return !live_; }
   void start() override {
     g_ = w_.graph0;
     plan_ = w_.plan0;
@@ -826,14 +896,12 @@ class sundial_sim : public sim {
     timer_.assign(w_.n, never);
     was_evicted_.assign(w_.n, 0);
     if (!plan_.ok()) sanitize();
-    from_regs_ = !cfg_.sundial_writes.empty();
-    regs_.assign(w_.topo.switches.size(), sundial_regs{});
     load_registers();
     for (uint32_t u = 0; u < w_.n; ++u) build_unit(u, 0);
     for (uint32_t u = 0; u < w_.n; ++u) arm(u);
   }
 
-  // The register writes the fabric's sundial_controller made up to now: what the switches hold.
+  // Replayed registers: the writes the fabric's sundial_controller made up to now.
   void load_registers() {
     const auto& log = cfg_.sundial_writes;
     for (; next_write_ < log.size() && log[next_write_].at_ps <= now_; ++next_write_) {
@@ -1092,7 +1160,8 @@ class sundial_sim : public sim {
   uint32_t max_depth_backup_ = 0, replans_ = 0, reconfigured_ = 0;
   uint64_t invalid_ = 0;
   std::vector<std::string> plan_statuses_;
-  bool from_regs_ = false;            // configured by the switches' Sundial registers
+  bool live_;                         // registers written while the layer runs
+  bool from_regs_;                    // configured by the switches' Sundial registers
   std::vector<sundial_regs> regs_;    // by switch index
   size_t next_write_ = 0;
 };
@@ -1109,8 +1178,8 @@ class sundial_sim : public sim {
 
 class ptp_sim : public sim {
  public:
-  ptp_sim(const world& w, clock_algorithm alg)
-      : sim(w, alg),
+  ptp_sim(const world& w, clock_algorithm alg, uint8_t index, sync_transport* transport, std::vector<uint32_t>& fault_root)
+      : sim(w, alg, index, transport, fault_root),
         interval_(alg == clock_algorithm::ptp ? w.cfg.ptp_interval_ps : w.cfg.ptp_fast_interval_ps),
         recovery_(alg == clock_algorithm::ptp ? w.cfg.ptp_recovery_ps : w.cfg.ptp_fast_recovery_ps) {}
 
@@ -1322,8 +1391,9 @@ const std::vector<sundial_regs>& sundial_planner::registers() const { return p_-
 size_t sundial_planner::faults() const { return p_->w.faults.size(); }
 uint64_t sundial_planner::fault_at_ps(size_t i) const { return p_->w.faults.at(i).f.at_ps; }
 
-void sundial_planner::learn(size_t i) {
+sundial_planner::observed sundial_planner::learn(size_t i, const std::vector<uint32_t>& state) {
   impl& m = *p_;
+  observed seen;
   const resolved_fault& f = m.w.faults.at(i);
   for (unsigned li : f.links) {
     m.down[li] = 1;
@@ -1335,19 +1405,41 @@ void sundial_planner::learn(size_t i) {
     m.dead[u] = 1;
     if (m.w.is_switch(u)) m.g.failed[m.w.sw_of[u]] = 1;
   }
+  for (uint32_t s = 0; s < state.size() && s < m.g.nodes(); ++s)   // evicted themselves
+    if (state[s] == sundial_regs::state_evicted && m.g.live(s)) {
+      m.g.failed[s] = 1;
+      ++seen.evictions;
+    }
   uint32_t r = m.plan.root;
   if (r == backup_plan::none || !m.g.live(r)) {
     r = none;
-    if (m.plan.backup_root != backup_plan::none && m.g.live(m.plan.backup_root)) r = m.plan.backup_root;
+    for (uint32_t s = 0; s < state.size() && s < m.g.nodes() && r == none; ++s)
+      if (state[s] == sundial_regs::state_root && m.g.live(s)) {
+        r = s;
+        seen.election = true;
+      }
+    if (r == none && m.plan.backup_root != backup_plan::none && m.g.live(m.plan.backup_root)) r = m.plan.backup_root;
     for (uint32_t s = 0; s < m.g.nodes() && r == none; ++s)
       if (m.g.live(s)) r = s;
-    if (r == none) return;
+    if (r == none) return seen;
   }
   m.plan = compute_backup_plan(m.g, r);
   m.program();
+  return seen;
 }
 
-clock_result run_clock_network(const topology& topo, const clock_network_config& cfg) {
+struct clock_layer::impl {
+  world w;
+  std::vector<uint32_t> fault_root;   // per fault: the device a root fault took down
+  std::vector<std::unique_ptr<sim>> sims;
+  sundial_sim* sundial = nullptr;
+  bool started = false;   // the sims begin at the first advance: after the first register writes
+  clock_result out;
+  impl(const topology& t, const clock_network_config& c) : w(t, c) {}
+};
+
+clock_layer::clock_layer(const topology& topo, const clock_network_config& cfg, sync_transport* transport)
+    : p_(std::make_unique<impl>(topo, cfg)) {
   if (cfg.algorithms.empty()) throw std::invalid_argument("clock network: no algorithm to run");
   for (size_t i = 0; i < cfg.algorithms.size(); ++i)
     for (size_t j = 0; j < i; ++j)
@@ -1355,31 +1447,112 @@ clock_result run_clock_network(const topology& topo, const clock_network_config&
         throw std::invalid_argument(std::string("clock network: algorithm ") + clock_algorithm_name(cfg.algorithms[i]) + " listed twice");
   if (cfg.sync_interval_ps < 1 || cfg.first_timeout_ps < 1 || cfg.ptp_interval_ps < 1 || cfg.ptp_fast_interval_ps < 1)
     throw std::invalid_argument("clock network: intervals and timeouts must be at least 1 ps");
-  world w(topo, cfg);
-  build_world(w, true);
-  clock_result out;
-  out.t_ps = w.samples;
+  impl& m = *p_;
+  build_world(m.w, true);
+  m.fault_root.assign(m.w.faults.size(), none);
+  for (size_t i = 0; i < cfg.algorithms.size(); ++i) {
+    const clock_algorithm a = cfg.algorithms[i];
+    if (a == clock_algorithm::sundial) {
+      auto s = std::make_unique<sundial_sim>(m.w, uint8_t(i), transport, m.fault_root);
+      m.sundial = s.get();
+      m.sims.push_back(std::move(s));
+    } else {
+      m.sims.push_back(std::make_unique<ptp_sim>(m.w, a, uint8_t(i), transport, m.fault_root));
+    }
+  }
+}
+
+clock_layer::~clock_layer() = default;
+
+uint64_t clock_layer::next_event_ps() const {
+  if (!p_->started) return 0;
+  uint64_t t = never;
+  for (const auto& s : p_->sims) t = std::min(t, s->next_time());
+  return t;
+}
+
+void clock_layer::advance(uint64_t now_ps) {
+  if (!p_->started) {
+    p_->started = true;
+    for (auto& s : p_->sims) s->begin();
+  }
+  for (auto& s : p_->sims) s->advance(now_ps);
+}
+
+int64_t clock_layer::stamp(const sync_header& m, uint64_t egress_ps) const {
+  return p_->sims.at(m.algorithm)->stamp(m.sender, egress_ps);
+}
+
+void clock_layer::arrive(uint32_t node, uint32_t port, const sync_header& m, uint64_t now_ps) {
+  advance(now_ps);
+  p_->sims.at(m.algorithm)->arrive(node, port, m, now_ps);
+}
+
+void clock_layer::sample(uint64_t now_ps) {
+  advance(now_ps);
+  for (auto& s : p_->sims) s->sample(now_ps);
+  p_->out.t_ps.push_back(now_ps);
+}
+
+void clock_layer::register_write(const sundial_reg_write& w) {
+  if (p_->sundial) p_->sundial->register_write(w);
+}
+
+uint32_t clock_layer::sundial_state(uint32_t sw) const {
+  return p_->sundial ? p_->sundial->state(sw) : uint32_t(sundial_regs::state_evicted);
+}
+
+void clock_layer::sundial_programmed(size_t fault, uint64_t now_ps) {
+  advance(now_ps);
+  if (p_->sundial) p_->sundial->controller_now(uint32_t(fault), now_ps);
+}
+
+uint32_t clock_layer::root_node() const { return p_->sims.front()->current_root(); }
+size_t clock_layer::faults() const { return p_->w.faults.size(); }
+uint64_t clock_layer::fault_at_ps(size_t i) const { return p_->w.faults.at(i).f.at_ps; }
+
+std::vector<unsigned> clock_layer::fault_links(size_t i) const {
+  const resolved_fault& f = p_->w.faults.at(i);
+  if (f.f.what == clock_fault::kind::broken_clock) return {};
+  if (f.f.what == clock_fault::kind::link) return f.links;
+  std::vector<uint32_t> nodes = f.nodes;
+  if (f.f.what == clock_fault::kind::root) nodes = {p_->fault_root[i] != none ? p_->fault_root[i] : root_node()};
+  std::vector<unsigned> out;
+  for (uint32_t u : nodes) out.insert(out.end(), p_->w.topo.nodes[u].port_link.begin(), p_->w.topo.nodes[u].port_link.end());
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+clock_result clock_layer::finish() {
+  impl& m = *p_;
+  const topology& topo = m.w.topo;
+  const clock_network_config& cfg = m.w.cfg;
+  advance(cfg.duration_ps);
+  clock_result& out = m.out;
+  if (!m.w.samples.empty()) out.t_ps = m.w.samples;
   for (const topo_node& nd : topo.nodes) out.devices.push_back(nd.name);
   nlohmann::json& s = out.summary;
   std::vector<std::string> names;
   for (clock_algorithm a : cfg.algorithms) names.push_back(clock_algorithm_name(a));
   s["algorithms"] = names;
-  s["root"] = topo.nodes[w.root].name;
-  s["devices"] = w.n;
+  s["root"] = topo.nodes[m.w.root].name;
+  s["devices"] = m.w.n;
   s["duration_s"] = double(cfg.duration_ps) * 1e-12;
   s["sync_interval_us"] = us(cfg.sync_interval_ps);
   s["controller_delay_us"] = us(cfg.controller_delay_ps);
   std::vector<std::string> faults;
-  for (const resolved_fault& f : w.faults) faults.push_back(f.f.text);
+  for (const resolved_fault& f : m.w.faults) faults.push_back(f.f.text);
   s["faults"] = faults;
-  for (clock_algorithm a : cfg.algorithms) {
-    std::unique_ptr<sim> m;
-    if (a == clock_algorithm::sundial) m = std::make_unique<sundial_sim>(w);
-    else m = std::make_unique<ptp_sim>(w, a);
-    out.algorithms.push_back(m->run());
-    s[clock_algorithm_name(a)] = out.algorithms.back().summary;
+  for (size_t i = 0; i < m.sims.size(); ++i) {
+    out.algorithms.push_back(m.sims[i]->end());
+    s[clock_algorithm_name(cfg.algorithms[i])] = out.algorithms.back().summary;
   }
-  return out;
+  return std::move(out);
+}
+
+clock_result run_clock_network(const topology& topo, const clock_network_config& cfg) {
+  return clock_layer(topo, cfg, nullptr).finish();
 }
 
 }  // namespace netasic

@@ -3,9 +3,11 @@
 // or a PTP-like baseline, side by side on identical oscillators and under identical faults.
 // Event-driven and deterministic; see docs/datasheets/sundial.md ("Integration") for the model.
 //
-// Sync-messages are not injected into the packet fabric: a 100-byte frame per link every
-// interval is below 0.01 % of a link [L1209]. Each takes the link's propagation delay plus its
-// serialisation; timestamps are taken at egress, so queueing never enters the offset.
+// In a fabric run (clock_layer with a sync_transport) every sync-message is a frame: it waits in
+// the sending switch's traffic manager at a strict priority, takes the egress pipeline, is
+// stamped as it goes onto the wire and is taken by the receiver's clock unit beside the MAC.
+// Standalone (run_clock_network, the unit tests) a message takes its link's serialisation and
+// propagation; timestamps are taken at egress either way, so queueing never enters the offset.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -16,6 +18,7 @@
 
 #include "clock/sundial_regs.h"
 #include "fabric/topology.h"
+#include "tlm/headers.h"
 
 namespace netasic {
 
@@ -53,19 +56,24 @@ struct clock_network_config {
   uint64_t oscillator_period_ps = 1'000;
   int64_t broken_rate_ppb = 1'000'000;         // a broken clock runs at +1000 ppm, 5x max_drift
   uint64_t controller_delay_ps = 100'000'000'000;   // 100 ms: the controller's reaction [L1564]
-  uint64_t forward_delay_ps = 400'000;         // valid receipt to the forwarded message's egress
+  // Valid receipt to the forwarded message's egress (standalone) or to its traffic-manager queue
+  // (a fabric run: the switch adds the queueing and its egress pipeline).
+  uint64_t forward_delay_ps = 400'000;
   uint32_t frame_bytes = 100;                  // a sync-message [L1209]
   uint64_t ptp_interval_ps = 2'000'000'000'000, ptp_recovery_ps = 2'000'000'000'000;
   uint64_t ptp_fast_interval_ps = 5'000'000, ptp_fast_recovery_ps = 100'000'000'000;
   uint64_t duration_ps = 0;
-  uint64_t sample_interval_ps = 10'000'000;    // used when sample_times_ps is empty
+  uint64_t sample_interval_ps = 10'000'000;    // used when sample_times_ps is empty; 0: clock_layer::sample
   std::vector<uint64_t> sample_times_ps;       // explicit, non-decreasing, within the duration
   uint64_t seed = 1;
   std::vector<clock_fault> faults;
   uint64_t max_values = 50'000'000;            // samples x devices x algorithms x 2 kept in memory
-  // The Sundial register writes the fabric's sundial_controller made, in time order. Non-empty:
-  // every switch is configured from its register block as those writes leave it (at t = 0, then
-  // at each write's time); empty: from this layer's own copy of the controller.
+  // Where Sundial's switches get their configuration. Live (a fabric run): from their register
+  // blocks, written through clock_layer::register_write as the sundial_controller writes them;
+  // each device takes its new configuration when clock_layer::sundial_programmed says the
+  // controller has finished after a fault. Replayed: from these writes (time order), at their
+  // times. Neither: from this layer's own copy of the controller.
+  bool sundial_live_registers = false;
   std::vector<sundial_reg_write> sundial_writes;
 };
 
@@ -96,9 +104,12 @@ struct clock_algorithm_result {
   // evicted), and the true offset: local clock minus the reference clock (the clock of the root
   // the device's time came from), both read at the sample's true time.
   std::vector<std::vector<int64_t>> epsilon_ps, offset_ps;
+  // [device][sample]: the local clock minus ideal (true) time. Nothing bounds it: it is the
+  // root's own error plus the offset above.
+  std::vector<std::vector<int64_t>> offset_ideal_ps;
   uint64_t bound_checks = 0, bound_violations = 0, broken_clock_violations = 0;
   double worst_offset_over_epsilon = 0;
-  uint64_t messages = 0;
+  uint64_t messages = 0, delivered = 0;   // sent onto a link; taken by a live receiver
   double messages_per_s = 0;
   std::vector<clock_failure_result> failures;
   nlohmann::json summary;
@@ -115,15 +126,57 @@ struct clock_result {
 // Throws config_error for a fault that names nothing in the topology, a fault after the end, a
 // bad root; std::invalid_argument for an inconsistent configuration or too many values.
 clock_result run_clock_network(const topology& topo, const clock_network_config& cfg);
+
+// How a fabric carries the clock layer's sync-messages: send_sync queues one at `node`'s `port`
+// now (the fabric stamps it at egress with clock_layer::stamp and hands it to the receiver with
+// clock_layer::arrive).
+class sync_transport {
+ public:
+  virtual ~sync_transport() = default;
+  virtual void send_sync(uint32_t node, uint32_t port, const sync_header& m) = 0;
+};
+
+// The clock layer stepped by its owner, all algorithms in lockstep: advance(t) runs what is due
+// by t. run_clock_network is clock_layer(topo, cfg, nullptr), advanced to the end.
+class clock_layer {
+ public:
+  // transport null: standalone, each message takes its link's latency.
+  clock_layer(const topology& topo, const clock_network_config& cfg, sync_transport* transport);
+  ~clock_layer();
+  uint64_t next_event_ps() const;   // UINT64_MAX: nothing before the end
+  void advance(uint64_t now_ps);
+  // A message leaving its sender at egress_ps: its timestamp field.
+  int64_t stamp(const sync_header& m, uint64_t egress_ps) const;
+  void arrive(uint32_t node, uint32_t port, const sync_header& m, uint64_t now_ps);
+  void sample(uint64_t now_ps);     // sample_interval_ps = 0: at the owner's probe times
+  // Sundial's registers (cfg.sundial_live_registers): a write as the switch takes it, the state
+  // a switch reports (sundial_regs::state_*), and the controller's reprogramming after fault i.
+  void register_write(const sundial_reg_write& w);
+  uint32_t sundial_state(uint32_t sw) const;
+  void sundial_programmed(size_t fault, uint64_t now_ps);
+  uint32_t root_node() const;       // the first algorithm's current root (a root fault's target)
+  // The faults in time order, and the links fault i takes down for the traffic: a link's, all of a
+  // device's (a root fault: the root it took down, or the current root before its time), none for
+  // a broken clock.
+  size_t faults() const;
+  uint64_t fault_at_ps(size_t i) const;
+  std::vector<unsigned> fault_links(size_t i) const;
+  clock_result finish();            // once, after the last advance
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> p_;
+};
 // The same checks of root and faults (and the initial plan), without running: before a run.
 void check_clock_network(const topology& topo, const clock_network_config& cfg);
 
 // The Sundial controller's plan as register values, one block per switch (topology switch
-// order). It starts from the initial plan; learn(i) is the controller's reaction to fault i (in
-// time order): it marks the failed links and devices (a root fault: the current root; a broken
-// clock: that device), keeps the root if it is live, else the backup root, else the first live
-// switch, and replans with compute_backup_plan. It knows only what it is told: a device that
-// evicted itself is not taken out of the plan.
+// order). It starts from the initial plan; learn(i, state) is the controller's reaction to fault
+// i (in time order): it marks the failed links and devices (a root fault: the current root; a
+// broken clock: that device) and the switches whose STATE register (state: one per switch, or
+// empty) says evicted; keeps the root if it is live, else a switch whose STATE says it elected
+// itself root, else the backup root, else the first live switch; and replans with
+// compute_backup_plan.
 class sundial_planner {
  public:
   sundial_planner(const topology& topo, const clock_network_config& cfg);
@@ -131,7 +184,11 @@ class sundial_planner {
   const std::vector<sundial_regs>& registers() const;
   size_t faults() const;
   uint64_t fault_at_ps(size_t i) const;
-  void learn(size_t i);
+  struct observed {
+    uint32_t evictions = 0;   // switches taken out because they evicted themselves
+    bool election = false;    // the new root elected itself
+  };
+  observed learn(size_t i, const std::vector<uint32_t>& state = {});
 
  private:
   struct impl;

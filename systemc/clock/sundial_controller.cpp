@@ -3,8 +3,8 @@
 namespace netasic {
 
 sundial_controller::sundial_controller(sc_core::sc_module_name name, const topology& topo, const clock_network_config& cfg,
-                                       std::vector<unsigned> device_of_switch)
-    : sc_core::sc_module(name), bus("bus"), cfg_(cfg), device_(std::move(device_of_switch)) {
+                                       std::vector<unsigned> device_of_switch, clock_driver* clock)
+    : sc_core::sc_module(name), bus("bus"), cfg_(cfg), device_(std::move(device_of_switch)), clock_(clock) {
   cfg_.sundial_writes.clear();
   planner_ = std::make_unique<sundial_planner>(topo, cfg_);
   SC_THREAD(react);
@@ -36,9 +36,16 @@ void sundial_controller::react() {
     const uint64_t at = planner_->fault_at_ps(i) + cfg_.controller_delay_ps;
     const uint64_t now = uint64_t(sc_core::sc_time_stamp() / sc_time(1, sc_core::SC_PS));
     if (at > now) wait(sc_time(double(at - now), sc_core::SC_PS));
-    planner_->learn(i);
+    reg_driver drv(bus);
+    std::vector<uint32_t> state;
+    for (unsigned s = 0; s < device_.size(); ++s, ++state_reads_)
+      state.push_back(drv.read32(regbus::address(device_[s], sundial_regs::state_offset)));
+    const sundial_planner::observed seen = planner_->learn(i, state);
+    evictions_seen_ += seen.evictions;
+    elections_seen_ += seen.election ? 1 : 0;
     ++replans_;
     program();
+    if (clock_) clock_->sundial_programmed(i, uint64_t(sc_core::sc_time_stamp() / sc_time(1, sc_core::SC_PS)));
   }
 }
 

@@ -1,8 +1,10 @@
 // Sundial controller (thesis §3.4.3): computes the primary spanning tree and the backup plan
 // (sundial_planner, over compute_backup_plan) and programs every switch's Sundial register block
 // (clock/sundial_regs.h) over the register bus, at the start of simulation and again
-// clock.controller_delay after each failure [L1446, L1562]. Every write sets all eight registers
-// of every switch, VALID last.
+// clock.controller_delay after each failure [L1446, L1562]. Before replanning it reads every
+// switch's STATE register, so it knows which devices elected themselves root or evicted
+// themselves. Every programming writes all eight registers of every switch, VALID last, reads
+// them back, and then tells the clock layer the devices may take their new configuration.
 #pragma once
 #include <memory>
 #include <vector>
@@ -10,6 +12,7 @@
 #include <systemc>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include "clock/clock_driver.h"
 #include "clock/clock_network.h"
 #include "tlm/regbus.h"
 
@@ -22,7 +25,7 @@ class sundial_controller : public sc_core::sc_module {
   tlm_utils::simple_initiator_socket<reg_driver> bus;
   // cfg: the clock layer's configuration (faults, timeouts, eps_per_hop, controller_delay).
   sundial_controller(sc_core::sc_module_name name, const topology& topo, const clock_network_config& cfg,
-                     std::vector<unsigned> device_of_switch);
+                     std::vector<unsigned> device_of_switch, clock_driver* clock);
   ~sundial_controller() override;
 
   uint64_t register_writes() const { return writes_; }
@@ -30,6 +33,11 @@ class sundial_controller : public sc_core::sc_module {
   // After each write the controller reads every register back over the bus.
   uint64_t register_reads() const { return reads_; }
   uint64_t readback_mismatches() const { return mismatches_; }
+  uint64_t state_reads() const { return state_reads_; }
+  // Switches the controller took out of the plan because their STATE said evicted, and the
+  // replans that kept a root that had elected itself.
+  uint32_t evictions_seen() const { return evictions_seen_; }
+  uint32_t elections_seen() const { return elections_seen_; }
   const std::vector<sundial_regs>& plan() const { return planner_->registers(); }   // as last written
 
  private:
@@ -40,8 +48,9 @@ class sundial_controller : public sc_core::sc_module {
   clock_network_config cfg_;
   std::unique_ptr<sundial_planner> planner_;
   std::vector<unsigned> device_;
-  uint64_t writes_ = 0, reads_ = 0, mismatches_ = 0;
-  uint32_t replans_ = 0;
+  clock_driver* clock_;
+  uint64_t writes_ = 0, reads_ = 0, mismatches_ = 0, state_reads_ = 0;
+  uint32_t replans_ = 0, evictions_seen_ = 0, elections_seen_ = 0;
 };
 
 }  // namespace netasic

@@ -10,6 +10,9 @@
 //   0x3000_0014  EPS_BASE_BACKUP ps, eps_per_hop x depth_backup
 //   0x3000_0018  ROOT           1 = primary root
 //   0x3000_001C  VALID          1 = the switch is in the plan (written last)
+//   0x3000_0020  STATE          read-only, the firmware's state: 0 primary, 1 backup, 2 waiting for
+//                               the second timeout, 3 root, 4 evicted (the controller reads it
+//                               before replanning: it learns of elections and self-evictions)
 #pragma once
 #include <array>
 #include <cstdint>
@@ -19,6 +22,9 @@ namespace netasic {
 struct sundial_regs {
   static constexpr uint32_t base = 0x3000'0000;
   enum field : uint32_t { parent, backup_parent, first_timeout, second_timeout, eps_base, eps_base_backup, root, valid, fields };
+  // STATE follows the writable fields; the device answers it (sundial_firmware's firmware_state).
+  static constexpr uint32_t state_offset = base + 4 * fields;
+  enum state : uint32_t { state_primary, state_backup, state_waiting_second, state_root, state_evicted };
   static constexpr uint32_t none = 0xFFFF'FFFF;
 
   std::array<uint32_t, fields> value{0, none, 0, 0, 0, 0, 0, 0};

@@ -193,6 +193,7 @@ void declare_clock(param_registry& r) {
   r.real("clock.ptp_recovery", "us", 2e6, 0, 1e12, "ptp: T_recovery, added to the age of the last message of every device that is not a child of the root");
   r.real("clock.ptp_fast_interval", "us", 5, 0.001, 1e12, "ptp_fast: sync interval");
   r.real("clock.ptp_fast_recovery", "us", 1e5, 0, 1e12, "ptp_fast: T_recovery, as clock.ptp_recovery");
+  r.integer("clock.priority", "priority", 7, 0, 7, "Traffic-manager priority of sync-messages in the switches; must be strict (tm.strict)");
   r.string_list("clock.faults", "", {}, "Faults at chosen times in us: \"link agg0-core0 @ 1000\", \"device agg3 @ 1500\", \"root @ 2000\", \"domain pod2 @ 2500\", \"broken_clock edge4 @ 3000\"");
 }
 

@@ -20,9 +20,11 @@ struct drop_counters {
   uint64_t total() const { return buffer_full + queue_limit + no_route + link_down + dynamic_threshold + headroom + pipe_overrun; }
 };
 
-// Frames the switches make themselves (PFC frames, mirrored copies) are not traffic: they are
-// counted apart and kept out of the accounting.
-inline bool is_internal(const packet& p) { return p.kind == pkt_kind::pause || p.kind == pkt_kind::mirror; }
+// Frames the switches make themselves (PFC frames, mirrored copies, clock sync-messages) are not
+// traffic: they are counted apart and kept out of the accounting.
+inline bool is_internal(const packet& p) {
+  return p.kind == pkt_kind::pause || p.kind == pkt_kind::mirror || p.kind == pkt_kind::sync;
+}
 
 struct run_stats {
   packet_pool pool;

@@ -1,6 +1,7 @@
 #include "fabric/fabric.h"
 
 #include <algorithm>
+#include <iostream>
 
 #include <fmt/format.h>
 
@@ -59,10 +60,23 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
   }
   ctrl_ = std::make_unique<route_controller>("route_controller", cfg_.routes, device_of_switch);
   ctrl_->bus.bind(bus_->in);
-  if (cfg_.sundial) {
-    for (auto& sw : switches_) sw->log_sundial_writes(&sundial_writes_);
-    sundial_ = std::make_unique<sundial_controller>("sundial_controller", cfg_.topo, *cfg_.sundial, device_of_switch);
-    sundial_->bus.bind(bus_->in);
+  if (cfg_.clock) {
+    const clock_network_config& k = *cfg_.clock;
+    clock_ = std::make_unique<clock_driver>(t, k, *events_);
+    std::vector<uint32_t> sw_index(t.nodes.size(), 0);
+    for (unsigned s = 0; s < t.switches.size(); ++s) sw_index[t.switches[s]] = s;
+    clock_->send = [this, bytes = k.frame_bytes, sw_index](uint32_t node, uint32_t port, const sync_header& m) {
+      switches_[sw_index[node]]->send_sync(port, m, bytes, now_ps());
+    };
+    for (unsigned s = 0; s < t.switches.size(); ++s) switches_[s]->attach_clock(clock_.get(), t.switches[s], cfg_.sync_priority);
+    for (unsigned h = 0; h < t.hosts.size(); ++h)
+      hosts_[h]->on_sync = [this, node = t.hosts[h]](const sync_header& m, uint64_t now) { clock_->receive(node, 0, m, now); };
+    if (std::find(k.algorithms.begin(), k.algorithms.end(), clock_algorithm::sundial) != k.algorithms.end()) {
+      sundial_ = std::make_unique<sundial_controller>("sundial_controller", cfg_.topo, k, device_of_switch, clock_.get());
+      sundial_->bus.bind(bus_->in);
+    }
+    SC_METHOD(clock_start);
+    SC_THREAD(clock_faults);
   }
 
   // Node index -> its tx/rx sockets on a port.
@@ -178,8 +192,51 @@ void fabric::sample() {
     probes.series[i++].samples.push_back(int64_t((bytes - host_tx_bytes_[h]) * 8 * 1'000'000 / cfg_.probe_interval_ps));
     host_tx_bytes_[h] = bytes;
   }
+  if (clock_) clock_->sample(now);
   if (on_sample) on_sample(now);
   sample_tick_.notify(ps(cfg_.probe_interval_ps));
+}
+
+void fabric::clock_start() { clock_->start(now_ps()); }
+
+void fabric::clock_faults() {
+  // Each fault takes its links down at its time (a device's: all of its links; a broken clock:
+  // none); clock.controller_delay later the route controller installs routes around every link
+  // down by then.
+  const clock_network_config& k = *cfg_.clock;
+  std::vector<std::pair<uint64_t, size_t>> steps;   // (time, fault index * 2 + 0: down, 1: reroute)
+  for (size_t i = 0; i < clock_->faults(); ++i) {
+    steps.push_back({clock_->fault_at_ps(i), 2 * i});
+    steps.push_back({clock_->fault_at_ps(i) + k.controller_delay_ps, 2 * i + 1});
+  }
+  std::stable_sort(steps.begin(), steps.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  topology now_topo = cfg_.topo;
+  for (const auto& [at, step] : steps) {
+    if (at > now_ps()) wait(ps(at - now_ps()));
+    if (step % 2 == 0) {
+      clock_->advance(now_ps());   // a root fault takes down the root of this moment
+      for (unsigned li : clock_->fault_links(step / 2)) {
+        links_[li]->set_up(false);
+        now_topo.links[li].failed = true;
+      }
+      continue;
+    }
+    route_plan plan = plan_routes(now_topo, cfg_.sw.lb.mode == lb_mode::wcmp ? cfg_.sw.lb.wcmp_table_size : 0);
+    bool fits = true;
+    for (const auto& r : plan.per_switch) fits = fits && r.members.size() <= cfg_.sw.member_capacity;
+    if (!fits) {
+      std::cerr << "warning: the routes around the failed links do not fit the ECMP member table; the old routes stay\n";
+      continue;
+    }
+    ctrl_->install(plan);
+    ++reroutes_;
+  }
+}
+
+uint64_t fabric::sync_dropped() const {
+  uint64_t n = 0;
+  for (const auto& sw : switches_) n += sw->sync_dropped();
+  return n;
 }
 
 std::pair<uint64_t, std::string> fabric::peak_queue() const {

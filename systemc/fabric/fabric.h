@@ -8,6 +8,7 @@
 
 #include <systemc>
 
+#include "clock/clock_driver.h"
 #include "clock/sundial_controller.h"
 #include "common/run_stats.h"
 #include "fabric/route_controller.h"
@@ -30,8 +31,12 @@ struct fabric_config {
   uint64_t probe_interval_ps = 0;   // 0 = no probes
   uint64_t seed = 1;                // sim.seed (switches' ECN draws)
   bool run_to_end = false;          // keep running (and sampling) after the last flow: the clock layer's runs
-  // Sundial runs: its controller programs the switches' Sundial registers (null = no Sundial).
-  const clock_network_config* sundial = nullptr;
+  // The clock layer (null = none): its sync-messages are frames at TM priority sync_priority.
+  // With Sundial, its controller programs the switches' Sundial registers over the register bus.
+  // A fault takes its links down for the traffic too; the route controller routes around them
+  // after clock->controller_delay_ps.
+  const clock_network_config* clock = nullptr;
+  uint8_t sync_priority = 7;
 };
 
 class fabric : public sc_core::sc_module {
@@ -53,8 +58,9 @@ class fabric : public sc_core::sc_module {
   const std::vector<std::unique_ptr<host_nic>>& hosts() const { return hosts_; }
   const route_controller& controller() const { return *ctrl_; }
   const sundial_controller* sundial() const { return sundial_.get(); }
-  // The Sundial register writes the switches accepted, in time order: the clock layer's input.
-  const std::vector<sundial_reg_write>& sundial_writes() const { return sundial_writes_; }
+  clock_driver* clock() { return clock_.get(); }
+  uint64_t sync_dropped() const;   // sync-messages the switches' traffic managers refused
+  uint32_t reroutes() const { return reroutes_; }
   const event_queue& events() const { return *events_; }
   // The same flow alone on an idle fabric (analytic, see docs/timing-model.md).
   uint64_t ideal_fct_ps(uint32_t src, uint32_t dst, uint64_t bytes) const;
@@ -64,6 +70,8 @@ class fabric : public sc_core::sc_module {
  private:
   void start_flows();
   void sample();
+  void clock_start();    // the clock layer's first step, at t = 0
+  void clock_faults();   // faults on the links, then new routes
   void flow_done(flow_ctx& f);
 
   fabric_config cfg_;
@@ -74,7 +82,8 @@ class fabric : public sc_core::sc_module {
   std::unique_ptr<regbus> bus_;
   std::unique_ptr<route_controller> ctrl_;
   std::unique_ptr<sundial_controller> sundial_;
-  std::vector<sundial_reg_write> sundial_writes_;
+  std::unique_ptr<clock_driver> clock_;
+  uint32_t reroutes_ = 0;
   std::vector<flow_spec> pending_;   // sorted by start
   size_t next_flow_ = 0;
   sc_core::sc_event flow_start_, sample_tick_;

@@ -76,10 +76,12 @@ route_controller::route_controller(sc_core::sc_module_name name, const route_pla
                                    std::vector<unsigned> device_of_switch)
     : sc_core::sc_module(name), bus("bus"), plan_(plan), device_(std::move(device_of_switch)) {}
 
-void route_controller::start_of_simulation() {
+void route_controller::start_of_simulation() { install(plan_); }
+
+void route_controller::install(const route_plan& plan) {
   reg_driver drv(bus);
-  for (unsigned s = 0; s < plan_.per_switch.size(); ++s) {
-    const auto& r = plan_.per_switch[s];
+  for (unsigned s = 0; s < plan.per_switch.size(); ++s) {
+    const auto& r = plan.per_switch[s];
     for (unsigned i = 0; i < r.members.size(); ++i, ++writes_)
       drv.write32(regbus::address(device_[s], route_table::reg_member + 4 * i), r.members[i]);
     for (unsigned h = 0; h < r.route.size(); ++h, ++writes_)

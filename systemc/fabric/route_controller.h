@@ -31,6 +31,8 @@ class route_controller : public sc_core::sc_module {
   tlm_utils::simple_initiator_socket<reg_driver> bus;
   route_controller(sc_core::sc_module_name name, const route_plan& plan, std::vector<unsigned> device_of_switch);
   uint64_t register_writes() const { return writes_; }
+  // Writes a plan's member and route tables into every switch (after a failure, too).
+  void install(const route_plan& plan);
 
  private:
   void start_of_simulation() override;   // routes are in place before the first packet moves

@@ -416,10 +416,10 @@ fabric_config make_fabric_config(const config& c) {
   f.probe_interval_ps = to_ps(c.real("sim.probe_interval"), 1e6);
   f.run_to_end = c.string("clock.algorithm") != "off";   // the clock layer's faults may come after the last flow
   // Probes are kept in memory until the run ends: four series per switch port and per switch, one per NIC,
-  // and with the clock layer an epsilon and an offset per device and algorithm.
+  // and with the clock layer an epsilon and two offsets per device and algorithm.
   size_t series = 4 * f.topo.switches.size() + f.topo.hosts.size();
   for (unsigned s : f.topo.switches) series += 4 * f.topo.nodes[s].port_link.size();
-  if (f.run_to_end) series += 2 * f.topo.nodes.size() * (1 + c.list("clock.baselines").size());
+  if (f.run_to_end) series += 3 * f.topo.nodes.size() * (1 + c.list("clock.baselines").size());
   const double samples = (c.real("sim.duration") + c.real("sim.drain")) / c.real("sim.probe_interval");
   constexpr double max_values = 1e8;   // 800 MB of samples
   if (samples * double(series) > max_values)
@@ -489,7 +489,7 @@ std::vector<flow_spec> make_flows(const config& c, const fabric_config& f) {
 
 // The clock layer (docs/datasheets/sundial.md): its algorithms, parameters and faults, checked
 // here so that a bad key stops the run before it simulates. False when clock.algorithm is off.
-bool make_clock_config(const config& c, const fabric_config& f, clock_network_config& k) {
+bool make_clock_config(const config& c, fabric_config& f, clock_network_config& k) {
   const std::string alg = c.string("clock.algorithm");
   std::vector<std::string> keys;
   for (const param_def& d : all_params().all())
@@ -537,11 +537,16 @@ bool make_clock_config(const config& c, const fabric_config& f, clock_network_co
   k.ptp_recovery_ps = to_ps(c.real("clock.ptp_recovery"), 1e6);
   k.ptp_fast_interval_ps = to_ps(c.real("clock.ptp_fast_interval"), 1e6);
   k.ptp_fast_recovery_ps = to_ps(c.real("clock.ptp_fast_recovery"), 1e6);
-  // Every device's oscillator runs at the switch clock; a forwarded sync-message leaves after
-  // the switch pipeline's latency (parser, ingress and egress stages, TM, deparser).
+  // Every device's oscillator runs at the switch clock. A forwarded sync-message enters the
+  // traffic manager after the ingress side of the pipeline (parser, ingress stages, TM); the
+  // switch adds its queueing, the egress stages and the deparser.
   k.oscillator_period_ps = f.sw.clock_period_ps;
-  k.forward_delay_ps = uint64_t(f.sw.parser_cycles + 2 * f.sw.stages * f.sw.stage_cycles + f.sw.tm_cycles + f.sw.deparser_cycles) *
-                       f.sw.clock_period_ps;
+  k.forward_delay_ps = f.sw.ingress_ps();
+  f.sync_priority = uint8_t(c.integer("clock.priority"));
+  if (!(f.sw.tm.strict >> f.sync_priority & 1))
+    fail(c, "clock.priority", fmt::format("priority {} is not strict (tm.strict): data could hold sync-messages back for "
+                                          "as long as its deficit round robin takes", f.sync_priority));
+  k.sample_interval_ps = 0;   // sampled with the probes
   k.duration_ps = f.arrivals_end_ps + to_ps(c.real("sim.drain"), 1e6);
   k.seed = f.seed;
   k.max_values = UINT64_MAX;   // make_fabric_config bounded the probes
@@ -561,28 +566,39 @@ bool make_clock_config(const config& c, const fabric_config& f, clock_network_co
   return true;
 }
 
-// The clock layer over the run's probe times: its summary, and two series per device and
-// algorithm appended to the probes (ns: epsilon rounded up, -1 = no bound; the offset
-// truncated toward zero, so a sample never shows a violation the model did not have).
-nlohmann::json run_clock_layer(clock_network_config& k, const fabric_config& f, probe_set& probes) {
-  const auto wall0 = std::chrono::steady_clock::now();
-  k.sample_times_ps.clear();
-  for (double t : probes.t_s) k.sample_times_ps.push_back(std::min(uint64_t(std::llround(t * 1e12)), k.duration_ps));
-  const clock_result cr = run_clock_network(f.topo, k);
+// The clock layer's results: its summary, and three series per device and algorithm appended to
+// the probes, in ns: epsilon rounded up (-1 = no bound); the offset from the device's root,
+// truncated toward zero so a sample never shows a violation the model did not have; and the
+// offset from ideal time.
+nlohmann::json clock_outputs(fabric& fab, probe_set& probes) {
+  const clock_result cr = fab.clock()->finish();
   for (const clock_algorithm_result& a : cr.algorithms) {
     const std::string name = std::string("clock.") + clock_algorithm_name(a.algorithm);
     for (size_t u = 0; u < cr.devices.size(); ++u) {
-      probe_series e{cr.devices[u], name + ".epsilon", "ns", {}}, o{cr.devices[u], name + ".offset", "ns", {}};
-      e.samples.reserve(a.epsilon_ps[u].size());
-      o.samples.reserve(a.offset_ps[u].size());
+      probe_series e{cr.devices[u], name + ".epsilon", "ns", {}}, o{cr.devices[u], name + ".offset", "ns", {}},
+          i{cr.devices[u], name + ".offset_ideal", "ns", {}};
       for (int64_t v : a.epsilon_ps[u]) e.samples.push_back(v == clock_result::no_bound ? -1 : (v + 999) / 1000);
       for (int64_t v : a.offset_ps[u]) o.samples.push_back(v / 1000);
+      for (int64_t v : a.offset_ideal_ps[u]) i.samples.push_back(v / 1000);
       probes.series.push_back(std::move(e));
       probes.series.push_back(std::move(o));
+      probes.series.push_back(std::move(i));
     }
   }
   nlohmann::json s = cr.summary;
-  s["wall_time_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  s["sync_dropped"] = fab.sync_dropped();
+  s["reroutes"] = fab.reroutes();
+  if (const sundial_controller* c = fab.sundial()) {
+    nlohmann::json& d = s["sundial"];
+    d["register_writes"] = c->register_writes();
+    d["register_reads"] = c->register_reads();
+    d["register_readback_mismatches"] = c->readback_mismatches();
+    d["state_reads"] = c->state_reads();
+    d["controller_replans"] = c->replans();
+    d["controller_saw_evictions"] = c->evictions_seen();
+    d["controller_saw_elections"] = c->elections_seen();
+    d["configured_from"] = "registers";
+  }
   if (s.contains("sundial") && s["sundial"]["plan_status"] != "ok")
     std::cerr << fmt::format("warning: Sundial found no complete backup plan ({}): devices run without backup parents "
                              "until the controller finds one\n", s["sundial"].value("plan_reason", ""));
@@ -611,7 +627,10 @@ run_result run_scenario(const config& cfg, progress_mode progress) {
   const bool clock_on = make_clock_config(cfg, fc, clock_cfg);
   const bool sundial_on = clock_on && std::find(clock_cfg.algorithms.begin(), clock_cfg.algorithms.end(),
                                                  clock_algorithm::sundial) != clock_cfg.algorithms.end();
-  if (sundial_on) fc.sundial = &clock_cfg;   // its controller programs the switches over the register bus
+  if (clock_on) {
+    clock_cfg.sundial_live_registers = sundial_on;   // its controller programs the switches over the register bus
+    fc.clock = &clock_cfg;
+  }
   // ECMP groups must fit the member table: a configuration error, found before simulating.
   fc.routes = plan_routes(fc.topo, fc.sw.lb.mode == lb_mode::wcmp ? fc.sw.lb.wcmp_table_size : 0);
   const route_plan& plan = fc.routes;
@@ -659,16 +678,7 @@ run_result run_scenario(const config& cfg, progress_mode progress) {
 
   run_result r;
   r.probes = std::move(fab.probes);
-  // Sundial's devices are configured from what the controller wrote into the switches' registers.
-  if (sundial_on) clock_cfg.sundial_writes = fab.sundial_writes();
-  nlohmann::json clock_summary = clock_on ? run_clock_layer(clock_cfg, fc, r.probes) : nlohmann::json();
-  if (sundial_on) {
-    clock_summary["sundial"]["register_writes"] = fab.sundial()->register_writes();
-    clock_summary["sundial"]["register_reads"] = fab.sundial()->register_reads();
-    clock_summary["sundial"]["register_readback_mismatches"] = fab.sundial()->readback_mismatches();
-    clock_summary["sundial"]["controller_replans"] = fab.sundial()->replans();
-    clock_summary["sundial"]["configured_from"] = "registers";
-  }
+  const nlohmann::json clock_summary = clock_on ? clock_outputs(fab, r.probes) : nlohmann::json();
   std::vector<double> slowdowns;
   for (const flow_ctx& f : fab.flows) {
     flow_record rec;

@@ -222,6 +222,10 @@ void host_nic::pkt_receive(unsigned, packet& p, uint64_t now) {
     arm(effect);
     return;
   }
+  if (p.kind == pkt_kind::sync) {
+    if (on_sync) on_sync(p.sync, now);
+    return stats_.release(p);
+  }
   if (p.kind == pkt_kind::mirror) {   // a collector counts its copies and drops them
     ++mirror_received_;
     mirror_bytes_ += p.frame_bytes();

@@ -103,6 +103,8 @@ class host_nic : public sc_core::sc_module, public pkt_receiver, private timed_c
   void start_flow(uint32_t flow);
   void pkt_receive(unsigned port, packet& p, uint64_t now_ps) override;
   std::function<void(flow_ctx&)> on_flow_done;
+  // Sync-messages go to the NIC's clock unit (the clock layer), beside the MAC.
+  std::function<void(const sync_header&, uint64_t now_ps)> on_sync;
   const pfc_pause& pause() const { return pause_; }
   const nic_scheduler_stats& scheduler() const { return sched_; }
   const flowcut_table* flowcut() const { return flowcut_.get(); }

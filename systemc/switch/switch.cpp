@@ -117,6 +117,10 @@ void switch_model::arm(waker& w, uint64_t at) {
 
 void switch_model::pkt_receive(unsigned port, packet& p, uint64_t now) {
   if (p.kind == pkt_kind::pause) return receive_pause(port, p, now);
+  if (p.kind == pkt_kind::sync) {   // the clock unit beside the MAC takes it
+    if (clock_) clock_->receive(node_, port, p.sync, now);
+    return stats_.release(p);
+  }
   p.in_port = uint16_t(port);
   p.passes = 0;
   parse(port_[port].pipe, p, now);
@@ -158,6 +162,17 @@ packet& switch_model::internal_frame(uint32_t bytes) {
   c.payload_bytes = bytes;
   c.in_port = uint16_t(cpu_port_);   // not from a front-panel port: no PFC accounting
   return c;
+}
+
+void switch_model::send_sync(unsigned port, const sync_header& m, uint32_t bytes, uint64_t now) {
+  // At a strict priority, from no front-panel port (no PFC accounting), through the egress pipe.
+  packet& c = *stats_.alloc_internal();
+  c.kind = pkt_kind::sync;
+  c.payload_bytes = bytes;
+  c.prio = sync_prio_;
+  c.in_port = uint16_t(cpu_port_);
+  c.sync = m;
+  if (!queue_internal(c, port, now)) ++sync_dropped_;
 }
 
 bool switch_model::queue_internal(packet& c, unsigned port, uint64_t now) {
@@ -375,6 +390,7 @@ void switch_model::emit(unsigned port, packet& p, uint64_t start) {
       int_push_hop(p.intx, id_, ps.int_speed, start, ps.tx_bytes, tm_.port_bytes(port)))
     ++counters_.int_written;
   ps.tx_bytes += bytes;
+  if (p.kind == pkt_kind::sync && clock_) clock_->stamp(p.sync, start);   // egress timestamp
   if (!tx_if_[port]) return drop(p, &drop_counters::link_down);   // a port without a cable
   ps.wire_free_ps = tx_if_[port]->pkt_transport(p, start);
 }
@@ -456,10 +472,13 @@ void switch_model::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) 
   uint32_t* data = reinterpret_cast<uint32_t*>(gp.get_data_ptr());
   const uint32_t off = uint32_t(gp.get_address());
   bool ok;
-  if (sundial_regs::in_range(off)) {
+  if (off == sundial_regs::state_offset) {   // read-only: the clock unit's firmware state
+    ok = !gp.is_write();
+    if (ok) *data = clock_ ? clock_->sundial_state(id_) : uint32_t(sundial_regs::state_primary);
+  } else if (sundial_regs::in_range(off)) {
     ok = gp.is_write() ? sundial_.write(off, *data) : sundial_.read(off, *data);
-    if (ok && gp.is_write() && sundial_log_)
-      sundial_log_->push_back({uint64_t(sc_core::sc_time_stamp() / sc_core::sc_time(1, sc_core::SC_PS)), id_, off, *data});
+    if (ok && gp.is_write() && clock_)
+      clock_->register_write({uint64_t(sc_core::sc_time_stamp() / sc_core::sc_time(1, sc_core::SC_PS)), id_, off, *data});
   } else {
     ok = gp.is_write() ? routes_.write(off, *data) : routes_.read(off, *data);
   }

@@ -31,6 +31,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "blocks/flowcut_table.h"
+#include "clock/clock_driver.h"
 #include "clock/sundial_regs.h"
 #include "common/crc.h"
 #include "common/pfc_pause.h"
@@ -114,8 +115,16 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
 
   unsigned id() const { return id_; }
   const sundial_regs& sundial_registers() const { return sundial_; }
-  // Accepted Sundial register writes are appended here, with their time (the clock layer's input).
-  void log_sundial_writes(std::vector<sundial_reg_write>* log) { sundial_log_ = log; }
+  // The clock layer: this switch is topology node `node`; sync frames go at TM priority `prio`.
+  // Its Sundial register writes go to the layer as the switch takes them.
+  void attach_clock(clock_driver* clock, uint32_t node, uint8_t prio) {
+    clock_ = clock;
+    node_ = node;
+    sync_prio_ = prio;
+  }
+  // The clock unit sends a sync-message of `bytes` out of `port` now.
+  void send_sync(unsigned port, const sync_header& m, uint32_t bytes, uint64_t now);
+  uint64_t sync_dropped() const { return sync_dropped_; }   // not admitted by the traffic manager
   unsigned ports() const { return unsigned(tx.size()); }   // front-panel ports
   unsigned cpu_port() const { return cpu_port_; }          // traffic-manager port of the CPU
   // Probes at the current time.
@@ -209,7 +218,10 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   uint64_t mirror_count_ = 0;   // data frames seen by the mirror session's sampler
   route_table routes_;
   sundial_regs sundial_;                          // Sundial register block
-  std::vector<sundial_reg_write>* sundial_log_ = nullptr;
+  clock_driver* clock_ = nullptr;
+  uint32_t node_ = 0;
+  uint8_t sync_prio_ = 7;
+  uint64_t sync_dropped_ = 0;
   load_balancer lb_;
   std::vector<dre> port_dre_;   // CONGA at a spine: each port's DRE
   std::unique_ptr<flowcut_table> flowcut_;
