@@ -239,6 +239,12 @@ uint64_t fabric::sync_dropped() const {
   return n;
 }
 
+uint64_t fabric::sync_wait_max_ps() const {
+  uint64_t n = 0;
+  for (const auto& sw : switches_) n = std::max(n, sw->sync_wait_max_ps());
+  return n;
+}
+
 std::pair<uint64_t, std::string> fabric::peak_queue() const {
   std::pair<uint64_t, std::string> best{0, ""};
   for (const auto& sw : switches_)

@@ -60,6 +60,7 @@ class fabric : public sc_core::sc_module {
   const sundial_controller* sundial() const { return sundial_.get(); }
   clock_driver* clock() { return clock_.get(); }
   uint64_t sync_dropped() const;   // sync-messages the switches' traffic managers refused
+  uint64_t sync_wait_max_ps() const;   // over the switches (switch_model::sync_wait_max_ps)
   uint32_t reroutes() const { return reroutes_; }
   const event_queue& events() const { return *events_; }
   // The same flow alone on an idle fabric (analytic, see docs/timing-model.md).

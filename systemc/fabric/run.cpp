@@ -587,6 +587,7 @@ nlohmann::json clock_outputs(fabric& fab, probe_set& probes) {
   }
   nlohmann::json s = cr.summary;
   s["sync_dropped"] = fab.sync_dropped();
+  s["sync_wait_max_ns"] = double(fab.sync_wait_max_ps()) / 1e3;
   s["reroutes"] = fab.reroutes();
   if (const sundial_controller* c = fab.sundial()) {
     nlohmann::json& d = s["sundial"];

@@ -172,6 +172,7 @@ void switch_model::send_sync(unsigned port, const sync_header& m, uint32_t bytes
   c.prio = sync_prio_;
   c.in_port = uint16_t(cpu_port_);
   c.sync = m;
+  c.sent_ps = now;
   if (!queue_internal(c, port, now)) ++sync_dropped_;
 }
 
@@ -390,7 +391,10 @@ void switch_model::emit(unsigned port, packet& p, uint64_t start) {
       int_push_hop(p.intx, id_, ps.int_speed, start, ps.tx_bytes, tm_.port_bytes(port)))
     ++counters_.int_written;
   ps.tx_bytes += bytes;
-  if (p.kind == pkt_kind::sync && clock_) clock_->stamp(p.sync, start);   // egress timestamp
+  if (p.kind == pkt_kind::sync && clock_) {
+    clock_->stamp(p.sync, start);   // egress timestamp
+    sync_wait_max_ps_ = std::max(sync_wait_max_ps_, start - p.sent_ps - cfg_.egress_ps());
+  }
   if (!tx_if_[port]) return drop(p, &drop_counters::link_down);   // a port without a cable
   ps.wire_free_ps = tx_if_[port]->pkt_transport(p, start);
 }

@@ -125,6 +125,9 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   // The clock unit sends a sync-message of `bytes` out of `port` now.
   void send_sync(unsigned port, const sync_header& m, uint32_t bytes, uint64_t now);
   uint64_t sync_dropped() const { return sync_dropped_; }   // not admitted by the traffic manager
+  // The longest a sync-message waited beyond the unloaded egress pipeline (frames ahead of it
+  // on the wire or in the egress pipe: strict priority keeps data queues from adding more).
+  uint64_t sync_wait_max_ps() const { return sync_wait_max_ps_; }
   unsigned ports() const { return unsigned(tx.size()); }   // front-panel ports
   unsigned cpu_port() const { return cpu_port_; }          // traffic-manager port of the CPU
   // Probes at the current time.
@@ -221,7 +224,7 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   clock_driver* clock_ = nullptr;
   uint32_t node_ = 0;
   uint8_t sync_prio_ = 7;
-  uint64_t sync_dropped_ = 0;
+  uint64_t sync_dropped_ = 0, sync_wait_max_ps_ = 0;
   load_balancer lb_;
   std::vector<dre> port_dre_;   // CONGA at a spine: each port's DRE
   std::unique_ptr<flowcut_table> flowcut_;

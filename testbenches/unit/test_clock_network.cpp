@@ -400,3 +400,30 @@ TEST(ClockNetwork, RegisterConfiguredSundialMatchesItsOwnController) {
     EXPECT_EQ(regs.algorithms[0].offset_ps, own.algorithms[0].offset_ps) << fault;
   }
 }
+
+// The offset from ideal time is the root's own error plus the offset from the root, to the
+// picosecond, at every sample of every device and algorithm. The root's error is its oscillator
+// alone: its initial offset (within 1 us) plus a constant rate (within the 100 ppm bound), so it
+// grows linearly and nothing bounds it by epsilon.
+TEST(ClockNetwork, OffsetFromIdealTimeIsTheRootsErrorPlusTheOffset) {
+  const topology t = fat_tree(4);
+  const clock_network_config c = all_three(2'000 * us, 3);
+  const clock_result r = run_clock_network(t, c);
+  const size_t root = size_t(std::find(r.devices.begin(), r.devices.end(), r.summary["root"].get<std::string>()) - r.devices.begin());
+  ASSERT_LT(root, r.devices.size());
+  for (const clock_algorithm_result& a : r.algorithms) {
+    ASSERT_EQ(a.offset_ideal_ps.size(), r.devices.size());
+    const std::vector<int64_t>& own = a.offset_ideal_ps[root];
+    ASSERT_EQ(own.size(), r.t_ps.size());
+    for (size_t u = 0; u < r.devices.size(); ++u)
+      for (size_t k = 0; k < r.t_ps.size(); ++k)
+        ASSERT_EQ(a.offset_ideal_ps[u][k] - own[k], a.offset_ps[u][k]) << r.devices[u] << " sample " << k;
+    for (size_t k = 0; k < r.t_ps.size(); ++k) {
+      EXPECT_LE(std::abs(own[k]), int64_t(c.initial_offset_ps) + int64_t(r.t_ps[k] / 10'000));   // 100 ppm of t
+      if (k >= 2) {   // a constant rate
+        EXPECT_NEAR(double(own[k] - 2 * own[k - 1] + own[k - 2]), 0.0, 2.0);
+      }
+    }
+    EXPECT_NE(own.back() - own.front(), 0);
+  }
+}
