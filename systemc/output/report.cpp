@@ -332,22 +332,24 @@ void downsample_bounded(const std::vector<double>& t, const std::vector<int64_t>
   downsample(tt, vv, max_plot_points, xo, yo);
 }
 
-// The clock layer (summary "clock", probes "clock.ALG.epsilon" and "clock.ALG.offset" in ns;
-// epsilon -1 = no bound): epsilon over time for every algorithm, per device, its CDF, and the
-// bound against the true offset on the device with the highest peak.
+// The clock layer (summary "clock", probes "clock.ALG.epsilon", ".offset" and ".offset_ideal" in
+// ns; epsilon -1 = no bound): epsilon over time for every algorithm, per device, its CDF, the
+// bound against the true offset on the device with the highest peak, and that device and the
+// root against ideal time.
 void clock_section(page& pg, const json& summary, const probe_set& probes) {
   if (!summary.is_object() || !summary.contains("clock") || probes.t_s.empty()) return;
   const json& ck = summary["clock"];
   pg.html += "<h2>Clock synchronisation</h2>\n";
   std::vector<std::string> algs;
   for (const auto& a : ck.value("algorithms", json::array())) algs.push_back(a.get<std::string>());
-  std::map<std::string, std::vector<const probe_series*>> eps, off;
+  std::map<std::string, std::vector<const probe_series*>> eps, off, ideal;
   for (const auto& ps : probes.series) {
     if (!is_clock_series(ps)) continue;
     const std::string rest = ps.name.substr(6);
     const size_t dot = rest.find('.');
     if (dot == std::string::npos) continue;
-    (rest.substr(dot + 1) == "epsilon" ? eps : off)[rest.substr(0, dot)].push_back(&ps);
+    const std::string what = rest.substr(dot + 1);
+    (what == "epsilon" ? eps : what == "offset" ? off : ideal)[rest.substr(0, dot)].push_back(&ps);
   }
   pg.html += "<table class=\"bins\">\n<tr><th>algorithm</th><th>epsilon p50</th><th>epsilon p99</th><th>epsilon max</th>"
              "<th>max |true offset|</th><th>bound violations</th><th>sync-messages</th></tr>\n";
@@ -514,6 +516,26 @@ void clock_section(page& pg, const json& summary, const probe_set& probes) {
                           "+-epsilon wherever it has a bound. Sampled every {}; summary.json's bound_violations counts "
                           "the samples and message arrivals of every healthy device where it was outside.", every)));
     }
+    // (e) Against ideal time: the root's own oscillator error, which no epsilon bounds, and the
+    // same device following it.
+    const std::string root = ck.value("root", "");
+    plot_spec spec;
+    spec.id = pg.next_id();
+    spec.title = "Offset from ideal time: " + a;
+    spec.xlabel = "time (us)";
+    spec.ylabel = "ns";
+    for (const probe_series* p : ideal[a]) {
+      if (p->device != root && p->device != e->device) continue;
+      plot_series line;
+      line.title = p->device + (p->device == root ? " (root)" : "");
+      line.style = "steps";
+      downsample(t_us, p->samples, max_plot_points, line.x, line.y);
+      spec.series.push_back(std::move(line));
+    }
+    if (!spec.series.empty())
+      pg.figure(spec, html_escape("Each clock minus simulation time. The root drifts at its oscillator's rate (within "
+                                  "clock.oscillator_bound) and the network follows it: epsilon bounds the distance to "
+                                  "the root, not to ideal time."));
   }
 }
 
