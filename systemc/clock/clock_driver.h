@@ -35,7 +35,7 @@ class clock_driver final : public timed_client, private sync_transport {
   std::vector<unsigned> fault_links(size_t i) const { return layer_.fault_links(i); }
   void sample(uint64_t now_ps);
   void advance(uint64_t now_ps);
-  clock_result finish() { return layer_.finish(); }
+  clock_result finish(uint64_t end_ps) { return layer_.finish(end_ps); }
 
  private:
   void wake(uint64_t now_ps) override;

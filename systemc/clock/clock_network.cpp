@@ -393,7 +393,7 @@ class sim {
   void arrive(uint32_t v, uint32_t port, const sync_header& m, uint64_t now);
   int64_t stamp(uint32_t u, uint64_t t) const { return osc_[u]->local_ps(t); }
   void sample(uint64_t t);
-  clock_algorithm_result end();
+  clock_algorithm_result end(uint64_t end_ps);
   // The controller has reprogrammed the devices after fault i (live registers).
   void controller_now(uint32_t i, uint64_t now) {
     now_ = now;
@@ -713,8 +713,8 @@ void sim::advance(uint64_t t) {
   }
 }
 
-clock_algorithm_result sim::end() {
-  now_ = cfg_.duration_ps;
+clock_algorithm_result sim::end(uint64_t end_ps) {
+  now_ = end_ps;
 
   // Failures: devices still waiting at the end did not recover; their epsilon counts as it stands.
   for (uint32_t u = 0; u < w_.n; ++u)
@@ -733,7 +733,7 @@ clock_algorithm_result sim::end() {
     std::nth_element(eps_ns_.begin(), it, eps_ns_.end());
     return *it;
   };
-  const double seconds = double(cfg_.duration_ps) * 1e-12;
+  const double seconds = double(end_ps) * 1e-12;
   res_.messages_per_s = seconds > 0 ? double(res_.messages) / seconds : 0.0;
   nlohmann::json& s = res_.summary;
   s["epsilon_p50_ns"] = pick(50);
@@ -1524,11 +1524,12 @@ std::vector<unsigned> clock_layer::fault_links(size_t i) const {
   return out;
 }
 
-clock_result clock_layer::finish() {
+clock_result clock_layer::finish(uint64_t end_ps) {
   impl& m = *p_;
   const topology& topo = m.w.topo;
   const clock_network_config& cfg = m.w.cfg;
-  advance(cfg.duration_ps);
+  end_ps = std::min(end_ps, cfg.duration_ps);
+  advance(end_ps);
   clock_result& out = m.out;
   if (!m.w.samples.empty()) out.t_ps = m.w.samples;
   for (const topo_node& nd : topo.nodes) out.devices.push_back(nd.name);
@@ -1538,21 +1539,21 @@ clock_result clock_layer::finish() {
   s["algorithms"] = names;
   s["root"] = topo.nodes[m.w.root].name;
   s["devices"] = m.w.n;
-  s["duration_s"] = double(cfg.duration_ps) * 1e-12;
+  s["duration_s"] = double(end_ps) * 1e-12;
   s["sync_interval_us"] = us(cfg.sync_interval_ps);
   s["controller_delay_us"] = us(cfg.controller_delay_ps);
   std::vector<std::string> faults;
   for (const resolved_fault& f : m.w.faults) faults.push_back(f.f.text);
   s["faults"] = faults;
   for (size_t i = 0; i < m.sims.size(); ++i) {
-    out.algorithms.push_back(m.sims[i]->end());
+    out.algorithms.push_back(m.sims[i]->end(end_ps));
     s[clock_algorithm_name(cfg.algorithms[i])] = out.algorithms.back().summary;
   }
   return std::move(out);
 }
 
 clock_result run_clock_network(const topology& topo, const clock_network_config& cfg) {
-  return clock_layer(topo, cfg, nullptr).finish();
+  return clock_layer(topo, cfg, nullptr).finish(cfg.duration_ps);
 }
 
 }  // namespace netasic

@@ -161,7 +161,7 @@ class clock_layer {
   size_t faults() const;
   uint64_t fault_at_ps(size_t i) const;
   std::vector<unsigned> fault_links(size_t i) const;
-  clock_result finish();            // once, after the last advance
+  clock_result finish(uint64_t end_ps);   // once: the run ended at end_ps (at most the duration)
 
  private:
   struct impl;

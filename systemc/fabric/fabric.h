@@ -30,7 +30,7 @@ struct fabric_config {
   uint64_t arrivals_end_ps = 0;     // no flow starts after this
   uint64_t probe_interval_ps = 0;   // 0 = no probes
   uint64_t seed = 1;                // sim.seed (switches' ECN draws)
-  bool run_to_end = false;          // keep running (and sampling) after the last flow: the clock layer's runs
+  bool run_to_end = false;          // keep running (and sampling) after the last flow: runs with clock faults
   // The clock layer (null = none): its sync-messages are frames at TM priority sync_priority.
   // With Sundial, its controller programs the switches' Sundial registers over the register bus.
   // A fault takes its links down for the traffic too; the route controller routes around them

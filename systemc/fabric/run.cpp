@@ -414,12 +414,13 @@ fabric_config make_fabric_config(const config& c) {
 
   f.arrivals_end_ps = to_ps(c.real("sim.duration"), 1e6);
   f.probe_interval_ps = to_ps(c.real("sim.probe_interval"), 1e6);
-  f.run_to_end = c.string("clock.algorithm") != "off";   // the clock layer's faults may come after the last flow
+  // Clock faults may come after the last flow: such a run lasts sim.duration + sim.drain.
+  f.run_to_end = c.string("clock.algorithm") != "off" && !c.list("clock.faults").empty();
   // Probes are kept in memory until the run ends: four series per switch port and per switch, one per NIC,
   // and with the clock layer an epsilon and two offsets per device and algorithm.
   size_t series = 4 * f.topo.switches.size() + f.topo.hosts.size();
   for (unsigned s : f.topo.switches) series += 4 * f.topo.nodes[s].port_link.size();
-  if (f.run_to_end) series += 3 * f.topo.nodes.size() * (1 + c.list("clock.baselines").size());
+  if (c.string("clock.algorithm") != "off") series += 3 * f.topo.nodes.size() * (1 + c.list("clock.baselines").size());
   const double samples = (c.real("sim.duration") + c.real("sim.drain")) / c.real("sim.probe_interval");
   constexpr double max_values = 1e8;   // 800 MB of samples
   if (samples * double(series) > max_values)
@@ -571,7 +572,7 @@ bool make_clock_config(const config& c, fabric_config& f, clock_network_config& 
 // truncated toward zero so a sample never shows a violation the model did not have; and the
 // offset from ideal time.
 nlohmann::json clock_outputs(fabric& fab, probe_set& probes) {
-  const clock_result cr = fab.clock()->finish();
+  const clock_result cr = fab.clock()->finish(now_ps());
   for (const clock_algorithm_result& a : cr.algorithms) {
     const std::string name = std::string("clock.") + clock_algorithm_name(a.algorithm);
     for (size_t u = 0; u < cr.devices.size(); ++u) {
