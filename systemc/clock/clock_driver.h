@@ -1,6 +1,6 @@
 // The clock layer inside a fabric run: the clock_layer stepped by the fabric's event queue, its
 // sync-messages carried as frames (pkt_kind::sync) by the switches and links, and Sundial's
-// register blocks live on the switches' register bus.
+// register blocks live on the register bus (switches and NICs).
 //
 // A switch queues a sync-message in its traffic manager at clock.priority (a strict priority),
 // so data never delays it past the frame on the wire; the frame is stamped as it starts on the
@@ -26,7 +26,7 @@ class clock_driver final : public timed_client, private sync_transport {
   void stamp(sync_header& m, uint64_t egress_ps) const { m.timestamp_ps = layer_.stamp(m, egress_ps); }
   void receive(uint32_t node, uint32_t port, const sync_header& m, uint64_t now_ps);
   void register_write(const sundial_reg_write& w) { layer_.register_write(w); }
-  uint32_t sundial_state(uint32_t sw) const { return layer_.sundial_state(sw); }
+  uint32_t sundial_state(uint32_t node) const { return layer_.sundial_state(node); }
   // Controller side.
   void sundial_programmed(size_t fault, uint64_t now_ps);
   uint32_t root_node() const { return layer_.root_node(); }

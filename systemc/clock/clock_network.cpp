@@ -818,7 +818,7 @@ sundial_firmware_config plan_config(const world& w, const backup_plan& plan, con
   return f;
 }
 
-// A switch's register block from its plan configuration, and back (timeouts in oscillator cycles,
+// A device's register block from its plan configuration, and back (timeouts in oscillator cycles,
 // rounded up, as the unit counts them).
 sundial_regs plan_regs(const sundial_firmware_config& f, bool member, uint64_t period_ps) {
   sundial_regs r;
@@ -833,20 +833,14 @@ sundial_regs plan_regs(const sundial_firmware_config& f, bool member, uint64_t p
   r[sundial_regs::valid] = member;
   return r;
 }
-// A host (sw = false) is a leaf with a fixed configuration: no backup parent, its switch's
-// eps_base plus one hop.
+// A host NIC (sw = false) is a leaf: it never takes ROOT (it cannot be one), the rest as written.
 sundial_firmware_config regs_config(const sundial_regs& r, bool sw, const clock_network_config& cfg, bool& member) {
   sundial_firmware_config f;
   f.first_timeout_ps = cfg.first_timeout_ps;
   member = r[sundial_regs::valid] != 0;
   if (!member) return f;
-  if (!sw) {
-    f.primary_parent = 0;
-    f.eps_base_ps = f.eps_base_backup_ps = (r[sundial_regs::root] ? 0 : r[sundial_regs::eps_base]) + cfg.eps_per_hop_ps;
-    return f;
-  }
   f.first_timeout_ps = uint64_t(r[sundial_regs::first_timeout]) * cfg.oscillator_period_ps;
-  if (r[sundial_regs::root]) {
+  if (sw && r[sundial_regs::root]) {
     f.root = true;
     return f;
   }
@@ -866,17 +860,14 @@ class sundial_sim : public sim {
       : sim(w, clock_algorithm::sundial, index, transport, fault_root),
         live_(w.cfg.sundial_live_registers),
         from_regs_(live_ || !w.cfg.sundial_writes.empty()),
-        regs_(w.topo.switches.size()) {}
+        regs_(w.n) {}
 
-  // A register write as switch w.sw takes it (live registers): the device acts on its block when
-  // the controller has finished (controller_now), as after the first programming.
-  void register_write(const sundial_reg_write& x) {
-    if (x.sw >= regs_.size() || !regs_[x.sw].write(x.offset, x.value))
-      throw std::invalid_argument(fmt::format("clock network: bad Sundial register write 0x{:08x} to switch {}", x.offset, x.sw));
-  }
-  // The STATE register of switch s.
-  uint32_t state(uint32_t s) const {
-    const uint32_t u = w_.node_of_switch(s);
+  // A register write as device x.node takes it (live registers): the device acts on its block
+  // when the controller has finished (controller_now), as after the first programming.
+  void register_write(const sundial_reg_write& x) { take(x); }
+  // The STATE register of device u (switch or host NIC).
+  uint32_t state(uint32_t u) const {
+    if (u >= w_.n) return sundial_regs::state_evicted;
     if (unit_.empty() || dead_[u]) return sundial_regs::state_evicted;
     if (unit_[u]->current_mode() == sundial_unit::mode::evicted) return sundial_regs::state_evicted;
     if (unit_[u]->current_mode() == sundial_unit::mode::root) return sundial_regs::state_root;
@@ -904,11 +895,12 @@ class sundial_sim : public sim {
   // Replayed registers: the writes the fabric's sundial_controller made up to now.
   void load_registers() {
     const auto& log = cfg_.sundial_writes;
-    for (; next_write_ < log.size() && log[next_write_].at_ps <= now_; ++next_write_) {
-      const sundial_reg_write& x = log[next_write_];
-      if (x.sw >= regs_.size() || !regs_[x.sw].write(x.offset, x.value))
-        throw std::invalid_argument(fmt::format("clock network: bad Sundial register write 0x{:08x} to switch {}", x.offset, x.sw));
-    }
+    for (; next_write_ < log.size() && log[next_write_].at_ps <= now_; ++next_write_)
+      take(log[next_write_]);
+  }
+  void take(const sundial_reg_write& x) {
+    if (x.node >= regs_.size() || !regs_[x.node].write(x.offset, x.value))
+      throw std::invalid_argument(fmt::format("clock network: bad Sundial register write 0x{:08x} to node {}", x.offset, x.node));
   }
 
   // Without a complete plan the backup parents are not safe to use: run without them.
@@ -917,12 +909,11 @@ class sundial_sim : public sim {
     plan_.backup_root = backup_plan::none;
   }
 
-  // The configuration of device u (switch or host); member = it is in the plan. From the switches'
-  // register blocks when the fabric's controller wrote them, else from this layer's own plan.
+  // The configuration of device u (switch or host); member = it is in the plan. From its own
+  // register block when the fabric's controller wrote them, else from this layer's own plan.
   sundial_firmware_config fw_config(uint32_t u, bool& member) const {
     if (!from_regs_) return plan_config(w_, plan_, ctrl_down_, u, member);
-    const bool sw = w_.is_switch(u);
-    return regs_config(regs_[w_.sw_of[sw ? u : w_.tor[u]]], sw, cfg_, member);
+    return regs_config(regs_[u], w_.is_switch(u), cfg_, member);
   }
   std::vector<uint32_t> tx_ports(uint32_t u) const {
     std::vector<uint32_t> out;
@@ -934,7 +925,7 @@ class sundial_sim : public sim {
       const uint32_t v = w_.other(li, u);
       if (ctrl_down_[li] || ctrl_dead_[v]) continue;
       if (w_.is_switch(v) && from_regs_) {   // children: the switches whose (backup) parent port faces u
-        const sundial_regs& r = regs_[w_.sw_of[v]];
+        const sundial_regs& r = regs_[v];
         if (r[sundial_regs::root] || !r[sundial_regs::valid] || w_.link_between(u, v, ctrl_down_) != li) continue;
         const uint32_t vp = w_.port_on(li, v);
         if (r[sundial_regs::parent] == vp || r[sundial_regs::backup_parent] == vp) out.push_back(p);
@@ -1087,8 +1078,8 @@ class sundial_sim : public sim {
     }
     cur_root_ = w_.node_of_switch(plan_.root);
     if (from_regs_)
-      for (uint32_t s = 0; s < regs_.size(); ++s)
-        if (regs_[s][sundial_regs::root] && !dead_[w_.node_of_switch(s)]) cur_root_ = w_.node_of_switch(s);
+      for (uint32_t u : w_.topo.switches)
+        if (regs_[u][sundial_regs::root] && !dead_[u]) cur_root_ = u;
     for (uint32_t u = 0; u < w_.n; ++u) arm(u);
   }
   bool can_send(uint32_t u) const override { return unit_[u]->current_mode() != sundial_unit::mode::evicted; }
@@ -1161,8 +1152,8 @@ class sundial_sim : public sim {
   uint64_t invalid_ = 0;
   std::vector<std::string> plan_statuses_;
   bool live_;                         // registers written while the layer runs
-  bool from_regs_;                    // configured by the switches' Sundial registers
-  std::vector<sundial_regs> regs_;    // by switch index
+  bool from_regs_;                    // configured by the devices' Sundial registers
+  std::vector<sundial_regs> regs_;    // by topology node (switches and host NICs)
   size_t next_write_ = 0;
 };
 
@@ -1360,7 +1351,7 @@ struct sundial_planner::impl {
   sync_graph g;
   backup_plan plan;
   std::vector<char> down, dead;
-  std::vector<sundial_regs> regs;
+  std::vector<sundial_regs> regs, host_regs;
   impl(const topology& t, const clock_network_config& c) : w(t, c) {}
   void program() {
     if (!plan.ok()) {   // without a complete plan the backup parents are not safe to use
@@ -1371,6 +1362,11 @@ struct sundial_planner::impl {
       bool member = false;
       const sundial_firmware_config f = plan_config(w, plan, down, w.node_of_switch(s), member);
       regs[s] = plan_regs(f, member, w.cfg.oscillator_period_ps);
+    }
+    for (uint32_t h = 0; h < host_regs.size(); ++h) {   // a leaf under its switch (plan_config)
+      bool member = false;
+      const sundial_firmware_config f = plan_config(w, plan, down, w.topo.hosts[h], member);
+      host_regs[h] = plan_regs(f, member, w.cfg.oscillator_period_ps);
     }
   }
 };
@@ -1384,10 +1380,12 @@ sundial_planner::sundial_planner(const topology& topo, const clock_network_confi
   for (unsigned li = 0; li < topo.links.size(); ++li) p_->down[li] = topo.links[li].failed;
   p_->dead.assign(p_->w.n, 0);
   p_->regs.assign(topo.switches.size(), sundial_regs{});
+  p_->host_regs.assign(topo.hosts.size(), sundial_regs{});
   p_->program();
 }
 sundial_planner::~sundial_planner() = default;
 const std::vector<sundial_regs>& sundial_planner::registers() const { return p_->regs; }
+const std::vector<sundial_regs>& sundial_planner::host_registers() const { return p_->host_regs; }
 size_t sundial_planner::faults() const { return p_->w.faults.size(); }
 uint64_t sundial_planner::fault_at_ps(size_t i) const { return p_->w.faults.at(i).f.at_ps; }
 
@@ -1498,8 +1496,8 @@ void clock_layer::register_write(const sundial_reg_write& w) {
   if (p_->sundial) p_->sundial->register_write(w);
 }
 
-uint32_t clock_layer::sundial_state(uint32_t sw) const {
-  return p_->sundial ? p_->sundial->state(sw) : uint32_t(sundial_regs::state_evicted);
+uint32_t clock_layer::sundial_state(uint32_t node) const {
+  return p_->sundial ? p_->sundial->state(node) : uint32_t(sundial_regs::state_evicted);
 }
 
 void clock_layer::sundial_programmed(size_t fault, uint64_t now_ps) {

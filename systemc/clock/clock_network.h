@@ -68,11 +68,12 @@ struct clock_network_config {
   uint64_t seed = 1;
   std::vector<clock_fault> faults;
   uint64_t max_values = 50'000'000;            // samples x devices x algorithms x 2 kept in memory
-  // Where Sundial's switches get their configuration. Live (a fabric run): from their register
-  // blocks, written through clock_layer::register_write as the sundial_controller writes them;
-  // each device takes its new configuration when clock_layer::sundial_programmed says the
-  // controller has finished after a fault. Replayed: from these writes (time order), at their
-  // times. Neither: from this layer's own copy of the controller.
+  // Where Sundial's devices (switches and host NICs) get their configuration. Live (a fabric
+  // run): from their own register blocks, written through clock_layer::register_write as the
+  // sundial_controller writes them; each device takes its new configuration when
+  // clock_layer::sundial_programmed says the controller has finished after a fault. Replayed: from these writes (time order), at their
+  // times; a device whose block was never written is not in the plan. Neither: from this layer's
+  // own copy of the controller.
   bool sundial_live_registers = false;
   std::vector<sundial_reg_write> sundial_writes;
 };
@@ -149,10 +150,11 @@ class clock_layer {
   int64_t stamp(const sync_header& m, uint64_t egress_ps) const;
   void arrive(uint32_t node, uint32_t port, const sync_header& m, uint64_t now_ps);
   void sample(uint64_t now_ps);     // sample_interval_ps = 0: at the owner's probe times
-  // Sundial's registers (cfg.sundial_live_registers): a write as the switch takes it, the state
-  // a switch reports (sundial_regs::state_*), and the controller's reprogramming after fault i.
+  // Sundial's registers (cfg.sundial_live_registers): a write as the device (switch or NIC) takes
+  // it, the state device `node` reports (sundial_regs::state_*), and the controller's
+  // reprogramming after fault i.
   void register_write(const sundial_reg_write& w);
-  uint32_t sundial_state(uint32_t sw) const;
+  uint32_t sundial_state(uint32_t node) const;
   void sundial_programmed(size_t fault, uint64_t now_ps);
   uint32_t root_node() const;       // the first algorithm's current root (a root fault's target)
   // The faults in time order, and the links fault i takes down for the traffic: a link's, all of a
@@ -171,10 +173,10 @@ class clock_layer {
 void check_clock_network(const topology& topo, const clock_network_config& cfg);
 
 // The Sundial controller's plan as register values, one block per switch (topology switch
-// order). It starts from the initial plan; learn(i, state) is the controller's reaction to fault
-// i (in time order): it marks the failed links and devices (a root fault: the current root; a
-// broken clock: that device) and the switches whose STATE register (state: one per switch, or
-// empty) says evicted; keeps the root if it is live, else a switch whose STATE says it elected
+// order) and one per host NIC (topology host order). It starts from the initial plan;
+// learn(i, state) is the controller's reaction to fault i (in time order): it marks the failed
+// links and devices (a root fault: the current root; a broken clock: that device) and the
+// switches whose STATE register (state: one per switch, or empty) says evicted; keeps the root if it is live, else a switch whose STATE says it elected
 // itself root, else the backup root, else the first live switch; and replans with
 // compute_backup_plan.
 class sundial_planner {
@@ -182,6 +184,7 @@ class sundial_planner {
   sundial_planner(const topology& topo, const clock_network_config& cfg);
   ~sundial_planner();
   const std::vector<sundial_regs>& registers() const;
+  const std::vector<sundial_regs>& host_registers() const;
   size_t faults() const;
   uint64_t fault_at_ps(size_t i) const;
   struct observed {

@@ -3,8 +3,14 @@
 namespace netasic {
 
 sundial_controller::sundial_controller(sc_core::sc_module_name name, const topology& topo, const clock_network_config& cfg,
-                                       std::vector<unsigned> device_of_switch, clock_driver* clock)
-    : sc_core::sc_module(name), bus("bus"), cfg_(cfg), device_(std::move(device_of_switch)), clock_(clock) {
+                                       std::vector<unsigned> device_of_switch, std::vector<unsigned> device_of_host,
+                                       clock_driver* clock)
+    : sc_core::sc_module(name),
+      bus("bus"),
+      cfg_(cfg),
+      device_(std::move(device_of_switch)),
+      host_device_(std::move(device_of_host)),
+      clock_(clock) {
   cfg_.sundial_writes.clear();
   planner_ = std::make_unique<sundial_planner>(topo, cfg_);
   SC_THREAD(react);
@@ -12,19 +18,24 @@ sundial_controller::sundial_controller(sc_core::sc_module_name name, const topol
 
 sundial_controller::~sundial_controller() = default;
 
+// Every switch's block, then every NIC's.
 void sundial_controller::program() {
+  program(planner_->registers(), device_);
+  program(planner_->host_registers(), host_device_);
+}
+
+void sundial_controller::program(const std::vector<sundial_regs>& regs, const std::vector<unsigned>& device) {
   reg_driver drv(bus);
-  const std::vector<sundial_regs>& regs = planner_->registers();
   for (unsigned s = 0; s < regs.size(); ++s)
     for (uint32_t f = 0; f < sundial_regs::fields; ++f, ++writes_) {
       const auto field = sundial_regs::field(f);
-      drv.write32(regbus::address(device_[s], sundial_regs::offset(field)), regs[s][field]);
+      drv.write32(regbus::address(device[s], sundial_regs::offset(field)), regs[s][field]);
     }
-  // Read back: every switch must hold its plan.
+  // Read back: every device must hold its plan.
   for (unsigned s = 0; s < regs.size(); ++s)
     for (uint32_t f = 0; f < sundial_regs::fields; ++f, ++reads_) {
       const auto field = sundial_regs::field(f);
-      if (drv.read32(regbus::address(device_[s], sundial_regs::offset(field))) != regs[s][field]) ++mismatches_;
+      if (drv.read32(regbus::address(device[s], sundial_regs::offset(field))) != regs[s][field]) ++mismatches_;
     }
 }
 

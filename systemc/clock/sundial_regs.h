@@ -1,7 +1,9 @@
-// Sundial register block of a switch (core, no SystemC): what the controller's RPC [L1446]
-// programs, written over the control-plane register bus (tlm/regbus.h).
+// Sundial register block of a switch or a host NIC (core, no SystemC): what the controller's RPC
+// [L1446] programs, written over the control-plane register bus (tlm/regbus.h). Both have the
+// same block; a NIC is a leaf, so the controller gives it PARENT 0, no backup parent, no second
+// timeout, EPS_BASE = its switch's + one hop, ROOT 0 (and the NIC ignores ROOT).
 //
-// Register map (32-bit registers, byte offsets in the switch's CSR space):
+// Register map (32-bit registers, byte offsets in the device's CSR space):
 //   0x3000_0000  PARENT         port of the primary parent (ignored on the root)
 //   0x3000_0004  BACKUP_PARENT  port of the backup parent, 0xFFFF_FFFF = none
 //   0x3000_0008  FIRST_TIMEOUT  oscillator cycles (185 us = 185 000 cycles at 1 ns)
@@ -9,7 +11,7 @@
 //   0x3000_0010  EPS_BASE       ps, eps_per_hop x depth_primary
 //   0x3000_0014  EPS_BASE_BACKUP ps, eps_per_hop x depth_backup
 //   0x3000_0018  ROOT           1 = primary root
-//   0x3000_001C  VALID          1 = the switch is in the plan (written last)
+//   0x3000_001C  VALID          1 = the device is in the plan (written last)
 //   0x3000_0020  STATE          read-only, the firmware's state: 0 primary, 1 backup, 2 waiting for
 //                               the second timeout, 3 root, 4 evicted (the controller reads it
 //                               before replanning: it learns of elections and self-evictions)
@@ -54,7 +56,7 @@ struct sundial_regs {
 // One accepted register write, as the fabric records it for the clock layer.
 struct sundial_reg_write {
   uint64_t at_ps = 0;
-  uint32_t sw = 0;        // switch index
+  uint32_t node = 0;      // topology node index of the device (switch or host NIC)
   uint32_t offset = 0;
   uint32_t value = 0;
 };

@@ -58,6 +58,9 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
     hosts_.push_back(std::make_unique<host_nic>(t.nodes[t.hosts[h]].name.c_str(), nc, stats, flows, *events_));
     hosts_.back()->on_flow_done = [this](flow_ctx& f) { flow_done(f); };
   }
+  // The NICs' register blocks after the switches': the switches keep their device numbers.
+  std::vector<unsigned> device_of_host;
+  for (const auto& h : hosts_) device_of_host.push_back(bus_->attach(h->csr));
   ctrl_ = std::make_unique<route_controller>("route_controller", cfg_.routes, device_of_switch);
   ctrl_->bus.bind(bus_->in);
   if (cfg_.clock) {
@@ -69,10 +72,13 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
       switches_[sw_index[node]]->send_sync(port, m, bytes, now_ps());
     };
     for (unsigned s = 0; s < t.switches.size(); ++s) switches_[s]->attach_clock(clock_.get(), t.switches[s], cfg_.sync_priority);
-    for (unsigned h = 0; h < t.hosts.size(); ++h)
+    for (unsigned h = 0; h < t.hosts.size(); ++h) {
       hosts_[h]->on_sync = [this, node = t.hosts[h]](const sync_header& m, uint64_t now) { clock_->receive(node, 0, m, now); };
+      hosts_[h]->attach_clock(clock_.get(), t.hosts[h]);
+    }
     if (std::find(k.algorithms.begin(), k.algorithms.end(), clock_algorithm::sundial) != k.algorithms.end()) {
-      sundial_ = std::make_unique<sundial_controller>("sundial_controller", cfg_.topo, k, device_of_switch, clock_.get());
+      sundial_ = std::make_unique<sundial_controller>("sundial_controller", cfg_.topo, k, device_of_switch, device_of_host,
+                                                      clock_.get());
       sundial_->bus.bind(bus_->in);
     }
     SC_METHOD(clock_start);

@@ -32,7 +32,8 @@ struct fabric_config {
   uint64_t seed = 1;                // sim.seed (switches' ECN draws)
   bool run_to_end = false;          // keep running (and sampling) after the last flow: runs with clock faults
   // The clock layer (null = none): its sync-messages are frames at TM priority sync_priority.
-  // With Sundial, its controller programs the switches' Sundial registers over the register bus.
+  // With Sundial, its controller programs the switches' and NICs' Sundial registers over the
+  // register bus.
   // A fault takes its links down for the traffic too; the route controller routes around them
   // after clock->controller_delay_ps.
   const clock_network_config* clock = nullptr;

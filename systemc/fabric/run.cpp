@@ -630,7 +630,7 @@ run_result run_scenario(const config& cfg, progress_mode progress) {
   const bool sundial_on = clock_on && std::find(clock_cfg.algorithms.begin(), clock_cfg.algorithms.end(),
                                                  clock_algorithm::sundial) != clock_cfg.algorithms.end();
   if (clock_on) {
-    clock_cfg.sundial_live_registers = sundial_on;   // its controller programs the switches over the register bus
+    clock_cfg.sundial_live_registers = sundial_on;   // its controller programs the switches and NICs over the register bus
     fc.clock = &clock_cfg;
   }
   // ECMP groups must fit the member table: a configuration error, found before simulating.

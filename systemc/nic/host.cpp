@@ -11,11 +11,13 @@ host_nic::host_nic(sc_core::sc_module_name name, const nic_config& cfg, run_stat
     : sc_core::sc_module(name),
       tx("tx"),
       rx("rx", *this, 0),
+      csr("csr"),
       cfg_(cfg),
       stats_(stats),
       flows_(flows),
       engine_qps_(cfg.sched_engines, 0),
       events_(events) {
+  csr.register_b_transport(this, &host_nic::b_transport);
   if (cfg.flowcut) {
     flowcut_ = std::make_unique<flowcut_table>(cfg.flowcut_table);
     flowcut_rng_ = rng(cfg.flowcut_seed);
@@ -348,6 +350,23 @@ void host_nic::on_rto_check(uint64_t now) {
   rto_scheduled_ = !active_.empty();
   if (rto_scheduled_) events_.schedule(now + cfg_.rto_ps / 2, rto_timer_);
   try_send();
+}
+
+// The NIC's only registers are its Sundial block, at the same offsets as a switch's.
+void host_nic::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
+  if (!reg_access_ok(gp)) return;
+  uint32_t* data = reinterpret_cast<uint32_t*>(gp.get_data_ptr());
+  const uint32_t off = uint32_t(gp.get_address());
+  bool ok = false;
+  if (off == sundial_regs::state_offset) {   // read-only: the clock unit's firmware state
+    ok = !gp.is_write();
+    if (ok) *data = clock_ ? clock_->sundial_state(node_) : uint32_t(sundial_regs::state_primary);
+  } else if (sundial_regs::in_range(off)) {
+    ok = gp.is_write() ? sundial_.write(off, *data) : sundial_.read(off, *data);
+    if (ok && gp.is_write() && clock_)
+      clock_->register_write({now_ps(), node_, off, *data});
+  }
+  gp.set_response_status(ok ? tlm::TLM_OK_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE);
 }
 
 }  // namespace netasic

@@ -11,6 +11,7 @@
 //   engine a QP therefore sends at most one frame every n x visit_cycles cycles: past the number
 //   of QPs whose frame time that covers, rates fall short (counted as scheduler-bound time).
 // - The NIC honours PFC: while the switch has paused a priority, frames of that priority wait.
+// - Control plane (`csr`): the Sundial register block (clock/sundial_regs.h), as on a switch.
 #pragma once
 #include <algorithm>
 #include <deque>
@@ -24,10 +25,13 @@
 #include "common/rng.h"
 #include "common/run_stats.h"
 #include "blocks/flowcut_table.h"
+#include "clock/clock_driver.h"
+#include "clock/sundial_regs.h"
 #include "nic/cc/cc_factory.h"
 #include "nic/gbn_transport.h"
 #include "tlm/event_queue.h"
 #include "tlm/packet_socket.h"
+#include "tlm/regbus.h"
 
 namespace netasic {
 
@@ -97,6 +101,7 @@ class host_nic : public sc_core::sc_module, public pkt_receiver, private timed_c
  public:
   pkt_initiator_socket tx;
   pkt_target_socket rx;
+  tlm_utils::simple_target_socket<host_nic> csr;   // control-plane registers
 
   host_nic(sc_core::sc_module_name name, const nic_config& cfg, run_stats& stats,
            std::vector<flow_ctx>& flows, event_queue& events);
@@ -105,6 +110,13 @@ class host_nic : public sc_core::sc_module, public pkt_receiver, private timed_c
   std::function<void(flow_ctx&)> on_flow_done;
   // Sync-messages go to the NIC's clock unit (the clock layer), beside the MAC.
   std::function<void(const sync_header&, uint64_t now_ps)> on_sync;
+  // The clock layer: this NIC is topology node `node`; its Sundial register writes go to the
+  // layer as the NIC takes them, and STATE reads its clock unit's firmware.
+  void attach_clock(clock_driver* clock, uint32_t node) {
+    clock_ = clock;
+    node_ = node;
+  }
+  const sundial_regs& sundial_registers() const { return sundial_; }
   const pfc_pause& pause() const { return pause_; }
   const nic_scheduler_stats& scheduler() const { return sched_; }
   const flowcut_table* flowcut() const { return flowcut_.get(); }
@@ -120,6 +132,7 @@ class host_nic : public sc_core::sc_module, public pkt_receiver, private timed_c
   void send_control(packet& p, uint64_t now);
   void send_held_control(uint64_t now);
   void end_of_elaboration() override;
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   void wake(uint64_t now) override;   // the wire is free again
   void on_rto_check(uint64_t now);
   bool pick_flow(uint64_t now, uint32_t& flow);
@@ -150,6 +163,9 @@ class host_nic : public sc_core::sc_module, public pkt_receiver, private timed_c
   uint64_t mirror_received_ = 0, mirror_bytes_ = 0;
   uint64_t data_bytes_sent_ = 0;
   std::deque<packet*> control_;      // ACK/NAK frames held by a pause of their priority
+  sundial_regs sundial_;             // Sundial register block
+  clock_driver* clock_ = nullptr;
+  uint32_t node_ = 0;
   uint64_t armed_at_ = UINT64_MAX;   // the pending wake-up that counts (others are stale)
   bool rto_scheduled_ = false;
   void arm(uint64_t at);

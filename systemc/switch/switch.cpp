@@ -478,11 +478,11 @@ void switch_model::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) 
   bool ok;
   if (off == sundial_regs::state_offset) {   // read-only: the clock unit's firmware state
     ok = !gp.is_write();
-    if (ok) *data = clock_ ? clock_->sundial_state(id_) : uint32_t(sundial_regs::state_primary);
+    if (ok) *data = clock_ ? clock_->sundial_state(node_) : uint32_t(sundial_regs::state_primary);
   } else if (sundial_regs::in_range(off)) {
     ok = gp.is_write() ? sundial_.write(off, *data) : sundial_.read(off, *data);
     if (ok && gp.is_write() && clock_)
-      clock_->register_write({uint64_t(sc_core::sc_time_stamp() / sc_core::sc_time(1, sc_core::SC_PS)), id_, off, *data});
+      clock_->register_write({uint64_t(sc_core::sc_time_stamp() / sc_core::sc_time(1, sc_core::SC_PS)), node_, off, *data});
   } else {
     ok = gp.is_write() ? routes_.write(off, *data) : routes_.read(off, *data);
   }

@@ -1,10 +1,13 @@
 // The clock layer in a run, in this process: a Sundial fabric through a root failure, with
 // summary.json's "clock" and the epsilon and offset probes of every device and algorithm.
 // The command-line side (scenario files, outputs, errors) is test_clock_cli.cpp.
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
+#include "fabric/fabric.h"
 #include "fabric/run.h"
 #include "harness.h"
 
@@ -47,9 +50,10 @@ TEST(Clock, SundialRunInProcess) {
   expect_accounting(r);
 }
 
-// Sundial's controller programs every switch over the register bus (8 registers each) at t = 0
-// and again after the failure; the clock layer runs from those registers. The k = 4 fat tree has
-// 20 switches. The results are docs/validation/sundial.md's link failure: recovery ~270 us.
+// Sundial's controller programs every switch and every NIC over the register bus (8 registers
+// each) at t = 0 and again after the failure; the clock layer runs from those registers. The
+// k = 4 fat tree has 20 switches and 16 hosts. The results are docs/validation/sundial.md's link
+// failure: recovery ~270 us.
 TEST(Clock, SundialControllerProgramsRegisters) {
   const run_result r = run_scenario(small_config({{"topology.kind", "fat_tree"}, {"topology.k", "4"},
                                                   {"topology.link_delay", "1000"}, {"traffic.pattern", "list"},
@@ -60,8 +64,9 @@ TEST(Clock, SundialControllerProgramsRegisters) {
                                     progress_mode::none);
   const auto& s = r.summary["clock"]["sundial"];
   EXPECT_EQ(s["configured_from"], "registers");
-  EXPECT_EQ(s["register_writes"], 2u * 20 * 8);   // at t = 0 and after the failure
-  EXPECT_EQ(s["register_reads"], 2u * 20 * 8);
+  // 2 programmings (t = 0, after the failure) x (20 switches + 16 NICs) x 8 registers.
+  EXPECT_EQ(s["register_writes"], 2u * (20 + 16) * 8);
+  EXPECT_EQ(s["register_reads"], 2u * (20 + 16) * 8);   // each write read back
   EXPECT_EQ(s["register_readback_mismatches"], 0u);
   EXPECT_EQ(s["controller_replans"], 1u);
   EXPECT_EQ(s["replans"], 1u);
@@ -71,4 +76,44 @@ TEST(Clock, SundialControllerProgramsRegisters) {
   EXPECT_TRUE(f["recovered"].get<bool>());
   EXPECT_NEAR(f["max_outage_us"].get<double>(), 270.0, 10.0);   // first timeout + one interval [L1564]
   EXPECT_GT(s["reconfigured_devices"].get<uint64_t>(), 0u);
+}
+
+// A NIC's own register block, as the controller's first programming leaves it: a leaf under its
+// switch, EPS_BASE one hop more than the switch's (0 on the root), no backup parent.
+TEST(Clock, SundialControllerProgramsTheNics) {
+  fat_tree_spec spec;
+  spec.k = 4;
+  spec.host_rate_bps = spec.uplink_rate_bps = 100'000'000'000;
+  spec.delay_ps = 1'000'000;
+  fabric_config fc;
+  fc.topo = build_fat_tree(spec);
+  fc.routes = plan_routes(fc.topo);
+  clock_network_config k;
+  k.root = "core0";
+  k.duration_ps = 10'000'000;   // 10 us: the registers are written at t = 0
+  k.sundial_live_registers = true;
+  fc.clock = &k;
+  sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
+  fabric fab("fabric", fc, {});
+  sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_US));
+  const topology& t = fc.topo;
+  ASSERT_EQ(fab.hosts().size(), 16u);
+  for (unsigned h = 0; h < t.hosts.size(); ++h) {
+    const unsigned tor = t.host_switch(h);
+    const unsigned s = unsigned(std::find(t.switches.begin(), t.switches.end(), tor) - t.switches.begin());
+    const sundial_regs& sw = fab.switches()[s]->sundial_registers();
+    const sundial_regs& nic = fab.hosts()[h]->sundial_registers();
+    EXPECT_EQ(nic[sundial_regs::valid], 1u) << h;
+    EXPECT_EQ(nic[sundial_regs::root], 0u) << h;
+    EXPECT_EQ(nic[sundial_regs::parent], 0u) << h;
+    EXPECT_EQ(nic[sundial_regs::backup_parent], sundial_regs::none) << h;
+    EXPECT_EQ(nic[sundial_regs::second_timeout], 0u) << h;
+    EXPECT_EQ(nic[sundial_regs::first_timeout], sw[sundial_regs::first_timeout]) << h;
+    EXPECT_EQ(nic[sundial_regs::eps_base], sw[sundial_regs::eps_base] + k.eps_per_hop_ps) << h;
+    EXPECT_EQ(nic[sundial_regs::eps_base_backup], nic[sundial_regs::eps_base]) << h;
+  }
+  // The edge switches are two hops below core0: their NICs are three.
+  EXPECT_EQ(fab.hosts()[0]->sundial_registers()[sundial_regs::eps_base], 3 * k.eps_per_hop_ps);
+  EXPECT_EQ(fab.sundial()->register_writes(), uint64_t(20 + 16) * 8);
+  EXPECT_EQ(fab.sundial()->readback_mismatches(), 0u);
 }

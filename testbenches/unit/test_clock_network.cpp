@@ -369,7 +369,7 @@ TEST(ClockNetwork, AKEightFatTreeRunsFast) {
   EXPECT_LT(wall, 5.0);   // about 0.4 s on the build machine (Release)
 }
 
-// The register path: the switches configured from the writes sundial_planner makes (at t = 0 and
+// The register path: the switches and NICs configured from the writes sundial_planner makes (at t = 0 and
 // at each fault + controller delay, as sundial_controller does over the bus) give the same run as
 // the clock layer's own controller, for each kind of fault of the Sundial scenarios.
 TEST(ClockNetwork, RegisterConfiguredSundialMatchesItsOwnController) {
@@ -383,11 +383,14 @@ TEST(ClockNetwork, RegisterConfiguredSundialMatchesItsOwnController) {
     c.faults = {parse_clock_fault(fault)};
     const clock_result own = run_clock_network(t, c);
     sundial_planner planner(t, c);
-    auto write_all = [&](uint64_t at) {
-      const std::vector<sundial_regs>& regs = planner.registers();
-      for (uint32_t s = 0; s < regs.size(); ++s)
+    auto write_blocks = [&](uint64_t at, const std::vector<sundial_regs>& regs, const std::vector<unsigned>& nodes) {
+      for (uint32_t i = 0; i < regs.size(); ++i)
         for (uint32_t f = 0; f < sundial_regs::fields; ++f)
-          c.sundial_writes.push_back({at, s, sundial_regs::offset(sundial_regs::field(f)), regs[s].value[f]});
+          c.sundial_writes.push_back({at, nodes[i], sundial_regs::offset(sundial_regs::field(f)), regs[i].value[f]});
+    };
+    auto write_all = [&](uint64_t at) {   // every switch's block, then every NIC's
+      write_blocks(at, planner.registers(), t.switches);
+      write_blocks(at, planner.host_registers(), t.hosts);
     };
     write_all(0);
     for (size_t i = 0; i < planner.faults(); ++i) {
