@@ -527,7 +527,7 @@ void clock_section(page& pg, const json& summary, const probe_set& probes) {
     for (const probe_series* p : ideal[a]) {
       if (p->device != root && p->device != e->device) continue;
       plot_series line;
-      line.title = p->device + (p->device == root ? " (root)" : "");
+      line.title = p->device + (p->device == root ? " (root at the start)" : "");
       line.style = "steps";
       downsample(t_us, p->samples, max_plot_points, line.x, line.y);
       spec.series.push_back(std::move(line));
