@@ -353,9 +353,9 @@ void build_world(world& w, bool with_samples) {
   } else if (cfg.sample_interval_ps) {   // 0: the owner calls clock_layer::sample
     for (uint64_t t = 0; t < cfg.duration_ps; t += cfg.sample_interval_ps) w.samples.push_back(t);
   }
-  const double values = double(w.samples.size()) * w.n * double(cfg.algorithms.size()) * 2;
+  const double values = double(w.samples.size()) * w.n * double(cfg.algorithms.size()) * 3;
   if (values > double(cfg.max_values))
-    throw std::invalid_argument(fmt::format("clock network: {} samples of {} devices x {} algorithms x 2 series are "
+    throw std::invalid_argument(fmt::format("clock network: {} samples of {} devices x {} algorithms x 3 series are "
                                             "{:.3g} values, more than the {:.3g} kept in memory; sample less often",
                                             w.samples.size(), w.n, cfg.algorithms.size(), values, double(cfg.max_values)));
 }

@@ -67,7 +67,7 @@ struct clock_network_config {
   std::vector<uint64_t> sample_times_ps;       // explicit, non-decreasing, within the duration
   uint64_t seed = 1;
   std::vector<clock_fault> faults;
-  uint64_t max_values = 50'000'000;            // samples x devices x algorithms x 2 kept in memory
+  uint64_t max_values = 50'000'000;            // samples x devices x algorithms x 3 series kept in memory
   // Where Sundial's devices (switches and host NICs) get their configuration. Live (a fabric
   // run): from their own register blocks, written through clock_layer::register_write as the
   // sundial_controller writes them; each device takes its new configuration when

@@ -6,7 +6,6 @@
 // are named in the error.
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <cmath>
 #include <functional>
 #include <stdexcept>
@@ -356,17 +355,15 @@ TEST(ClockNetwork, MemoryIsBounded) {
   EXPECT_THROW(run_clock_network(fat_tree(4), c), std::invalid_argument);
 }
 
-TEST(ClockNetwork, AKEightFatTreeRunsFast) {
+TEST(ClockNetwork, AKEightFatTreeHoldsItsBound) {
   // 208 devices, 20 ms at 90 us, epsilon sampled every 10 us (the scenarios' setting).
   const topology t = fat_tree(8);
   clock_network_config c;
   c.duration_ps = 20'000 * us;
-  const auto t0 = std::chrono::steady_clock::now();
   const clock_result r = run_clock_network(t, c);
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_EQ(r.devices.size(), 208u);
+  EXPECT_GT(r.algorithms[0].bound_checks, 100'000u);
   EXPECT_EQ(r.algorithms[0].bound_violations, 0u);
-  EXPECT_LT(wall, 5.0);   // about 0.4 s on the build machine (Release)
 }
 
 // The register path: the switches and NICs configured from the writes sundial_planner makes (at t = 0 and
