@@ -36,8 +36,8 @@ class sundial_controller : public sc_core::sc_module {
   uint64_t register_reads() const { return reads_; }
   uint64_t readback_mismatches() const { return mismatches_; }
   uint64_t state_reads() const { return state_reads_; }
-  // Switches the controller took out of the plan because their STATE said evicted, and the
-  // replans that kept a root that had elected itself.
+  // Switches the controller took out of the plan because their STATE said evicted (a switch that
+  // is down reads so too), and the replans that kept a root that had elected itself.
   uint32_t evictions_seen() const { return evictions_seen_; }
   uint32_t elections_seen() const { return elections_seen_; }
   const std::vector<sundial_regs>& plan() const { return planner_->registers(); }   // as last written
