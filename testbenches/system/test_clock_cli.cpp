@@ -50,7 +50,7 @@ TEST(ClockCli, ScenarioEndToEnd) {
   const std::string csv = slurp(d / "probes.csv");
   const std::string header = csv.substr(0, csv.find('\n'));
   for (const char* col : {"agg0.clock.sundial.epsilon_ns", "agg0.clock.sundial.offset_ns", "host3.clock.ptp.epsilon_ns",
-                          "core0.clock.ptp_fast.offset_ns"})
+                          "core0.clock.ptp_fast.offset_ns", "host3.clock.sundial.offset_ideal_ns"})
     EXPECT_NE(header.find(col), std::string::npos) << col;
   const std::string vcd = slurp(d / "waves.vcd");
   EXPECT_NE(vcd.find("$scope module clock $end"), std::string::npos);
@@ -58,6 +58,7 @@ TEST(ClockCli, ScenarioEndToEnd) {
   const std::string html = slurp(d / "report.html");
   EXPECT_NE(html.find("<h2>Clock synchronisation</h2>"), std::string::npos);
   EXPECT_NE(html.find("Epsilon distribution (CDF)"), std::string::npos);
+  EXPECT_NE(html.find("Offset from ideal time: sundial"), std::string::npos);
   EXPECT_NE(html.find("Largest epsilon over the devices"), std::string::npos);
   // Same seed, same run.
   const fs::path d2 = scratch("clock", "link2");
