@@ -72,10 +72,7 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
       switches_[sw_index[node]]->send_sync(port, m, bytes, now_ps());
     };
     for (unsigned s = 0; s < t.switches.size(); ++s) switches_[s]->attach_clock(clock_.get(), t.switches[s], cfg_.sync_priority);
-    for (unsigned h = 0; h < t.hosts.size(); ++h) {
-      hosts_[h]->on_sync = [this, node = t.hosts[h]](const sync_header& m, uint64_t now) { clock_->receive(node, 0, m, now); };
-      hosts_[h]->attach_clock(clock_.get(), t.hosts[h]);
-    }
+    for (unsigned h = 0; h < t.hosts.size(); ++h) hosts_[h]->attach_clock(clock_.get(), t.hosts[h]);
     if (std::find(k.algorithms.begin(), k.algorithms.end(), clock_algorithm::sundial) != k.algorithms.end()) {
       sundial_ = std::make_unique<sundial_controller>("sundial_controller", cfg_.topo, k, device_of_switch, device_of_host,
                                                       clock_.get());

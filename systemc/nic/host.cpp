@@ -224,8 +224,8 @@ void host_nic::pkt_receive(unsigned, packet& p, uint64_t now) {
     arm(effect);
     return;
   }
-  if (p.kind == pkt_kind::sync) {
-    if (on_sync) on_sync(p.sync, now);
+  if (p.kind == pkt_kind::sync) {   // the clock unit beside the MAC takes it
+    if (clock_driver* c = sundial_.clock()) c->receive(sundial_.node(), 0, p.sync, now);
     return stats_.release(p);
   }
   if (p.kind == pkt_kind::mirror) {   // a collector counts its copies and drops them
@@ -357,15 +357,7 @@ void host_nic::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
   if (!reg_access_ok(gp)) return;
   uint32_t* data = reinterpret_cast<uint32_t*>(gp.get_data_ptr());
   const uint32_t off = uint32_t(gp.get_address());
-  bool ok = false;
-  if (off == sundial_regs::state_offset) {   // read-only: the clock unit's firmware state
-    ok = !gp.is_write();
-    if (ok) *data = clock_ ? clock_->sundial_state(node_) : uint32_t(sundial_regs::state_primary);
-  } else if (sundial_regs::in_range(off)) {
-    ok = gp.is_write() ? sundial_.write(off, *data) : sundial_.read(off, *data);
-    if (ok && gp.is_write() && clock_)
-      clock_->register_write({now_ps(), node_, off, *data});
-  }
+  const bool ok = sundial_csr::owns(off) && sundial_.access(gp.is_write(), off, *data, now_ps());
   gp.set_response_status(ok ? tlm::TLM_OK_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE);
 }
 

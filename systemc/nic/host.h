@@ -25,8 +25,7 @@
 #include "common/rng.h"
 #include "common/run_stats.h"
 #include "blocks/flowcut_table.h"
-#include "clock/clock_driver.h"
-#include "clock/sundial_regs.h"
+#include "clock/sundial_csr.h"
 #include "nic/cc/cc_factory.h"
 #include "nic/gbn_transport.h"
 #include "tlm/event_queue.h"
@@ -108,15 +107,10 @@ class host_nic : public sc_core::sc_module, public pkt_receiver, private timed_c
   void start_flow(uint32_t flow);
   void pkt_receive(unsigned port, packet& p, uint64_t now_ps) override;
   std::function<void(flow_ctx&)> on_flow_done;
-  // Sync-messages go to the NIC's clock unit (the clock layer), beside the MAC.
-  std::function<void(const sync_header&, uint64_t now_ps)> on_sync;
-  // The clock layer: this NIC is topology node `node`; its Sundial register writes go to the
-  // layer as the NIC takes them, and STATE reads its clock unit's firmware.
-  void attach_clock(clock_driver* clock, uint32_t node) {
-    clock_ = clock;
-    node_ = node;
-  }
-  const sundial_regs& sundial_registers() const { return sundial_; }
+  // The clock layer: this NIC is topology node `node`. Sync-messages go to its clock unit beside
+  // the MAC; its Sundial register block is on the csr socket (clock/sundial_csr.h).
+  void attach_clock(clock_driver* clock, uint32_t node) { sundial_.attach(clock, node); }
+  const sundial_regs& sundial_registers() const { return sundial_.regs(); }
   const pfc_pause& pause() const { return pause_; }
   const nic_scheduler_stats& scheduler() const { return sched_; }
   const flowcut_table* flowcut() const { return flowcut_.get(); }
@@ -163,9 +157,7 @@ class host_nic : public sc_core::sc_module, public pkt_receiver, private timed_c
   uint64_t mirror_received_ = 0, mirror_bytes_ = 0;
   uint64_t data_bytes_sent_ = 0;
   std::deque<packet*> control_;      // ACK/NAK frames held by a pause of their priority
-  sundial_regs sundial_;             // Sundial register block
-  clock_driver* clock_ = nullptr;
-  uint32_t node_ = 0;
+  sundial_csr sundial_;              // Sundial register block, and the clock layer
   uint64_t armed_at_ = UINT64_MAX;   // the pending wake-up that counts (others are stale)
   bool rto_scheduled_ = false;
   void arm(uint64_t at);

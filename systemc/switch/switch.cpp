@@ -118,7 +118,7 @@ void switch_model::arm(waker& w, uint64_t at) {
 void switch_model::pkt_receive(unsigned port, packet& p, uint64_t now) {
   if (p.kind == pkt_kind::pause) return receive_pause(port, p, now);
   if (p.kind == pkt_kind::sync) {   // the clock unit beside the MAC takes it
-    if (clock_) clock_->receive(node_, port, p.sync, now);
+    if (clock_driver* c = sundial_.clock()) c->receive(sundial_.node(), port, p.sync, now);
     return stats_.release(p);
   }
   p.in_port = uint16_t(port);
@@ -391,8 +391,8 @@ void switch_model::emit(unsigned port, packet& p, uint64_t start) {
       int_push_hop(p.intx, id_, ps.int_speed, start, ps.tx_bytes, tm_.port_bytes(port)))
     ++counters_.int_written;
   ps.tx_bytes += bytes;
-  if (p.kind == pkt_kind::sync && clock_) {
-    clock_->stamp(p.sync, start);   // egress timestamp
+  if (p.kind == pkt_kind::sync && sundial_.clock()) {
+    sundial_.clock()->stamp(p.sync, start);   // egress timestamp
     sync_wait_max_ps_ = std::max(sync_wait_max_ps_, start - p.sent_ps - cfg_.egress_ps());
   }
   if (!tx_if_[port]) return drop(p, &drop_counters::link_down);   // a port without a cable
@@ -476,13 +476,8 @@ void switch_model::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) 
   uint32_t* data = reinterpret_cast<uint32_t*>(gp.get_data_ptr());
   const uint32_t off = uint32_t(gp.get_address());
   bool ok;
-  if (off == sundial_regs::state_offset) {   // read-only: the clock unit's firmware state
-    ok = !gp.is_write();
-    if (ok) *data = clock_ ? clock_->sundial_state(node_) : uint32_t(sundial_regs::state_primary);
-  } else if (sundial_regs::in_range(off)) {
-    ok = gp.is_write() ? sundial_.write(off, *data) : sundial_.read(off, *data);
-    if (ok && gp.is_write() && clock_)
-      clock_->register_write({uint64_t(sc_core::sc_time_stamp() / sc_core::sc_time(1, sc_core::SC_PS)), node_, off, *data});
+  if (sundial_csr::owns(off)) {
+    ok = sundial_.access(gp.is_write(), off, *data, uint64_t(sc_core::sc_time_stamp() / sc_core::sc_time(1, sc_core::SC_PS)));
   } else {
     ok = gp.is_write() ? routes_.write(off, *data) : routes_.read(off, *data);
   }

@@ -31,8 +31,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "blocks/flowcut_table.h"
-#include "clock/clock_driver.h"
-#include "clock/sundial_regs.h"
+#include "clock/sundial_csr.h"
 #include "common/crc.h"
 #include "common/pfc_pause.h"
 #include "common/rtl_loop.h"
@@ -114,12 +113,11 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   void pkt_receive(unsigned port, packet& p, uint64_t now_ps) override;
 
   unsigned id() const { return id_; }
-  const sundial_regs& sundial_registers() const { return sundial_; }
+  const sundial_regs& sundial_registers() const { return sundial_.regs(); }
   // The clock layer: this switch is topology node `node`; sync frames go at TM priority `prio`.
-  // Its Sundial register writes go to the layer as the switch takes them.
+  // Its Sundial register block is on the csr socket (clock/sundial_csr.h).
   void attach_clock(clock_driver* clock, uint32_t node, uint8_t prio) {
-    clock_ = clock;
-    node_ = node;
+    sundial_.attach(clock, node);
     sync_prio_ = prio;
   }
   // The clock unit sends a sync-message of `bytes` out of `port` now.
@@ -220,9 +218,7 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   unsigned cpu_port_ = 0;    // traffic-manager port of the CPU (after the recirculation ports)
   uint64_t mirror_count_ = 0;   // data frames seen by the mirror session's sampler
   route_table routes_;
-  sundial_regs sundial_;                          // Sundial register block
-  clock_driver* clock_ = nullptr;
-  uint32_t node_ = 0;
+  sundial_csr sundial_;                           // Sundial register block, and the clock layer
   uint8_t sync_prio_ = 7;
   uint64_t sync_dropped_ = 0, sync_wait_max_ps_ = 0;
   load_balancer lb_;
