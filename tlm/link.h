@@ -7,8 +7,9 @@
 // The receiver's fixed front-end latency (a switch's parser, ingress stages and traffic manager)
 // is added here, so a frame costs one wake-up at the point where the receiver next decides
 // something. A cut-through receiver is handed the frame once its first `cut_through_bytes` are
-// in. MAC control frames (PFC) are handled by the receiver's MAC: they skip that latency, and
-// travel in a second FIFO so they can overtake data frames still inside it.
+// in. MAC control frames (PFC) and clock sync-messages are handled beside the receiver's MAC
+// (packet::at_mac): they skip that latency, and travel in a second FIFO so they can overtake
+// data frames still inside it.
 #pragma once
 #include <cstdint>
 #include <deque>
