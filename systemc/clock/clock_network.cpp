@@ -482,6 +482,7 @@ class sim {
         continue;
       }
       ++f.r.recovered;
+      f.r.impacted_ps += t - (f.last_before[u] != never ? f.last_before[u] : f.r.at_ps);
       if (f.last_before[u] != never) {
         f.r.max_outage_ps = std::max(f.r.max_outage_ps, t - f.last_before[u]);
         f.r.outage_known = true;
@@ -724,6 +725,7 @@ clock_algorithm_result sim::end(uint64_t end_ps) {
       if (eps != no_bound) peak(f.r, u, eps);
       if (f.r.all_recovered) f.r.slowest = w_.topo.nodes[u].name;   // the first one left waiting
       f.r.all_recovered = false;
+      f.r.impacted_ps += end_ps - (f.last_before[u] != never ? f.last_before[u] : f.r.at_ps);
     }
   // Percentiles by selection: the samples can be millions.
   auto pick = [&](double p) {
@@ -752,7 +754,10 @@ clock_algorithm_result sim::end(uint64_t end_ps) {
   s["messages_delivered"] = res_.delivered;
   s["messages_per_s"] = res_.messages_per_s;
   nlohmann::json fl = nlohmann::json::array();
+  uint64_t impacted = 0, impacted_devices = 0;
   for (tracked& f : fails_) {
+    impacted += f.r.impacted_ps;
+    impacted_devices += f.r.affected;
     if (!f.r.all_recovered) f.r.recovery_ps = never;
     res_.failures.push_back(f.r);
     const clock_failure_result& r = f.r;
@@ -769,9 +774,12 @@ clock_algorithm_result sim::end(uint64_t end_ps) {
                   {"peak_epsilon_ns", ns(r.peak_epsilon_ps)},
                   {"peak_device", r.peak_device},
                   {"peak_epsilon_base_ns", ns(r.peak_epsilon_base_ps)},
-                  {"slowest_device", r.slowest}});
+                  {"slowest_device", r.slowest},
+                  {"impacted_device_time_us", us(r.impacted_ps)}});
   }
   s["failures"] = fl;
+  s["impacted_device_time_ms"] = double(impacted) / 1e9;   // Fig. 3.20's blast radius, over every failure
+  s["impacted_devices"] = impacted_devices;
   finish(s);
   return std::move(res_);
 }
@@ -1064,10 +1072,14 @@ class sundial_sim : public sim {
         build_unit(u, now_);
         ++reconfigured_;
       } else if (member) {
+        // A device still on its backup parent is put back on the plan's primary too: otherwise
+        // it would stay on a path the new plan no longer backs up, and the next failure of
+        // that path would strand it until the controller's next reaction.
         const sundial_firmware_config& o = fw_[u]->config();
         if (o.root != c.root || o.primary_parent != c.primary_parent || o.backup_parent != c.backup_parent ||
             o.eps_base_ps != c.eps_base_ps || o.eps_base_backup_ps != c.eps_base_backup_ps ||
-            o.first_timeout_ps != c.first_timeout_ps || o.second_timeout_ps != c.second_timeout_ps) {
+            o.first_timeout_ps != c.first_timeout_ps || o.second_timeout_ps != c.second_timeout_ps ||
+            fw_[u]->state() != firmware_state::primary) {
           poll(u, now_);
           fw_[u]->configure(c);
           ++reconfigured_;

@@ -97,6 +97,10 @@ struct clock_failure_result {
   std::string peak_device;
   int64_t peak_epsilon_base_ps = 0;      // that device's eps_base then (peak - base = the drift term)
   std::string slowest;                   // the device that recovered last (or one that did not)
+  // The blast radius (Fig. 3.20): over the affected survivors, the time each went without a
+  // valid sync-message, from its last one before the failure (or the failure, if there was none
+  // in the run) to its recovery (or the end of the run).
+  uint64_t impacted_ps = 0;
 };
 
 struct clock_algorithm_result {

@@ -427,3 +427,48 @@ TEST(ClockNetwork, OffsetFromIdealTimeIsTheRootsErrorPlusTheOffset) {
     EXPECT_NE(own.back() - own.front(), 0);
   }
 }
+
+// After the controller's reaction every device is back on the plan's primary parent, including
+// those whose configuration the new plan did not change but which a failure had moved to their
+// backup parent (the subtree below the failed link times out together). Left on the backup, a
+// device would be stranded by the next failure of that path until the controller's next reaction.
+TEST(ClockNetwork, TheControllerPutsEveryDeviceBackOnItsPrimary) {
+  const topology t = fat_tree(4);
+  clock_network_config c;
+  c.root = "core0";
+  c.duration_ps = 3'000 * us;
+  c.controller_delay_ps = 1'000 * us;
+  // The switch below the failed link and its subtree move to their backups, and the new plan
+  // gives at least one of them the configuration it had.
+  c.faults = {parse_clock_fault("link agg1-core2 @ 1000")};
+  clock_layer layer(t, c, nullptr);
+  layer.advance(1'500 * us);   // after the failure, before the controller
+  size_t on_backup = 0;
+  for (unsigned s : t.switches) on_backup += layer.sundial_state(s) == sundial_regs::state_backup;
+  EXPECT_GE(on_backup, 1u);
+  layer.advance(2'500 * us);   // after the controller
+  for (unsigned s : t.switches) {
+    const uint32_t st = layer.sundial_state(s);
+    EXPECT_TRUE(st == sundial_regs::state_primary || st == sundial_regs::state_root) << t.nodes[s].name << " " << st;
+  }
+  const clock_result r = layer.finish(c.duration_ps);
+  EXPECT_EQ(r.algorithms[0].bound_violations, 0u);
+}
+
+// The blast radius of one failure (Fig. 3.20) is each affected device's outage, summed: between
+// the affected count times the shortest possible outage (the first timeout) and that count times
+// the longest outage measured.
+TEST(ClockNetwork, ImpactedDeviceTimeIsTheAffectedDevicesOutages) {
+  const topology t = fat_tree(4);
+  clock_network_config c;
+  c.root = "core0";
+  c.duration_ps = 2'000 * us;
+  c.faults = {parse_clock_fault("link agg0-core0 @ 1000")};
+  const clock_result r = run_clock_network(t, c);
+  const clock_failure_result& f = r.algorithms[0].failures.at(0);
+  ASSERT_TRUE(f.all_recovered);
+  ASSERT_GT(f.affected, 1u);
+  EXPECT_GE(f.impacted_ps, uint64_t(f.affected) * c.first_timeout_ps);
+  EXPECT_LE(f.impacted_ps, uint64_t(f.affected) * f.max_outage_ps);
+  EXPECT_DOUBLE_EQ(r.algorithms[0].summary["impacted_device_time_ms"].get<double>(), double(f.impacted_ps) / 1e9);
+}
