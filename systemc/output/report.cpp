@@ -364,18 +364,46 @@ void clock_section(page& pg, const json& summary, const probe_set& probes) {
   pg.html += "</table>\n";
   if (!ck.value("faults", json::array()).empty()) {
     pg.html += "<table class=\"bins\">\n<tr><th>algorithm</th><th>fault</th><th>affected devices</th><th>recovery</th>"
-               "<th>longest outage</th><th>peak epsilon</th></tr>\n";
+               "<th>longest outage</th><th>peak epsilon</th><th>impacted device time</th></tr>\n";
     for (const std::string& a : algs)
       for (const auto& f : ck[a].value("failures", json::array()))
-        pg.html += fmt::format("<tr><td>{}</td><td>{}</td><td>{} ({} cut off)</td><td>{}</td><td>{}</td><td>{} at {}</td></tr>\n",
+        pg.html += fmt::format("<tr><td>{}</td><td>{}</td><td>{} ({} cut off)</td><td>{}</td><td>{}</td><td>{} at {}</td><td>{}</td></tr>\n",
                                html_escape(a), html_escape(f.value("fault", "")), f.value("affected_devices", 0),
                                f.value("cut_off_devices", 0),
                                f["recovery_time_us"].is_null() ? std::string("not within the run")
                                                                : duration(f["recovery_time_us"].get<double>() * 1e-6),
                                f["max_outage_us"].is_number() ? duration(f["max_outage_us"].get<double>() * 1e-6) : std::string("(before the run)"),
                                duration(f.value("peak_epsilon_ns", 0.0) * 1e-9),
-                               html_escape(f.value("peak_device", "")));
+                               html_escape(f.value("peak_device", "")), duration(f.value("impacted_device_time_us", 0.0) * 1e-6));
+    for (const std::string& a : algs)   // the blast radius over every fault (Fig. 3.20)
+      if (ck[a].value("failures", json::array()).size() > 1)
+        pg.html += fmt::format("<tr><td>{}</td><td>all {} faults</td><td>{}</td><td></td><td></td><td></td><td>{}</td></tr>\n",
+                               html_escape(a), ck[a].value("failures", json::array()).size(), ck[a].value("impacted_devices", 0),
+                               duration(ck[a].value("impacted_device_time_ms", 0.0) * 1e-3));
     pg.html += "</table>\n";
+    // Fig. 3.20: the blast radius as the failures add up.
+    plot_spec blast;
+    blast.id = pg.next_id();
+    blast.title = "Impacted device time, cumulative over the failures";
+    blast.xlabel = "failure";
+    blast.ylabel = "ms";
+    blast.logy = true;
+    for (const std::string& a : algs) {
+      plot_series line;
+      line.title = a;
+      line.style = "linespoints";
+      double sum = 0;
+      for (const auto& f : ck[a].value("failures", json::array())) {
+        sum += f.value("impacted_device_time_us", 0.0) / 1e3;
+        line.x.push_back(double(line.x.size() + 1));
+        line.y.push_back(sum);
+      }
+      blast.series.push_back(std::move(line));
+    }
+    if (ck.value("faults", json::array()).size() > 1)
+      pg.figure(blast, html_escape("Over each failure and each device it affected, the time the device went without a "
+                                   "valid sync-message (Fig. 3.20); summary.json's clock.ALG.impacted_device_time_ms. "
+                                   "Zeros are not drawn on the log axis."));
   }
   std::vector<double> t_us;
   for (double t : probes.t_s) t_us.push_back(t * 1e6);
