@@ -17,8 +17,6 @@ void clock_driver::advance(uint64_t now_ps) {
   rearm();
 }
 
-void clock_driver::start(uint64_t now_ps) { advance(now_ps); }
-
 void clock_driver::wake(uint64_t now_ps) {
   if (now_ps != armed_at_) return;   // superseded by an earlier wake-up
   armed_at_ = UINT64_MAX;

@@ -21,7 +21,6 @@ class clock_driver final : public timed_client, private sync_transport {
   // Queue a sync frame at switch node `node`'s port (set by the fabric).
   std::function<void(uint32_t node, uint32_t port, const sync_header& m)> send;
 
-  void start(uint64_t now_ps);   // at t = 0, after the controller's first programming
   // Device side.
   void stamp(sync_header& m, uint64_t egress_ps) const { m.timestamp_ps = layer_.stamp(m, egress_ps); }
   void receive(uint32_t node, uint32_t port, const sync_header& m, uint64_t now_ps);
@@ -34,6 +33,8 @@ class clock_driver final : public timed_client, private sync_transport {
   uint64_t fault_at_ps(size_t i) const { return layer_.fault_at_ps(i); }
   std::vector<unsigned> fault_links(size_t i) const { return layer_.fault_links(i); }
   void sample(uint64_t now_ps);
+  // Runs what is due by now; the first call (t = 0, after the controller's first programming)
+  // starts the layer.
   void advance(uint64_t now_ps);
   clock_result finish(uint64_t end_ps) { return layer_.finish(end_ps); }
 

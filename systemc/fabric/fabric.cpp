@@ -200,7 +200,7 @@ void fabric::sample() {
   sample_tick_.notify(ps(cfg_.probe_interval_ps));
 }
 
-void fabric::clock_start() { clock_->start(now_ps()); }
+void fabric::clock_start() { clock_->advance(now_ps()); }
 
 void fabric::clock_faults() {
   // Each fault takes its links down at its time (a device's: all of its links; a broken clock:

@@ -382,28 +382,29 @@ void clock_section(page& pg, const json& summary, const probe_set& probes) {
                                duration(ck[a].value("impacted_device_time_ms", 0.0) * 1e-3));
     pg.html += "</table>\n";
     // Fig. 3.20: the blast radius as the failures add up.
-    plot_spec blast;
-    blast.id = pg.next_id();
-    blast.title = "Impacted device time, cumulative over the failures";
-    blast.xlabel = "failure";
-    blast.ylabel = "ms";
-    blast.logy = true;
-    for (const std::string& a : algs) {
-      plot_series line;
-      line.title = a;
-      line.style = "linespoints";
-      double sum = 0;
-      for (const auto& f : ck[a].value("failures", json::array())) {
-        sum += f.value("impacted_device_time_us", 0.0) / 1e3;
-        line.x.push_back(double(line.x.size() + 1));
-        line.y.push_back(sum);
+    if (ck.value("faults", json::array()).size() > 1) {
+      plot_spec blast;
+      blast.id = pg.next_id();
+      blast.title = "Impacted device time, cumulative over the failures";
+      blast.xlabel = "failure";
+      blast.ylabel = "ms";
+      blast.logy = true;
+      for (const std::string& a : algs) {
+        plot_series line;
+        line.title = a;
+        line.style = "linespoints";
+        double sum = 0;
+        for (const auto& f : ck[a].value("failures", json::array())) {
+          sum += f.value("impacted_device_time_us", 0.0) / 1e3;
+          line.x.push_back(double(line.x.size() + 1));
+          line.y.push_back(sum);
+        }
+        blast.series.push_back(std::move(line));
       }
-      blast.series.push_back(std::move(line));
-    }
-    if (ck.value("faults", json::array()).size() > 1)
       pg.figure(blast, html_escape("Over each failure and each device it affected, the time the device went without a "
                                    "valid sync-message (Fig. 3.20); summary.json's clock.ALG.impacted_device_time_ms. "
                                    "Zeros are not drawn on the log axis."));
+    }
   }
   std::vector<double> t_us;
   for (double t : probes.t_s) t_us.push_back(t * 1e6);
