@@ -1,5 +1,5 @@
 // CRC hash unit: the hash that switch ASICs compute over a packet's 5-tuple for ECMP and table
-// indexing (C++ core: systemc/common/crc.h, crc_engine). One key per cycle, the hash one cycle
+// indexing (C++ core: systemc/blocks/crc_hash.h, crc_engine). One key per cycle, the hash one cycle
 // later. The CRC is unrolled into an XOR tree over the key's bits, as the polynomial division is
 // defined (MSB first; reflected CRCs feed each byte LSB first and reflect the result).
 //

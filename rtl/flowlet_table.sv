@@ -23,7 +23,7 @@
 // Cycle c: lk_valid, lk_hash and lk_new_port of cycle c go in before edge c; lk_port,
 // lk_new_flowlet, lk_index and lk_path_change are their results combinationally in cycle c (for a
 // stage that uses them in the lookup cycle, and for the RTL-in-the-loop adapter
-// tlm/rtl/flowlet_table_rtl.cpp, which must answer each lookup before it knows whether another
+// cosim/flowlet_table/flowlet_table_rtl.cpp, which must answer each lookup before it knows whether another
 // comes in the same cycle). After edge c, res_* hold cycle c's results (held while res_valid is
 // low) and the counters and sweep state include cycle c's checker step: the core's counters()
 // after advance((c + 1) * P).

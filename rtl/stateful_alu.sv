@@ -3,7 +3,7 @@
 // packet one read-modify-write of one entry computed by a small program; the program is runtime
 // configuration (cfg_*), as a stage's action configuration registers are.
 //
-// Pipeline (latency 4 = salu_config::latency_cycles, one execution per cycle):
+// Pipeline (latency 4 = stateful_alu_config::latency_cycles, one execution per cycle):
 //   1 SRAM read of the entry (synchronous read port)
 //   2 predicates and updates. Both sit in one cycle because they form the RMW loop: the next
 //     packet on the same entry needs this result in its own cycle 2. The word it works on is
@@ -13,10 +13,10 @@
 //   3 output select, write-back into SRAM (write port)
 //   4 result register
 //
-// Program encoding (field = C++ salu_program field, enums with their C++ values):
+// Program encoding (field = C++ stateful_alu_program field, enums with their C++ values):
 //   cfg_cond_lo/hi      {used, x[2:0], y[2:0], relop[2:0], is_signed, constant[WIDTH-1:0]}
 //   cfg_update_*        {used, when[3:0], op[3:0], x[2:0], y[2:0], is_signed, constant[WIDTH-1:0]}
-//   cfg_output          salu_output (none, lo_old, hi_old, lo_new, hi_new, predicate)
+//   cfg_output          stateful_alu_output (none, lo_old, hi_old, lo_new, hi_new, predicate)
 //   cfg_output_when     4-bit truth table over {p_hi, p_lo}
 // On a single-word array (DUAL = 0) mem_hi reads 0 and the hi updates do not exist, as in the
 // core (which refuses programs that use them).
@@ -34,9 +34,9 @@
 // The core's pass_id rule (no second execute in the same pass) has no port here: one RMW port
 // taking at most one packet per cycle is that rule in hardware.
 module stateful_alu #(
-    parameter int ENTRIES = 1024,  // a register array of one stage (salu_config::entries is 1)
-    parameter int WIDTH   = 32,    // salu_config::width_bits: 8, 16 or 32
-    parameter bit DUAL    = 1'b1   // salu_config::dual; C++ default false, 1 here so that the
+    parameter int ENTRIES = 1024,  // a register array of one stage (stateful_alu_config::entries is 1)
+    parameter int WIDTH   = 32,    // stateful_alu_config::width_bits: 8, 16 or 32
+    parameter bit DUAL    = 1'b1   // stateful_alu_config::dual; C++ default false, 1 here so that the
                                    // cosim can run flowradar_cell / fingerprint_vote (need hi)
 ) (
     input  logic                  clk,
@@ -72,7 +72,7 @@ module stateful_alu #(
     output logic                  cp_rvalid,
     output logic [WIDTH-1:0]      cp_rdata_lo,
     output logic [WIDTH-1:0]      cp_rdata_hi,
-    // salu_counters, counted with the result
+    // stateful_alu_counters, counted with the result
     output logic [63:0]           cnt_executions,
     output logic [63:0]           cnt_updates_lo,
     output logic [63:0]           cnt_updates_hi,
@@ -89,7 +89,7 @@ module stateful_alu #(
 
   // ---- expression units ---------------------------------------------------------------------
 
-  // salu_operand: zero, constant, mem_lo, mem_hi, phv_a, phv_b
+  // stateful_alu_operand: zero, constant, mem_lo, mem_hi, phv_a, phv_b
   function automatic logic [WIDTH-1:0] operand(input logic [2:0] sel, input logic [WIDTH-1:0] k, lo, hi, a, b);
     case (sel)
       3'd1: operand = k;
@@ -112,7 +112,7 @@ module stateful_alu #(
     logic r;
     x = operand(p[WIDTH+9:WIDTH+7], p[WIDTH-1:0], lo, hi, a, b);
     y = operand(p[WIDTH+6:WIDTH+4], p[WIDTH-1:0], lo, hi, a, b);
-    case (p[WIDTH+3:WIDTH+1])   // salu_relop: eq, ne, lt, le, gt, ge
+    case (p[WIDTH+3:WIDTH+1])   // stateful_alu_relop: eq, ne, lt, le, gt, ge
       3'd0: r = x == y;
       3'd1: r = x != y;
       3'd2: r = less(x, y, p[WIDTH]);
@@ -135,7 +135,7 @@ module stateful_alu #(
     sum = {1'b0, x} + {1'b0, y};
     dif = {1'b0, x} - {1'b0, y};
     sat = 1'b0;
-    case (u[WIDTH+10:WIDTH+7])   // salu_op
+    case (u[WIDTH+10:WIDTH+7])   // stateful_alu_op
       4'd0: r = sum[WIDTH-1:0];                                   // add
       4'd1: r = dif[WIDTH-1:0];                                   // sub
       4'd2: begin                                                 // sadd
@@ -305,7 +305,7 @@ module stateful_alu #(
   always_comb begin
     value = '0;
     if (s2_exec && output_when[{s2_p_hi, s2_p_lo}]) begin
-      case (output_sel)   // salu_output
+      case (output_sel)   // stateful_alu_output
         3'd1: value = s2_old_lo;
         3'd2: value = s2_old_hi;
         3'd3: value = s2_new_lo;

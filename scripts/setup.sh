@@ -13,7 +13,7 @@ packages=(
   libgtest-dev libgmock-dev            # testbenches
   libbenchmark-dev                     # bench/
   gnuplot-nox                          # plots in report.html
-  verilator                            # RTL lint and cosimulation (rtl/, testbenches/cosim/)
+  verilator                            # RTL lint and cosimulation (rtl/, cosim/)
   yosys                                # netasic synth: cells, flip-flops and memory bits
 )
 

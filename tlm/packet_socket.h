@@ -5,7 +5,7 @@
 #include <systemc>
 #include <tlm>
 
-#include "tlm/packet.h"
+#include "protocol/packet.h"
 
 namespace netasic {
 

@@ -13,9 +13,9 @@
 #include <fmt/ranges.h>
 
 #include "common/params.h"
-#include "cosim/common/cosim_run.h"
-#include "tlm/rtl/rtl_loop_register.h"
-#include "fabric/run.h"
+#include "cosim/harness/cosim_run.h"
+#include "cosim/harness/rtl_loop_register.h"
+#include "run/run.h"
 #include "sweep.h"
 #include "synth.h"
 
@@ -248,7 +248,7 @@ int sc_main(int argc, char** argv) {
       const std::string lb = cfg.string("lb.mode");
       if ((b == "flowlet_table" && lb != "letflow") ||
           (b == "balance_sketch" && (lb != "balance_sketch" || cfg.string("lb.sketch.form") != "software")) ||
-          (b == "recip_divider" && (cfg.string("cc.algorithm") != "hpcc" || cfg.string("hpcc.divider") != "table")))
+          (b == "reciprocal_table" && (cfg.string("cc.algorithm") != "hpcc" || cfg.string("hpcc.divider") != "table")))
         throw config_error(fmt::format("--rtl {}: the scenario does not use this block ({})", b,
                                        b == "flowlet_table" ? "it needs lb.mode = \"letflow\""
                                        : b == "balance_sketch" ? "it needs lb.mode = \"balance_sketch\" with lb.sketch.form = \"software\""

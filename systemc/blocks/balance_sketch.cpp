@@ -22,66 +22,66 @@ unsigned bits_for(uint64_t values) {   // bits to tell `values` values apart
 
 // ---- register actions of the Tofino form --------------------------------------------------------
 
-salu_program bs_sel_id_vote_program() {
+stateful_alu_program bs_sel_id_vote_program() {
   // The vote word holds vote - 1, so "the vote falls to 0" is "the word is 0 and the key
   // differs": the key is replaced in the same pass and the newcomer starts at vote 1 (word 0),
   // as Case 3's <f, 1, t, Null>. Empty and cleared entries (key 0, word 0) are taken the same way.
-  salu_program p = salu_program::fingerprint_vote();   // p_lo: key matches; hi += 1 / hi -= 1
-  p.cond_hi = {true, salu_operand::mem_hi, salu_operand::constant, salu_relop::eq, false, 0};
-  p.update_lo_1 = {true, 0b0100, salu_op::set, salu_operand::phv_a, salu_operand::zero, false, 0};   // !p_lo && p_hi
-  p.output = salu_output::hi_old;   // the vote before this packet, for vote > F
+  stateful_alu_program p = stateful_alu_program::fingerprint_vote();   // p_lo: key matches; hi += 1 / hi -= 1
+  p.cond_hi = {true, stateful_alu_operand::mem_hi, stateful_alu_operand::constant, stateful_alu_relop::eq, false, 0};
+  p.update_lo_1 = {true, 0b0100, stateful_alu_op::set, stateful_alu_operand::phv_a, stateful_alu_operand::zero, false, 0};   // !p_lo && p_hi
+  p.output = stateful_alu_output::hi_old;   // the vote before this packet, for vote > F
   return p;
 }
 
-salu_program bs_sel_id_clear_program() {
+stateful_alu_program bs_sel_id_clear_program() {
   // The mirrored packet's pass: key and vote to 0 (the paper clears flow_ID to Null).
-  salu_program p;
-  p.update_lo_1 = {true, when_always, salu_op::set, salu_operand::zero, salu_operand::zero, false, 0};
-  p.update_hi_1 = {true, when_always, salu_op::set, salu_operand::zero, salu_operand::zero, false, 0};
+  stateful_alu_program p;
+  p.update_lo_1 = {true, when_always, stateful_alu_op::set, stateful_alu_operand::zero, stateful_alu_operand::zero, false, 0};
+  p.update_hi_1 = {true, when_always, stateful_alu_op::set, stateful_alu_operand::zero, stateful_alu_operand::zero, false, 0};
   return p;
 }
 
-salu_program bs_sel_ts_touch_program() {
+stateful_alu_program bs_sel_ts_touch_program() {
   // phv_a = compact now, phv_b = 1 if the packet's flow resides after SEL_ID. The gap tests need
   // ts_now - ts mod 2^s, and this ALU compares operands without subtracting, so it hands the old
   // timestamp to the next stage (the write does not depend on the gap, so nothing is lost).
-  salu_program p;
-  p.cond_lo = {true, salu_operand::phv_b, salu_operand::constant, salu_relop::eq, false, 1};
-  p.update_lo_1 = {true, when_p_lo, salu_op::set, salu_operand::phv_a, salu_operand::zero, false, 0};
-  p.output = salu_output::lo_old;
+  stateful_alu_program p;
+  p.cond_lo = {true, stateful_alu_operand::phv_b, stateful_alu_operand::constant, stateful_alu_relop::eq, false, 1};
+  p.update_lo_1 = {true, when_p_lo, stateful_alu_op::set, stateful_alu_operand::phv_a, stateful_alu_operand::zero, false, 0};
+  p.output = stateful_alu_output::lo_old;
   return p;
 }
 
-salu_program bs_sch_id_claim_program(uint64_t Delta_slices) {
+stateful_alu_program bs_sch_id_claim_program(uint64_t Delta_slices) {
   // sch_flag set. phv_a = key, phv_b = now in slices mod 2^w. The word holds a deadline (last
   // packet + Δ/slice + 1) rather than the last time, so "idle > Δ" is one compare, deadline <= now,
   // which the ALU can do without subtracting. Take the entry if the key matches or it expired.
-  salu_program p;
-  p.cond_lo = {true, salu_operand::mem_lo, salu_operand::phv_a, salu_relop::eq, false, 0};
-  p.cond_hi = {true, salu_operand::mem_hi, salu_operand::phv_b, salu_relop::le, false, 0};
-  p.update_lo_1 = {true, 0b1110, salu_op::set, salu_operand::phv_a, salu_operand::zero, false, 0};
-  p.update_hi_1 = {true, 0b1110, salu_op::add, salu_operand::phv_b, salu_operand::constant, false,
+  stateful_alu_program p;
+  p.cond_lo = {true, stateful_alu_operand::mem_lo, stateful_alu_operand::phv_a, stateful_alu_relop::eq, false, 0};
+  p.cond_hi = {true, stateful_alu_operand::mem_hi, stateful_alu_operand::phv_b, stateful_alu_relop::le, false, 0};
+  p.update_lo_1 = {true, 0b1110, stateful_alu_op::set, stateful_alu_operand::phv_a, stateful_alu_operand::zero, false, 0};
+  p.update_hi_1 = {true, 0b1110, stateful_alu_op::add, stateful_alu_operand::phv_b, stateful_alu_operand::constant, false,
                    uint32_t(Delta_slices + 1)};
-  p.output = salu_output::predicate;   // != 0: the flow holds the entry now
+  p.output = stateful_alu_output::predicate;   // != 0: the flow holds the entry now
   return p;
 }
 
-salu_program bs_sch_id_refresh_program(uint64_t Delta_slices) {
+stateful_alu_program bs_sch_id_refresh_program(uint64_t Delta_slices) {
   // Every other packet: the resident's deadline moves on, so it "will be kept until [it] ends".
-  salu_program p;
-  p.cond_lo = {true, salu_operand::mem_lo, salu_operand::phv_a, salu_relop::eq, false, 0};
-  p.update_hi_1 = {true, when_p_lo, salu_op::add, salu_operand::phv_b, salu_operand::constant, false,
+  stateful_alu_program p;
+  p.cond_lo = {true, stateful_alu_operand::mem_lo, stateful_alu_operand::phv_a, stateful_alu_relop::eq, false, 0};
+  p.update_hi_1 = {true, when_p_lo, stateful_alu_op::add, stateful_alu_operand::phv_b, stateful_alu_operand::constant, false,
                    uint32_t(Delta_slices + 1)};
-  p.output = salu_output::predicate;
+  p.output = stateful_alu_output::predicate;
   return p;
 }
 
-salu_program bs_sch_nh_assign_program() {
+stateful_alu_program bs_sch_nh_assign_program() {
   // phv_a = the picked hop, phv_b = 1 to write it; the output is the hop to forward on.
-  salu_program p;
-  p.cond_lo = {true, salu_operand::phv_b, salu_operand::constant, salu_relop::eq, false, 1};
-  p.update_lo_1 = {true, when_p_lo, salu_op::set, salu_operand::phv_a, salu_operand::zero, false, 0};
-  p.output = salu_output::lo_new;
+  stateful_alu_program p;
+  p.cond_lo = {true, stateful_alu_operand::phv_b, stateful_alu_operand::constant, stateful_alu_relop::eq, false, 1};
+  p.update_lo_1 = {true, when_p_lo, stateful_alu_op::set, stateful_alu_operand::phv_a, stateful_alu_operand::zero, false, 0};
+  p.output = stateful_alu_output::lo_new;
   return p;
 }
 
@@ -89,26 +89,26 @@ salu_program bs_sch_nh_assign_program() {
 
 class balance_sketch::multi_action_register {
  public:
-  multi_action_register(const salu_config& cfg, const std::vector<salu_program>& actions)
-      : words_(cfg.entries, salu_entry{0, 0}) {
+  multi_action_register(const stateful_alu_config& cfg, const std::vector<stateful_alu_program>& actions)
+      : words_(cfg.entries, stateful_alu_entry{0, 0}) {
     alus_.reserve(actions.size());
-    for (const salu_program& p : actions) alus_.emplace_back(cfg, p);
+    for (const stateful_alu_program& p : actions) alus_.emplace_back(cfg, p);
   }
 
-  salu_result execute(size_t action, uint64_t pass, uint32_t index, uint32_t a, uint32_t b) {
+  stateful_alu_result execute(size_t action, uint64_t pass, uint32_t index, uint32_t a, uint32_t b) {
     // One read-modify-write per register per pass, whichever action runs.
     if (ran_ && pass == last_pass_) throw std::logic_error("balance_sketch: second access to a register in one pass");
     stateful_alu& alu = alus_.at(action);
-    const salu_entry in = words_.at(index);
+    const stateful_alu_entry in = words_.at(index);
     alu.write(index, in.lo, in.hi);
-    const salu_result r = alu.execute(pass, index, a, b);
+    const stateful_alu_result r = alu.execute(pass, index, a, b);
     words_[index] = alu.read(index);
     ran_ = true;
     last_pass_ = pass;
     return r;
   }
 
-  salu_entry read(uint32_t index) const { return words_.at(index); }
+  stateful_alu_entry read(uint32_t index) const { return words_.at(index); }
   uint64_t executions() const {
     uint64_t n = 0;
     for (const stateful_alu& a : alus_) n += a.counters().executions;
@@ -117,7 +117,7 @@ class balance_sketch::multi_action_register {
 
  private:
   std::vector<stateful_alu> alus_;
-  std::vector<salu_entry> words_;
+  std::vector<stateful_alu_entry> words_;
   bool ran_ = false;
   uint64_t last_pass_ = 0;
 };
@@ -167,8 +167,8 @@ balance_sketch::balance_sketch(const balance_sketch_config& cfg) : cfg_(cfg), rn
     pipe_.assign(cfg.buckets, bs_tofino_entry{});
     return;
   }
-  auto reg = [&](unsigned width, bool dual, std::vector<salu_program> actions) {
-    return std::make_unique<multi_action_register>(salu_config{cfg.buckets, width, dual, cfg.salu_latency_cycles}, actions);
+  auto reg = [&](unsigned width, bool dual, std::vector<stateful_alu_program> actions) {
+    return std::make_unique<multi_action_register>(stateful_alu_config{cfg.buckets, width, dual, cfg.salu_latency_cycles}, actions);
   };
   sel_id_ = reg(w_id_, true, {bs_sel_id_vote_program(), bs_sel_id_clear_program()});
   sel_ts_ = reg(w_ts_, false, {bs_sel_ts_touch_program()});
@@ -344,24 +344,24 @@ bs_decision balance_sketch::process_salu(uint32_t b, uint32_t f, uint64_t now_ps
   const uint32_t now_w = uint32_t((now_ps / slice_) & sch_mask_);
   const uint64_t pass = ++pass_;
 
-  const salu_result r1 = sel_id_->execute(0, pass, b, f, 0);
+  const stateful_alu_result r1 = sel_id_->execute(0, pass, b, f, 0);
   const bool match = r1.p_lo, took = !r1.p_lo && r1.p_hi, resident = match || took;
   const uint32_t v_old = r1.output;
 
-  const salu_result r2 = sel_ts_->execute(0, pass, b, ts_now, resident ? 1 : 0);
+  const stateful_alu_result r2 = sel_ts_->execute(0, pass, b, ts_now, resident ? 1 : 0);
   const uint64_t gap = (uint64_t(ts_now) - r2.output) & ts_mask_;
   d.flowlet_start = match && gap > n_delta_;
   const bool sch = d.flowlet_start && uint64_t(v_old) + 1 > cfg_.F;
   d.bucket_clear = !resident && gap > n_Delta_;
 
-  const salu_result r3 = sch_id_->execute(sch ? 0 : 1, pass, b, f, now_w);
+  const stateful_alu_result r3 = sch_id_->execute(sch ? 0 : 1, pass, b, f, now_w);
   const bool resident_sch = r3.output != 0;
   d.scheduler_claim = sch && !r3.p_lo && r3.p_hi;
   d.scheduler_blocked = sch && !r3.p_lo && !r3.p_hi;
 
   const bool assign = sch && resident_sch;
   const uint32_t hop = assign ? pick(candidate) : 0;
-  const salu_result r4 = sch_nh_->execute(0, pass, b, hop, assign ? 1 : 0);
+  const stateful_alu_result r4 = sch_nh_->execute(0, pass, b, hop, assign ? 1 : 0);
   d.path_change = assign;
   d.steer = resident_sch;
   if (resident_sch) d.next_hop = r4.output;
@@ -437,7 +437,7 @@ bs_tofino_entry balance_sketch::tofino_entry(uint32_t bucket) const {
   if (bucket >= cfg_.buckets) throw std::out_of_range("balance_sketch: no such bucket");
   if (cfg_.form == bs_form::pipeline) return pipe_[bucket];
   bs_tofino_entry e;
-  const salu_entry id = sel_id_->read(bucket), sch = sch_id_->read(bucket);
+  const stateful_alu_entry id = sel_id_->read(bucket), sch = sch_id_->read(bucket);
   e.sel_fingerprint = id.lo;
   e.sel_vote_word = id.hi;
   e.sel_timestamp = sel_ts_->read(bucket).lo;

@@ -192,13 +192,13 @@ class balance_sketch {
 };
 
 // The register actions of the Tofino form, for the datasheet, the resource count and the tests.
-// sel_id_vote is salu_program::fingerprint_vote() plus the key replacement (lo <- phv_a when the
+// sel_id_vote is stateful_alu_program::fingerprint_vote() plus the key replacement (lo <- phv_a when the
 // key differs and the stored vote word is 0, i.e. the vote falls from 1 to 0) and output hi_old.
-salu_program bs_sel_id_vote_program();
-salu_program bs_sel_id_clear_program();
-salu_program bs_sel_ts_touch_program();
-salu_program bs_sch_id_claim_program(uint64_t Delta_slices);
-salu_program bs_sch_id_refresh_program(uint64_t Delta_slices);
-salu_program bs_sch_nh_assign_program();
+stateful_alu_program bs_sel_id_vote_program();
+stateful_alu_program bs_sel_id_clear_program();
+stateful_alu_program bs_sel_ts_touch_program();
+stateful_alu_program bs_sch_id_claim_program(uint64_t Delta_slices);
+stateful_alu_program bs_sch_id_refresh_program(uint64_t Delta_slices);
+stateful_alu_program bs_sch_nh_assign_program();
 
 }  // namespace netasic

@@ -27,7 +27,7 @@
 
 #include "blocks/flowlet_table.h"
 #include "common/rng.h"
-#include "tlm/headers.h"   // conga_header
+#include "protocol/headers.h"   // conga_header
 
 namespace netasic {
 

@@ -6,64 +6,64 @@
 
 namespace netasic {
 namespace {
-bool uses_hi(salu_operand o) { return o == salu_operand::mem_hi; }
+bool uses_hi(stateful_alu_operand o) { return o == stateful_alu_operand::mem_hi; }
 
 // On a single-word array nothing may read or write hi: the word is not there in SRAM.
-void check_single_word(const salu_program& p) {
+void check_single_word(const stateful_alu_program& p) {
   auto fail = [](const std::string& what) {
     throw std::invalid_argument("stateful_alu: single-word array (dual = false) but " + what);
   };
   if (p.update_hi_1.used) fail("update_hi_1 is used");
   if (p.update_hi_2.used) fail("update_hi_2 is used");
-  const std::pair<const char*, const salu_predicate*> conds[] = {{"cond_lo", &p.cond_lo}, {"cond_hi", &p.cond_hi}};
+  const std::pair<const char*, const stateful_alu_predicate*> conds[] = {{"cond_lo", &p.cond_lo}, {"cond_hi", &p.cond_hi}};
   for (const auto& [name, c] : conds)
     if (c->used && (uses_hi(c->x) || uses_hi(c->y))) fail(std::string(name) + " reads mem_hi");
-  const std::pair<const char*, const salu_update*> ups[] = {{"update_lo_1", &p.update_lo_1}, {"update_lo_2", &p.update_lo_2}};
+  const std::pair<const char*, const stateful_alu_update*> ups[] = {{"update_lo_1", &p.update_lo_1}, {"update_lo_2", &p.update_lo_2}};
   for (const auto& [name, u] : ups)
     if (u->used && (uses_hi(u->x) || uses_hi(u->y))) fail(std::string(name) + " reads mem_hi");
-  if (p.output == salu_output::hi_old) fail("output is hi_old");
-  if (p.output == salu_output::hi_new) fail("output is hi_new");
+  if (p.output == stateful_alu_output::hi_old) fail("output is hi_old");
+  if (p.output == stateful_alu_output::hi_new) fail("output is hi_new");
 }
 
 // Enums cast from config files or fuzzers: catch a bad value here, not halfway through a pass.
-void check_enums(const salu_program& p) {
+void check_enums(const stateful_alu_program& p) {
   auto fail = [](const std::string& what) { throw std::invalid_argument("stateful_alu: " + what + " out of range"); };
-  auto operand_ok = [](salu_operand o) { return uint8_t(o) <= uint8_t(salu_operand::phv_b); };
-  const std::pair<const char*, const salu_predicate*> conds[] = {{"cond_lo", &p.cond_lo}, {"cond_hi", &p.cond_hi}};
+  auto operand_ok = [](stateful_alu_operand o) { return uint8_t(o) <= uint8_t(stateful_alu_operand::phv_b); };
+  const std::pair<const char*, const stateful_alu_predicate*> conds[] = {{"cond_lo", &p.cond_lo}, {"cond_hi", &p.cond_hi}};
   for (const auto& [name, c] : conds)
-    if (c->used && (!operand_ok(c->x) || !operand_ok(c->y) || uint8_t(c->relop) > uint8_t(salu_relop::ge)))
+    if (c->used && (!operand_ok(c->x) || !operand_ok(c->y) || uint8_t(c->relop) > uint8_t(stateful_alu_relop::ge)))
       fail(std::string(name) + " operand or relop");
-  const std::pair<const char*, const salu_update*> ups[] = {{"update_lo_1", &p.update_lo_1}, {"update_lo_2", &p.update_lo_2},
+  const std::pair<const char*, const stateful_alu_update*> ups[] = {{"update_lo_1", &p.update_lo_1}, {"update_lo_2", &p.update_lo_2},
                                                             {"update_hi_1", &p.update_hi_1}, {"update_hi_2", &p.update_hi_2}};
   for (const auto& [name, u] : ups) {
-    if (u->used && (!operand_ok(u->x) || !operand_ok(u->y) || uint8_t(u->op) > uint8_t(salu_op::set)))
+    if (u->used && (!operand_ok(u->x) || !operand_ok(u->y) || uint8_t(u->op) > uint8_t(stateful_alu_op::set)))
       fail(std::string(name) + " operand or op");
     if (u->when > 0xF) throw std::invalid_argument(std::string("stateful_alu: ") + name + ".when is a 4-bit truth table, got " + std::to_string(u->when));
   }
-  if (uint8_t(p.output) > uint8_t(salu_output::predicate)) fail("output");
+  if (uint8_t(p.output) > uint8_t(stateful_alu_output::predicate)) fail("output");
   if (p.output_when > 0xF) throw std::invalid_argument("stateful_alu: output_when is a 4-bit truth table, got " + std::to_string(p.output_when));
 }
 
 bool fires(uint8_t when, bool p_lo, bool p_hi) { return (when >> ((unsigned(p_hi) << 1) | unsigned(p_lo))) & 1u; }
 }  // namespace
 
-salu_program salu_program::flowradar_cell() {
-  salu_program p;
-  p.update_lo_1 = {true, when_always, salu_op::xor_, salu_operand::mem_lo, salu_operand::phv_a, false, 0};
-  p.update_hi_1 = {true, when_always, salu_op::add, salu_operand::mem_hi, salu_operand::constant, false, 1};
+stateful_alu_program stateful_alu_program::flowradar_cell() {
+  stateful_alu_program p;
+  p.update_lo_1 = {true, when_always, stateful_alu_op::xor_, stateful_alu_operand::mem_lo, stateful_alu_operand::phv_a, false, 0};
+  p.update_hi_1 = {true, when_always, stateful_alu_op::add, stateful_alu_operand::mem_hi, stateful_alu_operand::constant, false, 1};
   return p;   // output none: the control plane reads the cells out when it decodes
 }
 
-salu_program salu_program::fingerprint_vote() {
-  salu_program p;
-  p.cond_lo = {true, salu_operand::mem_lo, salu_operand::phv_a, salu_relop::eq, false, 0};
-  p.update_hi_1 = {true, when_p_lo, salu_op::sadd, salu_operand::mem_hi, salu_operand::constant, false, 1};
-  p.update_hi_2 = {true, when_not_p_lo, salu_op::ssub, salu_operand::mem_hi, salu_operand::constant, false, 1};
-  p.output = salu_output::hi_new;
+stateful_alu_program stateful_alu_program::fingerprint_vote() {
+  stateful_alu_program p;
+  p.cond_lo = {true, stateful_alu_operand::mem_lo, stateful_alu_operand::phv_a, stateful_alu_relop::eq, false, 0};
+  p.update_hi_1 = {true, when_p_lo, stateful_alu_op::sadd, stateful_alu_operand::mem_hi, stateful_alu_operand::constant, false, 1};
+  p.update_hi_2 = {true, when_not_p_lo, stateful_alu_op::ssub, stateful_alu_operand::mem_hi, stateful_alu_operand::constant, false, 1};
+  p.output = stateful_alu_output::hi_new;
   return p;
 }
 
-stateful_alu::stateful_alu(const salu_config& cfg, const salu_program& prog) : cfg_(cfg), prog_(prog) {
+stateful_alu::stateful_alu(const stateful_alu_config& cfg, const stateful_alu_program& prog) : cfg_(cfg), prog_(prog) {
   if (cfg.width_bits != 8 && cfg.width_bits != 16 && cfg.width_bits != 32)
     throw std::invalid_argument("stateful_alu: width_bits must be 8, 16 or 32, got " + std::to_string(cfg.width_bits));
   if (cfg.entries < 1) throw std::invalid_argument("stateful_alu: entries must be at least 1");
@@ -80,35 +80,35 @@ int64_t stateful_alu::to_signed(uint32_t v) const {
   return (v & sign) ? int64_t(v) - (int64_t(mask_) + 1) : int64_t(v);
 }
 
-uint32_t stateful_alu::operand(salu_operand o, uint32_t constant, uint32_t lo, uint32_t hi, uint32_t a, uint32_t b) const {
+uint32_t stateful_alu::operand(stateful_alu_operand o, uint32_t constant, uint32_t lo, uint32_t hi, uint32_t a, uint32_t b) const {
   switch (o) {
-    case salu_operand::zero: return 0;
-    case salu_operand::constant: return constant & mask_;
-    case salu_operand::mem_lo: return lo;
-    case salu_operand::mem_hi: return hi;
-    case salu_operand::phv_a: return a;
-    case salu_operand::phv_b: return b;
+    case stateful_alu_operand::zero: return 0;
+    case stateful_alu_operand::constant: return constant & mask_;
+    case stateful_alu_operand::mem_lo: return lo;
+    case stateful_alu_operand::mem_hi: return hi;
+    case stateful_alu_operand::phv_a: return a;
+    case stateful_alu_operand::phv_b: return b;
   }
   throw std::invalid_argument("stateful_alu: bad operand");
 }
 
-bool stateful_alu::compare(const salu_predicate& p, uint32_t lo, uint32_t hi, uint32_t a, uint32_t b) const {
+bool stateful_alu::compare(const stateful_alu_predicate& p, uint32_t lo, uint32_t hi, uint32_t a, uint32_t b) const {
   if (!p.used) return false;
   const uint32_t ux = operand(p.x, p.constant, lo, hi, a, b), uy = operand(p.y, p.constant, lo, hi, a, b);
   // Both sides as int64: unsigned words fit as they are, signed ones after sign extension.
   const int64_t x = p.is_signed ? to_signed(ux) : int64_t(ux), y = p.is_signed ? to_signed(uy) : int64_t(uy);
   switch (p.relop) {
-    case salu_relop::eq: return x == y;
-    case salu_relop::ne: return x != y;
-    case salu_relop::lt: return x < y;
-    case salu_relop::le: return x <= y;
-    case salu_relop::gt: return x > y;
-    case salu_relop::ge: return x >= y;
+    case stateful_alu_relop::eq: return x == y;
+    case stateful_alu_relop::ne: return x != y;
+    case stateful_alu_relop::lt: return x < y;
+    case stateful_alu_relop::le: return x <= y;
+    case stateful_alu_relop::gt: return x > y;
+    case stateful_alu_relop::ge: return x >= y;
   }
   throw std::invalid_argument("stateful_alu: bad relop");
 }
 
-uint32_t stateful_alu::alu(const salu_update& u, uint32_t lo, uint32_t hi, uint32_t a, uint32_t b, bool& saturated) const {
+uint32_t stateful_alu::alu(const stateful_alu_update& u, uint32_t lo, uint32_t hi, uint32_t a, uint32_t b, bool& saturated) const {
   const uint32_t ux = operand(u.x, u.constant, lo, hi, a, b), uy = operand(u.y, u.constant, lo, hi, a, b);
   const int64_t x = u.is_signed ? to_signed(ux) : int64_t(ux), y = u.is_signed ? to_signed(uy) : int64_t(uy);
   // Range of the word as the update reads it; saturating results clamp to it.
@@ -120,16 +120,16 @@ uint32_t stateful_alu::alu(const salu_update& u, uint32_t lo, uint32_t hi, uint3
   };
   saturated = false;
   switch (u.op) {
-    case salu_op::add: return (ux + uy) & mask_;
-    case salu_op::sub: return (ux - uy) & mask_;
-    case salu_op::sadd: return clamp(x + y);
-    case salu_op::ssub: return clamp(x - y);
-    case salu_op::min: return x <= y ? ux : uy;
-    case salu_op::max: return x >= y ? ux : uy;
-    case salu_op::and_: return ux & uy;
-    case salu_op::or_: return ux | uy;
-    case salu_op::xor_: return ux ^ uy;
-    case salu_op::set: return ux;
+    case stateful_alu_op::add: return (ux + uy) & mask_;
+    case stateful_alu_op::sub: return (ux - uy) & mask_;
+    case stateful_alu_op::sadd: return clamp(x + y);
+    case stateful_alu_op::ssub: return clamp(x - y);
+    case stateful_alu_op::min: return x <= y ? ux : uy;
+    case stateful_alu_op::max: return x >= y ? ux : uy;
+    case stateful_alu_op::and_: return ux & uy;
+    case stateful_alu_op::or_: return ux | uy;
+    case stateful_alu_op::xor_: return ux ^ uy;
+    case stateful_alu_op::set: return ux;
   }
   throw std::invalid_argument("stateful_alu: bad op");
 }
@@ -139,7 +139,7 @@ void stateful_alu::check_index(uint32_t index) const {
     throw std::out_of_range("stateful_alu: index " + std::to_string(index) + " >= entries " + std::to_string(cfg_.entries));
 }
 
-salu_result stateful_alu::execute(uint64_t pass_id, uint32_t index, uint32_t phv_a, uint32_t phv_b) {
+stateful_alu_result stateful_alu::execute(uint64_t pass_id, uint32_t index, uint32_t phv_a, uint32_t phv_b) {
   check_index(index);
   if (ran_ && pass_id == last_pass_)
     throw std::logic_error("stateful_alu: second execute in pass " + std::to_string(pass_id) + " (one RMW port per pass)");
@@ -152,8 +152,8 @@ salu_result stateful_alu::execute(uint64_t pass_id, uint32_t index, uint32_t phv
   const bool p_lo = compare(prog_.cond_lo, lo, hi, a, b), p_hi = compare(prog_.cond_hi, lo, hi, a, b);
 
   // Priority per word: _1 over _2 over "keep". Only the result written counts a saturation.
-  auto word = [&](const salu_update& u1, const salu_update& u2, uint32_t old, uint64_t& updates) {
-    const salu_update* u = u1.used && fires(u1.when, p_lo, p_hi) ? &u1 : u2.used && fires(u2.when, p_lo, p_hi) ? &u2 : nullptr;
+  auto word = [&](const stateful_alu_update& u1, const stateful_alu_update& u2, uint32_t old, uint64_t& updates) {
+    const stateful_alu_update* u = u1.used && fires(u1.when, p_lo, p_hi) ? &u1 : u2.used && fires(u2.when, p_lo, p_hi) ? &u2 : nullptr;
     if (!u) return old;
     ++updates;
     bool sat;
@@ -169,18 +169,18 @@ salu_result stateful_alu::execute(uint64_t pass_id, uint32_t index, uint32_t phv
   uint32_t out = 0;
   if (fires(prog_.output_when, p_lo, p_hi)) {
     switch (prog_.output) {
-      case salu_output::none: break;
-      case salu_output::lo_old: out = lo; break;
-      case salu_output::hi_old: out = hi; break;
-      case salu_output::lo_new: out = new_lo; break;
-      case salu_output::hi_new: out = new_hi; break;
-      case salu_output::predicate: out = (uint32_t(p_hi) << 1) | uint32_t(p_lo); break;
+      case stateful_alu_output::none: break;
+      case stateful_alu_output::lo_old: out = lo; break;
+      case stateful_alu_output::hi_old: out = hi; break;
+      case stateful_alu_output::lo_new: out = new_lo; break;
+      case stateful_alu_output::hi_new: out = new_hi; break;
+      case stateful_alu_output::predicate: out = (uint32_t(p_hi) << 1) | uint32_t(p_lo); break;
     }
   }
   return {out, p_lo, p_hi, cfg_.latency_cycles};
 }
 
-salu_entry stateful_alu::read(uint32_t index) const {
+stateful_alu_entry stateful_alu::read(uint32_t index) const {
   check_index(index);
   return {lo_[index], cfg_.dual ? hi_[index] : 0};
 }

@@ -14,7 +14,7 @@
 // (p_hi << 1) | p_lo of its `when` truth table is set. All arithmetic wraps at 2^width, except
 // sadd/ssub, which saturate.
 //
-// Sketches as programs (salu_program::flowradar_cell() and ::fingerprint_vote() build these):
+// Sketches as programs (stateful_alu_program::flowradar_cell() and ::fingerprint_vote() build these):
 //   FlowRadar counting cell, flow ID in phv_a, lo = FlowXOR, hi = PacketCount:
 //     update_lo_1 = always: xor_ (mem_lo, phv_a)          lo ^= flow_id
 //     update_hi_1 = always: add  (mem_hi, constant 1)     hi += 1 (wraps, like the hardware)
@@ -35,46 +35,46 @@
 namespace netasic {
 
 // Where an expression takes an input from. mem_lo/mem_hi are the words as read.
-enum class salu_operand : uint8_t { zero, constant, mem_lo, mem_hi, phv_a, phv_b };
-enum class salu_relop : uint8_t { eq, ne, lt, le, gt, ge };
+enum class stateful_alu_operand : uint8_t { zero, constant, mem_lo, mem_hi, phv_a, phv_b };
+enum class stateful_alu_relop : uint8_t { eq, ne, lt, le, gt, ge };
 // and_/or_/xor_ carry a trailing underscore because `and`, `or`, `xor` are C++ keywords.
-enum class salu_op : uint8_t { add, sub, sadd, ssub, min, max, and_, or_, xor_, set };
-enum class salu_output : uint8_t { none, lo_old, hi_old, lo_new, hi_new, predicate };
+enum class stateful_alu_op : uint8_t { add, sub, sadd, ssub, min, max, and_, or_, xor_, set };
+enum class stateful_alu_output : uint8_t { none, lo_old, hi_old, lo_new, hi_new, predicate };
 
 // Truth tables over (p_hi << 1) | p_lo: bit k set = fire when the predicates read k.
 constexpr uint8_t when_always = 0b1111, when_never = 0b0000;
 constexpr uint8_t when_p_lo = 0b1010, when_not_p_lo = 0b0101;
 constexpr uint8_t when_p_hi = 0b1100, when_not_p_hi = 0b0011;
 
-struct salu_predicate {
+struct stateful_alu_predicate {
   bool used = false;             // unused = false
-  salu_operand x = salu_operand::zero, y = salu_operand::zero;
-  salu_relop relop = salu_relop::eq;
+  stateful_alu_operand x = stateful_alu_operand::zero, y = stateful_alu_operand::zero;
+  stateful_alu_relop relop = stateful_alu_relop::eq;
   bool is_signed = false;        // two's-complement compare on `width` bits
   uint32_t constant = 0;         // the `constant` operand (an immediate), truncated to width
 };
 
-struct salu_update {
+struct stateful_alu_update {
   bool used = false;
   uint8_t when = when_always;    // 4-bit truth table, see above
-  salu_op op = salu_op::set;
-  salu_operand x = salu_operand::zero, y = salu_operand::zero;
+  stateful_alu_op op = stateful_alu_op::set;
+  stateful_alu_operand x = stateful_alu_operand::zero, y = stateful_alu_operand::zero;
   bool is_signed = false;        // for sadd, ssub, min, max; the others do not care
   uint32_t constant = 0;         // immediate, truncated to width
 };
 
 // Each predicate and update carries its own immediate, as P4 writes `value + 1`.
-struct salu_program {
-  salu_predicate cond_lo, cond_hi;
-  salu_update update_lo_1, update_lo_2, update_hi_1, update_hi_2;
-  salu_output output = salu_output::none;
+struct stateful_alu_program {
+  stateful_alu_predicate cond_lo, cond_hi;
+  stateful_alu_update update_lo_1, update_lo_2, update_hi_1, update_hi_2;
+  stateful_alu_output output = stateful_alu_output::none;
   uint8_t output_when = when_always;
 
-  static salu_program flowradar_cell();
-  static salu_program fingerprint_vote();
+  static stateful_alu_program flowradar_cell();
+  static stateful_alu_program fingerprint_vote();
 };
 
-struct salu_config {
+struct stateful_alu_config {
   uint32_t entries = 1;          // entries in the register array
   unsigned width_bits = 32;      // 8, 16 or 32 bits per word
   bool dual = false;             // two words (lo, hi) per entry
@@ -83,15 +83,15 @@ struct salu_config {
   uint32_t latency_cycles = 4;
 };
 
-struct salu_result {
+struct stateful_alu_result {
   uint32_t output;               // 0 when output is none or output_when does not fire
   bool p_lo, p_hi;
   uint32_t cycles;               // latency_cycles
 };
 
-struct salu_entry { uint32_t lo, hi; };
+struct stateful_alu_entry { uint32_t lo, hi; };
 
-struct salu_counters {
+struct stateful_alu_counters {
   uint64_t executions = 0;
   uint64_t updates_lo = 0;       // executions in which a lo update fired (changed or not)
   uint64_t updates_hi = 0;
@@ -102,36 +102,36 @@ class stateful_alu {
  public:
   // Throws std::invalid_argument for a bad config or a program that needs a hi word the
   // array does not have; the message names the field.
-  stateful_alu(const salu_config& cfg, const salu_program& prog);
+  stateful_alu(const stateful_alu_config& cfg, const stateful_alu_program& prog);
 
   // One read-modify-write. One RMW port per pass: the same pass_id twice in a row is a
   // std::logic_error; index >= entries is std::out_of_range. Neither changes any state.
-  salu_result execute(uint64_t pass_id, uint32_t index, uint32_t phv_a, uint32_t phv_b);
+  stateful_alu_result execute(uint64_t pass_id, uint32_t index, uint32_t phv_a, uint32_t phv_b);
 
   // Control plane. Values are truncated to the width; hi is 0 / dropped on single-word arrays.
-  salu_entry read(uint32_t index) const;
+  stateful_alu_entry read(uint32_t index) const;
   void write(uint32_t index, uint32_t lo, uint32_t hi = 0);
   void clear();                  // every word to 0; counters and the pass history stay
 
-  const salu_counters& counters() const { return count_; }
-  const salu_config& config() const { return cfg_; }
-  const salu_program& program() const { return prog_; }
+  const stateful_alu_counters& counters() const { return count_; }
+  const stateful_alu_config& config() const { return cfg_; }
+  const stateful_alu_program& program() const { return prog_; }
   uint64_t memory_bits() const { return uint64_t(cfg_.entries) * cfg_.width_bits * (cfg_.dual ? 2 : 1); }
 
  private:
-  uint32_t operand(salu_operand o, uint32_t constant, uint32_t lo, uint32_t hi, uint32_t a, uint32_t b) const;
-  bool compare(const salu_predicate& p, uint32_t lo, uint32_t hi, uint32_t a, uint32_t b) const;
-  uint32_t alu(const salu_update& u, uint32_t lo, uint32_t hi, uint32_t a, uint32_t b, bool& saturated) const;
+  uint32_t operand(stateful_alu_operand o, uint32_t constant, uint32_t lo, uint32_t hi, uint32_t a, uint32_t b) const;
+  bool compare(const stateful_alu_predicate& p, uint32_t lo, uint32_t hi, uint32_t a, uint32_t b) const;
+  uint32_t alu(const stateful_alu_update& u, uint32_t lo, uint32_t hi, uint32_t a, uint32_t b, bool& saturated) const;
   int64_t to_signed(uint32_t v) const;
   void check_index(uint32_t index) const;
 
-  salu_config cfg_;
-  salu_program prog_;
+  stateful_alu_config cfg_;
+  stateful_alu_program prog_;
   uint32_t mask_;                // 2^width - 1
   std::vector<uint32_t> lo_, hi_;   // hi_ empty on single-word arrays
   bool ran_ = false;             // has any pass executed yet
   uint64_t last_pass_ = 0;
-  salu_counters count_;
+  stateful_alu_counters count_;
 };
 
 }  // namespace netasic

@@ -17,8 +17,8 @@
 #include <nlohmann/json.hpp>
 
 #include "clock/sundial_regs.h"
-#include "fabric/topology.h"
-#include "tlm/headers.h"
+#include "topology/topology.h"
+#include "protocol/headers.h"
 
 namespace netasic {
 

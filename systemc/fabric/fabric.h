@@ -10,9 +10,9 @@
 
 #include "clock/clock_driver.h"
 #include "clock/sundial_controller.h"
-#include "common/run_stats.h"
+#include "tlm/run_stats.h"
 #include "fabric/route_controller.h"
-#include "fabric/topology.h"
+#include "topology/topology.h"
 #include "nic/host.h"
 #include "output/run_data.h"
 #include "switch/switch.h"

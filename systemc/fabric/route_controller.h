@@ -7,7 +7,7 @@
 #include <systemc>
 #include <tlm_utils/simple_initiator_socket.h>
 
-#include "fabric/topology.h"
+#include "topology/topology.h"
 #include "tlm/regbus.h"
 
 namespace netasic {

@@ -21,9 +21,9 @@
 
 #include <systemc>
 
-#include "common/pfc_pause.h"
+#include "blocks/pfc_pause.h"
 #include "common/rng.h"
-#include "common/run_stats.h"
+#include "tlm/run_stats.h"
 #include "blocks/flowcut_table.h"
 #include "clock/sundial_csr.h"
 #include "nic/cc/cc_factory.h"

@@ -8,7 +8,7 @@
 #pragma once
 #include <cstdint>
 
-#include "tlm/headers.h"
+#include "protocol/headers.h"
 
 namespace netasic {
 

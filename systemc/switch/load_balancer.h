@@ -25,7 +25,7 @@
 #include "blocks/balance_sketch.h"
 #include "blocks/conga.h"
 #include "blocks/flowlet_table.h"
-#include "common/rtl_loop.h"
+#include "blocks/rtl_loop.h"
 #include "common/rng.h"
 
 namespace netasic {

@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "common/rng.h"
-#include "tlm/packet.h"
+#include "protocol/packet.h"
 
 namespace netasic {
 

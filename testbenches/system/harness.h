@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "common/params.h"
-#include "fabric/run.h"
+#include "run/run.h"
 
 namespace netasic {
 

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fabric/fabric.h"
-#include "fabric/run.h"
+#include "run/run.h"
 #include "harness.h"
 
 using namespace netasic;

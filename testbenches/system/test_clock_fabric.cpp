@@ -5,10 +5,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "fabric/run.h"
+#include "run/run.h"
 #include "harness.h"
 #include "tlm/link.h"
-#include "tlm/packet.h"
+#include "protocol/packet.h"
 
 using namespace netasic;
 

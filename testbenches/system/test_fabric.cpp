@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "common/params.h"
-#include "fabric/run.h"
+#include "run/run.h"
 #include "harness.h"
 #include "switch/switch.h"
 #include "tlm/link.h"

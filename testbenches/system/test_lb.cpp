@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "fabric/run.h"
+#include "run/run.h"
 #include "harness.h"
 
 using namespace netasic;

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "common/params.h"
-#include "fabric/run.h"
+#include "run/run.h"
 #include "harness.h"
 #include "tlm/link.h"
 

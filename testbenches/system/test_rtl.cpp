@@ -148,7 +148,7 @@ TEST(Rtl, CrcHashInTheLoopGivesTheCoresSummary) {
 }
 
 TEST(Rtl, RecipDividerInTheLoopGivesTheCoresSummary) {
-  rtl_in_the_loop_changes_nothing(NETASIC_SOURCE_DIR "/scenarios/demo.toml" + small_leaf_spine, "recip_divider");
+  rtl_in_the_loop_changes_nothing(NETASIC_SOURCE_DIR "/scenarios/demo.toml" + small_leaf_spine, "reciprocal_table");
 }
 
 TEST(Rtl, BalanceSketchInTheLoopGivesTheCoresSummary) {

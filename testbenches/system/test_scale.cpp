@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "common/params.h"
-#include "fabric/run.h"
+#include "run/run.h"
 
 using namespace netasic;
 

@@ -794,7 +794,7 @@ TEST(BalanceSketch, SelectorVoteProgramOnTheAlu) {
   stateful_alu alu({2, 16, true, 4}, bs_sel_id_vote_program());
   alu.write(1, 0xBEEF, 2);   // vote 3
   uint64_t pass = 0;
-  salu_result r = alu.execute(++pass, 1, 0xBEEF, 0);
+  stateful_alu_result r = alu.execute(++pass, 1, 0xBEEF, 0);
   EXPECT_TRUE(r.p_lo);
   EXPECT_EQ(r.output, 2u);   // the old word
   EXPECT_EQ(alu.read(1).hi, 3u);

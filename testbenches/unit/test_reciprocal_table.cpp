@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "nic/cc/reciprocal_table.h"
+#include "blocks/reciprocal_table.h"
 
 using namespace netasic;
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "blocks/stateful_alu.h"
-#include "testbenches/salu_random_program.h"
+#include "cosim/stateful_alu/stateful_alu_random_program.h"
 #include "common/rng.h"
 
 using namespace netasic;
@@ -37,48 +37,48 @@ struct golden {
   }
   int64_t signed_of(int64_t v) const { return v >= mod / 2 ? v - mod : v; }
 
-  int64_t pick(salu_operand o, uint32_t constant, int64_t mlo, int64_t mhi, int64_t a, int64_t b) const {
-    if (o == salu_operand::zero) return 0;
-    if (o == salu_operand::constant) return wrap(int64_t(constant));
-    if (o == salu_operand::mem_lo) return mlo;
-    if (o == salu_operand::mem_hi) return mhi;
-    if (o == salu_operand::phv_a) return a;
+  int64_t pick(stateful_alu_operand o, uint32_t constant, int64_t mlo, int64_t mhi, int64_t a, int64_t b) const {
+    if (o == stateful_alu_operand::zero) return 0;
+    if (o == stateful_alu_operand::constant) return wrap(int64_t(constant));
+    if (o == stateful_alu_operand::mem_lo) return mlo;
+    if (o == stateful_alu_operand::mem_hi) return mhi;
+    if (o == stateful_alu_operand::phv_a) return a;
     return b;
   }
 
-  bool test(const salu_predicate& p, int64_t mlo, int64_t mhi, int64_t a, int64_t b) const {
+  bool test(const stateful_alu_predicate& p, int64_t mlo, int64_t mhi, int64_t a, int64_t b) const {
     if (!p.used) return false;
     int64_t x = pick(p.x, p.constant, mlo, mhi, a, b), y = pick(p.y, p.constant, mlo, mhi, a, b);
     if (p.is_signed) { x = signed_of(x); y = signed_of(y); }
     switch (p.relop) {
-      case salu_relop::eq: return x == y;
-      case salu_relop::ne: return x != y;
-      case salu_relop::lt: return x < y;
-      case salu_relop::le: return x <= y;
-      case salu_relop::gt: return x > y;
-      case salu_relop::ge: return x >= y;
+      case stateful_alu_relop::eq: return x == y;
+      case stateful_alu_relop::ne: return x != y;
+      case stateful_alu_relop::lt: return x < y;
+      case stateful_alu_relop::le: return x <= y;
+      case stateful_alu_relop::gt: return x > y;
+      case stateful_alu_relop::ge: return x >= y;
     }
     ADD_FAILURE() << "bad relop";
     return false;
   }
 
-  int64_t apply(const salu_update& u, int64_t mlo, int64_t mhi, int64_t a, int64_t b) {
+  int64_t apply(const stateful_alu_update& u, int64_t mlo, int64_t mhi, int64_t a, int64_t b) {
     const int64_t x = pick(u.x, u.constant, mlo, mhi, a, b), y = pick(u.y, u.constant, mlo, mhi, a, b);
     const int64_t sx = u.is_signed ? signed_of(x) : x, sy = u.is_signed ? signed_of(y) : y;
     const int64_t top = u.is_signed ? mod / 2 - 1 : mod - 1;
     const int64_t bottom = u.is_signed ? -(mod / 2) : 0;
     int64_t exact;
     switch (u.op) {
-      case salu_op::add: return wrap(x + y);
-      case salu_op::sub: return wrap(x - y);
-      case salu_op::sadd: exact = sx + sy; break;
-      case salu_op::ssub: exact = sx - sy; break;
-      case salu_op::min: return sx < sy ? x : y;
-      case salu_op::max: return sx > sy ? x : y;
-      case salu_op::and_: return x & y;
-      case salu_op::or_: return x | y;
-      case salu_op::xor_: return x ^ y;
-      case salu_op::set: return x;
+      case stateful_alu_op::add: return wrap(x + y);
+      case stateful_alu_op::sub: return wrap(x - y);
+      case stateful_alu_op::sadd: exact = sx + sy; break;
+      case stateful_alu_op::ssub: exact = sx - sy; break;
+      case stateful_alu_op::min: return sx < sy ? x : y;
+      case stateful_alu_op::max: return sx > sy ? x : y;
+      case stateful_alu_op::and_: return x & y;
+      case stateful_alu_op::or_: return x | y;
+      case stateful_alu_op::xor_: return x ^ y;
+      case stateful_alu_op::set: return x;
       default: ADD_FAILURE() << "bad op"; return 0;
     }
     if (exact > top) { ++saturations; return wrap(top); }
@@ -89,7 +89,7 @@ struct golden {
   static bool on(uint8_t table, bool p_lo, bool p_hi) { return (table >> (p_hi * 2 + p_lo)) & 1; }
 
   // Returns {output, p_lo, p_hi}.
-  void run(const salu_program& pg, uint32_t index, uint32_t phv_a, uint32_t phv_b, uint32_t& out, bool& p_lo, bool& p_hi) {
+  void run(const stateful_alu_program& pg, uint32_t index, uint32_t phv_a, uint32_t phv_b, uint32_t& out, bool& p_lo, bool& p_hi) {
     ++executions;
     const int64_t a = wrap(int64_t(phv_a)), b = wrap(int64_t(phv_b));
     const int64_t mlo = lo[index], mhi = dual ? hi[index] : 0;
@@ -106,11 +106,11 @@ struct golden {
     if (dual) hi[index] = nhi;
     int64_t o = 0;
     if (on(pg.output_when, p_lo, p_hi)) {
-      if (pg.output == salu_output::lo_old) o = mlo;
-      if (pg.output == salu_output::hi_old) o = mhi;
-      if (pg.output == salu_output::lo_new) o = nlo;
-      if (pg.output == salu_output::hi_new) o = nhi;
-      if (pg.output == salu_output::predicate) o = p_hi * 2 + p_lo;
+      if (pg.output == stateful_alu_output::lo_old) o = mlo;
+      if (pg.output == stateful_alu_output::hi_old) o = mhi;
+      if (pg.output == stateful_alu_output::lo_new) o = nlo;
+      if (pg.output == stateful_alu_output::hi_new) o = nhi;
+      if (pg.output == stateful_alu_output::predicate) o = p_hi * 2 + p_lo;
     }
     out = uint32_t(o);
   }
@@ -118,11 +118,11 @@ struct golden {
 
 // ---- random programs ------------------------------------------------------------------------
 
-// corner_value, random_program, needs_hi and strip_hi: testbenches/salu_random_program.h
+// corner_value, random_program, needs_hi and strip_hi: cosim/stateful_alu/stateful_alu_random_program.h
 
 void expect_same_state(const stateful_alu& alu, const golden& g, const std::string& where) {
   for (uint32_t i = 0; i < g.lo.size(); ++i) {
-    const salu_entry e = alu.read(i);
+    const stateful_alu_entry e = alu.read(i);
     ASSERT_EQ(int64_t(e.lo), g.lo[i]) << where << " entry " << i << " lo";
     ASSERT_EQ(int64_t(e.hi), g.dual ? g.hi[i] : 0) << where << " entry " << i << " hi";
   }
@@ -133,10 +133,10 @@ void expect_same_state(const stateful_alu& alu, const golden& g, const std::stri
 }
 
 // One-expression programs for the directed tests.
-salu_program one_update(salu_op op, salu_operand x, salu_operand y, bool is_signed, uint32_t constant = 0) {
-  salu_program p;
+stateful_alu_program one_update(stateful_alu_op op, stateful_alu_operand x, stateful_alu_operand y, bool is_signed, uint32_t constant = 0) {
+  stateful_alu_program p;
   p.update_lo_1 = {true, when_always, op, x, y, is_signed, constant};
-  p.output = salu_output::lo_new;
+  p.output = stateful_alu_output::lo_new;
   return p;
 }
 
@@ -153,12 +153,12 @@ TEST(StatefulAlu, RandomProgramsMatchGoldenModel) {
   uint64_t pass = 0;
   for (int n = 0; n < programs; ++n) {
     const unsigned widths[] = {8, 16, 32};
-    salu_config cfg;
+    stateful_alu_config cfg;
     cfg.width_bits = widths[r.below(3)];
     cfg.dual = r.below(3) != 0;
     cfg.entries = 1 + uint32_t(r.below(6));
     cfg.latency_cycles = 1 + uint32_t(r.below(8));
-    salu_program prog = random_program(r, cfg.width_bits);
+    stateful_alu_program prog = random_program(r, cfg.width_bits);
     if (!cfg.dual && needs_hi(prog)) {
       EXPECT_THROW(stateful_alu(cfg, prog), std::invalid_argument) << "program " << n;
       ++rejected_programs;
@@ -201,7 +201,7 @@ TEST(StatefulAlu, RandomProgramsMatchGoldenModel) {
           ++pass;
           ran = true;
           const uint64_t sat_before = g.saturations;
-          const salu_result got = alu.execute(pass, index, a, b);
+          const stateful_alu_result got = alu.execute(pass, index, a, b);
           uint32_t out;
           bool p_lo, p_hi;
           g.run(prog, index, a, b, out, p_lo, p_hi);
@@ -229,19 +229,19 @@ TEST(StatefulAlu, RandomProgramsMatchGoldenModel) {
 TEST(StatefulAlu, AddAndSubWrapAtEachWidth) {
   for (unsigned w : {8u, 16u, 32u}) {
     const uint32_t max = max_of(w);
-    stateful_alu inc({1, w, false, 4}, one_update(salu_op::add, salu_operand::mem_lo, salu_operand::constant, false, 1));
+    stateful_alu inc({1, w, false, 4}, one_update(stateful_alu_op::add, stateful_alu_operand::mem_lo, stateful_alu_operand::constant, false, 1));
     inc.write(0, max);
     EXPECT_EQ(inc.execute(1, 0, 0, 0).output, 0u) << "width " << w;   // max + 1 wraps to 0
     EXPECT_EQ(inc.execute(2, 0, 0, 0).output, 1u) << "width " << w;
     EXPECT_EQ(inc.counters().saturations, 0u);
 
-    stateful_alu dec({1, w, false, 4}, one_update(salu_op::sub, salu_operand::mem_lo, salu_operand::phv_a, false));
+    stateful_alu dec({1, w, false, 4}, one_update(stateful_alu_op::sub, stateful_alu_operand::mem_lo, stateful_alu_operand::phv_a, false));
     EXPECT_EQ(dec.execute(1, 0, 1, 0).output, max) << "width " << w;   // 0 - 1 wraps to max
     EXPECT_EQ(dec.execute(2, 0, 2, 0).output, max - 2) << "width " << w;
     EXPECT_EQ(dec.read(0).lo, max - 2);
   }
   // Inputs are truncated to the width before the arithmetic: 0x1FF at 8 bits is 0xFF.
-  stateful_alu t({1, 8, false, 4}, one_update(salu_op::add, salu_operand::phv_a, salu_operand::constant, false, 0x102));
+  stateful_alu t({1, 8, false, 4}, one_update(stateful_alu_op::add, stateful_alu_operand::phv_a, stateful_alu_operand::constant, false, 0x102));
   EXPECT_EQ(t.execute(1, 0, 0x1FF, 0).output, 0x01u);   // 0xFF + 0x02 = 0x101 -> 0x01
   t.write(0, 0xABCD);
   EXPECT_EQ(t.read(0).lo, 0xCDu);
@@ -251,7 +251,7 @@ TEST(StatefulAlu, SaturationAtUnsignedAndSignedLimits) {
   for (unsigned w : {8u, 16u, 32u}) {
     const uint32_t max = max_of(w), smax = max >> 1, smin = smax + 1;
     const std::string at = "width " + std::to_string(w);
-    stateful_alu usadd({1, w, false, 4}, one_update(salu_op::sadd, salu_operand::mem_lo, salu_operand::phv_a, false));
+    stateful_alu usadd({1, w, false, 4}, one_update(stateful_alu_op::sadd, stateful_alu_operand::mem_lo, stateful_alu_operand::phv_a, false));
     usadd.write(0, max - 1);
     EXPECT_EQ(usadd.execute(1, 0, 1, 0).output, max) << at;   // exactly max: not a saturation
     EXPECT_EQ(usadd.counters().saturations, 0u) << at;
@@ -259,7 +259,7 @@ TEST(StatefulAlu, SaturationAtUnsignedAndSignedLimits) {
     EXPECT_EQ(usadd.execute(3, 0, max, 0).output, max) << at;
     EXPECT_EQ(usadd.counters().saturations, 2u) << at;
 
-    stateful_alu ussub({1, w, false, 4}, one_update(salu_op::ssub, salu_operand::mem_lo, salu_operand::phv_a, false));
+    stateful_alu ussub({1, w, false, 4}, one_update(stateful_alu_op::ssub, stateful_alu_operand::mem_lo, stateful_alu_operand::phv_a, false));
     ussub.write(0, 3);
     EXPECT_EQ(ussub.execute(1, 0, 3, 0).output, 0u) << at;
     EXPECT_EQ(ussub.counters().saturations, 0u) << at;
@@ -267,7 +267,7 @@ TEST(StatefulAlu, SaturationAtUnsignedAndSignedLimits) {
     EXPECT_EQ(ussub.execute(2, 0, 5, 0).output, 0u) << at;    // 3 - 5 clamps at 0
     EXPECT_EQ(ussub.counters().saturations, 1u) << at;
 
-    stateful_alu ssadd({1, w, false, 4}, one_update(salu_op::sadd, salu_operand::mem_lo, salu_operand::phv_a, true));
+    stateful_alu ssadd({1, w, false, 4}, one_update(stateful_alu_op::sadd, stateful_alu_operand::mem_lo, stateful_alu_operand::phv_a, true));
     ssadd.write(0, smax);
     EXPECT_EQ(ssadd.execute(1, 0, 1, 0).output, smax) << at;  // smax + 1 stays smax
     ssadd.write(0, smin);
@@ -276,7 +276,7 @@ TEST(StatefulAlu, SaturationAtUnsignedAndSignedLimits) {
     EXPECT_EQ(ssadd.execute(3, 0, max, 0).output, smax - 1) << at;   // smax + (-1): no clamp
     EXPECT_EQ(ssadd.counters().saturations, 2u) << at;
 
-    stateful_alu sssub({1, w, false, 4}, one_update(salu_op::ssub, salu_operand::mem_lo, salu_operand::phv_a, true));
+    stateful_alu sssub({1, w, false, 4}, one_update(stateful_alu_op::ssub, stateful_alu_operand::mem_lo, stateful_alu_operand::phv_a, true));
     sssub.write(0, smin);
     EXPECT_EQ(sssub.execute(1, 0, 1, 0).output, smin) << at;  // smin - 1 stays smin
     sssub.write(0, smax);
@@ -288,12 +288,12 @@ TEST(StatefulAlu, SaturationAtUnsignedAndSignedLimits) {
 }
 
 TEST(StatefulAlu, SignedAndUnsignedCompareAndMinMax) {
-  salu_program p;
-  p.cond_lo = {true, salu_operand::phv_a, salu_operand::phv_b, salu_relop::lt, false, 0};
-  p.cond_hi = {true, salu_operand::phv_a, salu_operand::phv_b, salu_relop::lt, true, 0};
-  p.output = salu_output::predicate;
+  stateful_alu_program p;
+  p.cond_lo = {true, stateful_alu_operand::phv_a, stateful_alu_operand::phv_b, stateful_alu_relop::lt, false, 0};
+  p.cond_hi = {true, stateful_alu_operand::phv_a, stateful_alu_operand::phv_b, stateful_alu_relop::lt, true, 0};
+  p.output = stateful_alu_output::predicate;
   stateful_alu c({1, 8, false, 4}, p);
-  salu_result res = c.execute(1, 0, 0x80, 0x7F);   // unsigned 128 < 127 no; signed -128 < 127 yes
+  stateful_alu_result res = c.execute(1, 0, 0x80, 0x7F);   // unsigned 128 < 127 no; signed -128 < 127 yes
   EXPECT_FALSE(res.p_lo);
   EXPECT_TRUE(res.p_hi);
   EXPECT_EQ(res.output, 2u);
@@ -302,26 +302,26 @@ TEST(StatefulAlu, SignedAndUnsignedCompareAndMinMax) {
   EXPECT_FALSE(res.p_hi);
   EXPECT_EQ(res.output, 1u);
 
-  stateful_alu umin({1, 16, false, 4}, one_update(salu_op::min, salu_operand::phv_a, salu_operand::phv_b, false));
+  stateful_alu umin({1, 16, false, 4}, one_update(stateful_alu_op::min, stateful_alu_operand::phv_a, stateful_alu_operand::phv_b, false));
   EXPECT_EQ(umin.execute(1, 0, 0xFFFF, 5).output, 5u);
-  stateful_alu smin({1, 16, false, 4}, one_update(salu_op::min, salu_operand::phv_a, salu_operand::phv_b, true));
+  stateful_alu smin({1, 16, false, 4}, one_update(stateful_alu_op::min, stateful_alu_operand::phv_a, stateful_alu_operand::phv_b, true));
   EXPECT_EQ(smin.execute(1, 0, 0xFFFF, 5).output, 0xFFFFu);   // -1 < 5
-  stateful_alu smax({1, 32, false, 4}, one_update(salu_op::max, salu_operand::phv_a, salu_operand::phv_b, true));
+  stateful_alu smax({1, 32, false, 4}, one_update(stateful_alu_op::max, stateful_alu_operand::phv_a, stateful_alu_operand::phv_b, true));
   EXPECT_EQ(smax.execute(1, 0, 0x80000000u, 0x7FFFFFFFu).output, 0x7FFFFFFFu);
 }
 
 TEST(StatefulAlu, HiReadsOldLoAndFirstUpdateWins) {
-  salu_program p;
-  p.cond_lo = {true, salu_operand::mem_lo, salu_operand::constant, salu_relop::ge, false, 10};
-  p.update_lo_1 = {true, when_always, salu_op::add, salu_operand::mem_lo, salu_operand::constant, false, 1};
-  p.update_lo_2 = {true, when_always, salu_op::set, salu_operand::constant, salu_operand::zero, false, 99};
-  p.update_hi_1 = {true, when_p_lo, salu_op::set, salu_operand::constant, salu_operand::zero, false, 7};
-  p.update_hi_2 = {true, when_always, salu_op::set, salu_operand::mem_lo, salu_operand::zero, false, 0};
-  p.output = salu_output::hi_new;
+  stateful_alu_program p;
+  p.cond_lo = {true, stateful_alu_operand::mem_lo, stateful_alu_operand::constant, stateful_alu_relop::ge, false, 10};
+  p.update_lo_1 = {true, when_always, stateful_alu_op::add, stateful_alu_operand::mem_lo, stateful_alu_operand::constant, false, 1};
+  p.update_lo_2 = {true, when_always, stateful_alu_op::set, stateful_alu_operand::constant, stateful_alu_operand::zero, false, 99};
+  p.update_hi_1 = {true, when_p_lo, stateful_alu_op::set, stateful_alu_operand::constant, stateful_alu_operand::zero, false, 7};
+  p.update_hi_2 = {true, when_always, stateful_alu_op::set, stateful_alu_operand::mem_lo, stateful_alu_operand::zero, false, 0};
+  p.output = stateful_alu_output::hi_new;
   p.output_when = when_not_p_lo;
   stateful_alu alu({2, 32, true, 4}, p);
   alu.write(1, 5, 0);
-  salu_result res = alu.execute(1, 1, 0, 0);
+  stateful_alu_result res = alu.execute(1, 1, 0, 0);
   EXPECT_EQ(alu.read(1).lo, 6u);   // _1 beat _2, which would have written 99
   EXPECT_EQ(alu.read(1).hi, 5u);   // the lo as read, not 6
   EXPECT_EQ(res.output, 5u);
@@ -335,7 +335,7 @@ TEST(StatefulAlu, HiReadsOldLoAndFirstUpdateWins) {
 }
 
 TEST(StatefulAlu, OneReadModifyWritePerPass) {
-  stateful_alu alu({4, 16, false, 3}, one_update(salu_op::add, salu_operand::mem_lo, salu_operand::constant, false, 1));
+  stateful_alu alu({4, 16, false, 3}, one_update(stateful_alu_op::add, stateful_alu_operand::mem_lo, stateful_alu_operand::constant, false, 1));
   EXPECT_EQ(alu.execute(7, 2, 0, 0).cycles, 3u);
   EXPECT_THROW(alu.execute(7, 2, 0, 0), std::logic_error);
   EXPECT_THROW(alu.execute(7, 3, 0, 0), std::logic_error);   // another entry, same pass: still one port
@@ -348,7 +348,7 @@ TEST(StatefulAlu, OneReadModifyWritePerPass) {
 }
 
 TEST(StatefulAlu, OutOfRangeIndex) {
-  stateful_alu alu({4, 8, true, 4}, salu_program::flowradar_cell());
+  stateful_alu alu({4, 8, true, 4}, stateful_alu_program::flowradar_cell());
   EXPECT_THROW(alu.execute(1, 4, 0, 0), std::out_of_range);
   EXPECT_THROW(alu.read(4), std::out_of_range);
   EXPECT_THROW(alu.write(100, 1, 1), std::out_of_range);
@@ -358,7 +358,7 @@ TEST(StatefulAlu, OutOfRangeIndex) {
 }
 
 TEST(StatefulAlu, RejectsBadConfigAndHiOnSingleWord) {
-  auto message = [](const salu_config& cfg, const salu_program& p) -> std::string {
+  auto message = [](const stateful_alu_config& cfg, const stateful_alu_program& p) -> std::string {
     try {
       stateful_alu alu(cfg, p);
     } catch (const std::invalid_argument& e) {
@@ -366,34 +366,34 @@ TEST(StatefulAlu, RejectsBadConfigAndHiOnSingleWord) {
     }
     return "";
   };
-  const salu_program plain = one_update(salu_op::add, salu_operand::mem_lo, salu_operand::constant, false, 1);
+  const stateful_alu_program plain = one_update(stateful_alu_op::add, stateful_alu_operand::mem_lo, stateful_alu_operand::constant, false, 1);
   EXPECT_NE(message({4, 12, false, 4}, plain).find("width_bits"), std::string::npos);
   EXPECT_NE(message({4, 64, false, 4}, plain).find("width_bits"), std::string::npos);
   EXPECT_NE(message({0, 32, false, 4}, plain).find("entries"), std::string::npos);
   EXPECT_NE(message({4, 32, false, 0}, plain).find("latency_cycles"), std::string::npos);
   EXPECT_EQ(message({4, 32, false, 4}, plain), "");
 
-  salu_program hi_update = plain;
-  hi_update.update_hi_2 = {true, when_always, salu_op::set, salu_operand::phv_a, salu_operand::zero, false, 0};
+  stateful_alu_program hi_update = plain;
+  hi_update.update_hi_2 = {true, when_always, stateful_alu_op::set, stateful_alu_operand::phv_a, stateful_alu_operand::zero, false, 0};
   EXPECT_NE(message({4, 32, false, 4}, hi_update).find("update_hi_2"), std::string::npos);
   EXPECT_EQ(message({4, 32, true, 4}, hi_update), "");
-  EXPECT_NE(message({4, 16, false, 4}, salu_program::fingerprint_vote()).find("update_hi_1"), std::string::npos);
+  EXPECT_NE(message({4, 16, false, 4}, stateful_alu_program::fingerprint_vote()).find("update_hi_1"), std::string::npos);
 
-  salu_program reads_hi = plain;
-  reads_hi.cond_hi = {true, salu_operand::mem_hi, salu_operand::phv_a, salu_relop::eq, false, 0};
+  stateful_alu_program reads_hi = plain;
+  reads_hi.cond_hi = {true, stateful_alu_operand::mem_hi, stateful_alu_operand::phv_a, stateful_alu_relop::eq, false, 0};
   EXPECT_NE(message({4, 32, false, 4}, reads_hi).find("cond_hi"), std::string::npos);
-  salu_program out_hi = plain;
-  out_hi.output = salu_output::hi_old;
+  stateful_alu_program out_hi = plain;
+  out_hi.output = stateful_alu_output::hi_old;
   EXPECT_NE(message({4, 32, false, 4}, out_hi).find("hi_old"), std::string::npos);
-  salu_program bad_table = plain;
+  stateful_alu_program bad_table = plain;
   bad_table.output_when = 0x1F;
   EXPECT_NE(message({4, 32, true, 4}, bad_table).find("output_when"), std::string::npos);
 }
 
 TEST(StatefulAlu, MemoryFootprintAndClear) {
-  stateful_alu dual({1024, 32, true, 4}, salu_program::flowradar_cell());
+  stateful_alu dual({1024, 32, true, 4}, stateful_alu_program::flowradar_cell());
   EXPECT_EQ(dual.memory_bits(), 65536u);   // 1024 entries x 2 words x 32 bits
-  stateful_alu single({4096, 8, false, 4}, salu_program());
+  stateful_alu single({4096, 8, false, 4}, stateful_alu_program());
   EXPECT_EQ(single.memory_bits(), 32768u);
   dual.write(5, 1, 2);
   dual.execute(1, 5, 3, 0);
@@ -406,7 +406,7 @@ TEST(StatefulAlu, MemoryFootprintAndClear) {
 TEST(StatefulAlu, FlowRadarCellAgainstHandArithmetic) {
   // Three flows hash to cell 2; one packet of flow 0xA1B2C3D4, three of 0x11111111, two of
   // 0x0F0F0F0F. FlowXOR keeps each flow ID once per packet: even packet counts cancel.
-  stateful_alu alu({8, 32, true, 4}, salu_program::flowradar_cell());
+  stateful_alu alu({8, 32, true, 4}, stateful_alu_program::flowradar_cell());
   const uint32_t pkts[] = {0xA1B2C3D4u, 0x11111111u, 0x0F0F0F0Fu, 0x11111111u, 0x0F0F0F0Fu, 0x11111111u};
   uint64_t pass = 0;
   for (uint32_t id : pkts) EXPECT_EQ(alu.execute(++pass, 2, id, 0).output, 0u);   // output none
@@ -414,25 +414,25 @@ TEST(StatefulAlu, FlowRadarCellAgainstHandArithmetic) {
   EXPECT_EQ(alu.read(2).lo, 0xB0A3D2C5u);
   EXPECT_EQ(alu.read(2).hi, 6u);
   // 8-bit packet counter wraps after 256 packets, as a plain adder does.
-  stateful_alu small({1, 8, true, 4}, salu_program::flowradar_cell());
+  stateful_alu small({1, 8, true, 4}, stateful_alu_program::flowradar_cell());
   for (int i = 0; i < 257; ++i) small.execute(++pass, 0, 0x5A, 0);
   EXPECT_EQ(small.read(0).hi, 1u);
   EXPECT_EQ(small.read(0).lo, 0x5Au);   // odd number of XORs of 0x5A
 }
 
 TEST(StatefulAlu, FingerprintVoteAgainstHandArithmetic) {
-  stateful_alu alu({4, 16, true, 4}, salu_program::fingerprint_vote());
+  stateful_alu alu({4, 16, true, 4}, stateful_alu_program::fingerprint_vote());
   alu.write(1, 0xBEEF, 0);
   uint64_t pass = 0;
   // Three matching packets vote up: 1, 2, 3.
   for (uint32_t v : {1u, 2u, 3u}) {
-    const salu_result r = alu.execute(++pass, 1, 0xBEEF, 0);
+    const stateful_alu_result r = alu.execute(++pass, 1, 0xBEEF, 0);
     EXPECT_TRUE(r.p_lo);
     EXPECT_EQ(r.output, v);
   }
   // Five others vote down: 2, 1, 0, then stay at 0 (two saturations); the key is kept.
   for (uint32_t v : {2u, 1u, 0u, 0u, 0u}) {
-    const salu_result r = alu.execute(++pass, 1, 0x1234, 0);
+    const stateful_alu_result r = alu.execute(++pass, 1, 0x1234, 0);
     EXPECT_FALSE(r.p_lo);
     EXPECT_EQ(r.output, v);
   }

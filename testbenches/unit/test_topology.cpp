@@ -4,7 +4,7 @@
 
 #include "common/params.h"
 #include "fabric/route_controller.h"
-#include "fabric/topology.h"
+#include "topology/topology.h"
 #include "tlm/link.h"
 
 using namespace netasic;

@@ -8,7 +8,7 @@
 #include "nic/cc/dcqcn.h"
 #include "nic/cc/dctcp.h"
 #include "nic/cc/hpcc.h"
-#include "nic/cc/reciprocal_table.h"
+#include "blocks/reciprocal_table.h"
 #include "nic/cc/timely.h"
 
 namespace netasic {

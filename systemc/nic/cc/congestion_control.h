@@ -10,7 +10,7 @@
 #pragma once
 #include <cstdint>
 
-#include "tlm/headers.h"
+#include "protocol/headers.h"
 
 namespace netasic {
 

@@ -37,7 +37,7 @@ hpcc::hpcc(const hpcc_config& cfg, const reciprocal_table* table) : cfg_(cfg), t
     fail("division out of range");
   if (cfg.division == hpcc_config::divider::table) {
     if (!table) fail("division = table needs a reciprocal_table (got null)");
-    if (rtl_blocks().recip_divider) divider_rtl_ = rtl_blocks().recip_divider(*table);   // --rtl recip_divider
+    if (rtl_blocks().reciprocal_table) divider_rtl_ = rtl_blocks().reciprocal_table(*table);   // --rtl reciprocal_table
     const reciprocal_table_config& t = table->config();
     if (t.epsilon != cfg.table.epsilon || t.input_bits != cfg.table.input_bits ||
         t.mantissa_bits != cfg.table.mantissa_bits || t.lookup_cycles != cfg.table.lookup_cycles)

@@ -37,9 +37,9 @@
 #include <cstdint>
 
 #include "nic/cc/congestion_control.h"
-#include "common/rtl_loop.h"
-#include "nic/cc/reciprocal_table.h"
-#include "tlm/headers.h"
+#include "blocks/rtl_loop.h"
+#include "blocks/reciprocal_table.h"
+#include "protocol/headers.h"
 
 namespace netasic {
 
@@ -94,7 +94,7 @@ class hpcc : public congestion_control {
 
   hpcc_config cfg_;
   const reciprocal_table* table_;
-  std::shared_ptr<divider_rtl> divider_rtl_;   // --rtl recip_divider: the RTL divides instead
+  std::shared_ptr<divider_rtl> divider_rtl_;   // --rtl reciprocal_table: the RTL divides instead
   uint64_t w_init_, eta_fx_, one_;
 
   uint64_t w_, wc_;              // W, Wc (bytes)

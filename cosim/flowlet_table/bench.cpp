@@ -1,0 +1,244 @@
+// flowlet_table (rtl/flowlet_table.sv) against the flowlet_table core as the load balancer drives
+// it: lookup(hash, now_ps, new_port) for each lane of a cycle in lane order at now_ps = c * P,
+// then advance((c + 1) * P), which runs the checker through cycle c. After edge c the RTL's res_*
+// are cycle c's results and its counters and sweep state include cycle c's checker step, so both
+// are compared with the core's in the same step (res_* of an idle lane hold, as in the RTL). The
+// combinational lk_port, lk_new_flowlet, lk_index and lk_path_change (the same results before
+// the edge; a path change is a lookup that raised the core's path_changes) are compared for the
+// valid lanes. The init sweep (ROWS cycles after reset) runs in reset(); the core's cycle 0 is
+// the first cycle with `ready`.
+//
+// Delta is 9000.5 cycles (boundaries alternate 9001 and 9000 cycles apart); a sweep of the 64K
+// table takes 8192 cycles when it never waits, so light traffic leaves the checker idle between
+// sweeps and heavy traffic (many cycles with both lanes, each a sweep conflict) makes it overrun.
+//
+// Directed corners (cycles 0..10), before the first sweep: a new flowlet and a hit on it in the
+// same cycle (both lanes, same hash), two hashes with the same index in one cycle (a collision),
+// two entries of one row in one cycle, lane 1 alone, the first and last entries (hash wrap
+// 0xFFFFFFFF), ports 0 and 255. Then random traffic in phases of 10000 cycles (light, light,
+// heavy, light, light, starving: 2%, 35%, 85% of the cycles with both lanes). Hashes are
+// concentrated on 64 hot hashes in the first and last rows (many sharing an index), a band of
+// 1024 entries, the entries right at the checker's position (the row it visits this cycle: lookup
+// and sweep in one cycle on one row, lookups to entries it invalidates that cycle), and any hash;
+// both lanes on one entry, one index or one row; new ports 0..3 mostly (a new flowlet on the port
+// it had: no path change). Seed 1 gives 9 sweeps, 7 overruns, ~16700 conflicts, ~26000
+// evictions, ~4300 path changes, ~4900 lookups on the row the checker visits in that cycle.
+//
+// The checker's position that steers the stimulus is the previous cycle's, read from the core or
+// (RTL alone) from the RTL's output: they are equal, so the stimulus is the same on every side.
+// Counters are 64-bit on both sides: no wrap in any run; the Delta timer is a remainder
+// (s * Delta - c * P), which stays in (-P, Delta] and so never wraps.
+#include <array>
+
+#include "blocks/flowlet_table.h"
+#include "common/rng.h"
+#include "cosim/harness/cosim_bench.h"
+#include "cosim/flowlet_table/flowlet_table_rtl.h"
+#include "Vflowlet_table.h"
+
+namespace netasic::cosim {
+namespace {
+
+constexpr unsigned lanes = 2;
+
+// The parameters the RTL was Verilated with, and a Delta of 9000.5 cycles (the ceiling matters).
+flowlet_config bench_config() {
+  flowlet_config c = flowlet_table_rtl::rtl_parameters();
+  if (c.ports != lanes) throw std::logic_error("flowlet_table bench: built for 2 lanes");
+  c.delta_ps = 9'000'500;
+  return c;
+}
+
+struct lane_in {
+  bool valid = false;
+  uint32_t hash = 0;
+  uint32_t new_port = 0;
+};
+
+// Appends a mismatch; the name is built only then (lane < 0: not a per-lane output).
+void cmp(std::vector<mismatch>& out, const char* name, int lane, uint64_t core, uint64_t rtl) {
+  if (core == rtl) return;
+  out.push_back({lane < 0 ? std::string(name) : std::string(name) + "[" + std::to_string(lane) + "]", core, rtl});
+}
+
+class flowlet_table_bench : public bench {
+ public:
+  void reset(uint64_t seed) override {
+    core_ = std::make_unique<flowlet_table>(cfg_);
+    rtl_ = std::make_unique<dut<Vflowlet_table>>();
+    rng_ = std::make_unique<rng>(seed);
+    cycle_ = 0;
+    pos_ = 0;
+    res_ = {};
+    hot_.clear();
+    for (unsigned k = 0; k < 64; ++k) {
+      // 16 indices in the first two rows and the last row; the high bits differ, so several
+      // hashes share an entry (collisions).
+      const uint32_t index = k % 16 < 10 ? k % 16 : 65536 - 16 + k % 16;
+      hot_.push_back(uint32_t(rng_->next() << 16) | index);
+    }
+    auto& m = *rtl_;
+    m->cfg_delta_ps = cfg_.delta_ps;
+    m->lk_valid = 0;
+    m->lk_hash = 0;
+    m->lk_new_port = 0;
+    rtl_->reset();
+    for (unsigned n = 0; !m->ready && n < 2 * cfg_.entries; ++n) rtl_->tick();
+  }
+
+  void step(side s, std::vector<mismatch>& out) override {
+    std::array<lane_in, lanes> in = stimulus();
+    const uint64_t c = cycle_++;
+
+    std::array<bool, lanes> moved{};   // the lookup was a path change
+    if (s != side::rtl) {
+      for (unsigned j = 0; j < lanes; ++j) {
+        if (!in[j].valid) continue;
+        const uint64_t before = core_->counters().path_changes;
+        res_[j] = core_->lookup(in[j].hash, c * cfg_.clock_period_ps, in[j].new_port);
+        moved[j] = core_->counters().path_changes != before;
+      }
+      core_->advance((c + 1) * cfg_.clock_period_ps);
+      pos_ = core_->sweep_position();
+    }
+    if (s != side::core) {
+      auto& m = *rtl_;
+      uint32_t valid = 0, ports = 0;
+      uint64_t hashes = 0;
+      for (unsigned j = 0; j < lanes; ++j) {
+        valid |= uint32_t(in[j].valid) << j;
+        hashes |= uint64_t(in[j].hash) << (32 * j);
+        ports |= (in[j].new_port & 0xFF) << (8 * j);
+      }
+      m->lk_valid = valid;
+      m->lk_hash = hashes;
+      m->lk_new_port = ports;
+      if (s == side::both) {   // the combinational results of this cycle, before the edge
+        m->eval();
+        for (unsigned j = 0; j < lanes; ++j) {
+          if (!in[j].valid) continue;   // don't-care for an idle lane
+          cmp(out, "lk_port", j, res_[j].port, (m->lk_port >> (8 * j)) & 0xFF);
+          cmp(out, "lk_new_flowlet", j, res_[j].new_flowlet, (m->lk_new_flowlet >> j) & 1);
+          cmp(out, "lk_index", j, res_[j].index, uint32_t(m->lk_index >> (32 * j)));
+          cmp(out, "lk_path_change", j, moved[j], (m->lk_path_change >> j) & 1);
+        }
+      }
+      rtl_->tick();
+      if (s == side::rtl) pos_ = m->sweep_position;
+    }
+    if (s == side::both) {
+      auto& m = *rtl_;
+      cmp(out, "ready", -1, 1, m->ready);
+      for (unsigned j = 0; j < lanes; ++j) {
+        cmp(out, "res_valid", j, in[j].valid, (m->res_valid >> j) & 1);
+        cmp(out, "res_port", j, res_[j].port, (m->res_port >> (8 * j)) & 0xFF);
+        cmp(out, "res_new_flowlet", j, res_[j].new_flowlet, (m->res_new_flowlet >> j) & 1);
+        cmp(out, "res_index", j, res_[j].index, uint32_t(m->res_index >> (32 * j)));
+      }
+      const flowlet_counters& k = core_->counters();
+      cmp(out, "new_flowlets", -1, k.new_flowlets, m->new_flowlets);
+      cmp(out, "path_changes", -1, k.path_changes, m->path_changes);
+      cmp(out, "occupancy", -1, k.occupancy, m->occupancy);
+      cmp(out, "evictions", -1, k.evictions, m->evictions);
+      cmp(out, "sweeps", -1, k.sweeps, m->sweeps);
+      cmp(out, "sweep_conflicts", -1, k.sweep_conflicts, m->sweep_conflicts);
+      cmp(out, "sweep_overruns", -1, k.sweep_overruns, m->sweep_overruns);
+      cmp(out, "sweep_active", -1, core_->sweep_active(), m->sweep_active);
+      cmp(out, "sweep_position", -1, core_->sweep_position(), m->sweep_position);
+    }
+  }
+
+  std::string parameters() const override {
+    return "ENTRIES=" + std::to_string(cfg_.entries) + " AGE_BITS=" + std::to_string(cfg_.age_bits) +
+           " PORTS=" + std::to_string(cfg_.ports) + " SWEEP_WIDTH=" + std::to_string(cfg_.sweep_width) +
+           " PORT_BITS=" + std::to_string(cfg_.port_bits) + " CLOCK_PERIOD_PS=" + std::to_string(cfg_.clock_period_ps) +
+           "; cfg_delta_ps=" + std::to_string(cfg_.delta_ps);
+  }
+  void trace(VerilatedVcdC* vcd) override { rtl_->trace(vcd); }
+
+ private:
+  // The lanes of cycle cycle_. Draws from rng_ only, steered by pos_ (the checker's position
+  // after the previous cycle, equal on every side).
+  std::array<lane_in, lanes> stimulus() {
+    std::array<lane_in, lanes> in{};
+    const uint64_t c = cycle_;
+    if (c < directed_.size()) {
+      const auto& d = directed_[c];
+      for (unsigned j = 0; j < lanes; ++j) in[j] = {d[j].valid, d[j].hash, d[j].new_port};
+      return in;
+    }
+    rng& r = *rng_;
+    // Percent of cycles with both lanes, per phase of 10000 cycles: light, light, heavy, light,
+    // light, starving. A light phase lets sweeps end before the next boundary (the checker idles),
+    // a heavy one makes them overrun, a starving one stalls the sweep for thousands of cycles.
+    static constexpr uint64_t both_pct[6] = {2, 2, 35, 2, 2, 85};
+    const uint64_t roll = r.below(100);
+    unsigned pattern;                                     // bit j: lane j valid
+    if (roll < both_pct[(c / 10000) % 6]) pattern = 3;
+    else pattern = r.below(3) == 0 ? 0 : r.below(4) == 0 ? 2 : 1;
+    for (unsigned j = 0; j < lanes; ++j) {
+      if (!(pattern >> j & 1)) continue;
+      in[j].valid = true;
+      switch (r.below(10)) {
+        case 0: case 1: case 2: case 3:   // hot hashes: the first and last rows
+          in[j].hash = hot_[r.below(hot_.size())];
+          break;
+        case 4: case 5: case 6: {         // at the checker: its row this cycle and the next ones
+          const uint32_t i = uint32_t((pos_ + 65536 - 4 + r.below(24)) % 65536);
+          in[j].hash = uint32_t(r.next() << 16) | i;
+          break;
+        }
+        case 7: case 8:                   // a band of 1024 entries
+          in[j].hash = uint32_t(r.next() << 16) | uint32_t(r.below(1024));
+          break;
+        default:
+          in[j].hash = uint32_t(r.next());
+      }
+      in[j].new_port = uint32_t(r.below(8) == 0 ? r.below(256) : r.below(4));
+    }
+    if (pattern == 3) {
+      switch (r.below(8)) {
+        case 0: in[1].hash = in[0].hash; break;                                   // one entry
+        case 1: in[1].hash = (in[1].hash & ~0xFFFFu) | (in[0].hash & 0xFFFFu); break;   // one index
+        case 2: in[1].hash = (in[0].hash & ~7u) | (in[1].hash & 7u); break;        // one row
+        default: break;
+      }
+    }
+    return in;
+  }
+
+  struct d_lane {
+    bool valid;
+    uint32_t hash, new_port;
+  };
+  using d_cycle = std::array<d_lane, lanes>;
+  static constexpr d_lane idle{false, 0, 0};
+  const std::vector<d_cycle> directed_ = {
+      {d_lane{true, 5, 1}, idle},                               // new flowlet
+      {d_lane{true, 5, 2}, idle},                               // hit: keeps port 1
+      {d_lane{true, 9, 3}, d_lane{true, 9, 4}},                 // new then hit in one cycle
+      {d_lane{true, 0x10009, 7}, d_lane{true, 0x20009, 6}},     // same index, other hashes: hits
+      {d_lane{true, 16, 255}, d_lane{true, 17, 0}},             // one row, two entries, ports 255 and 0
+      {idle, d_lane{true, 18, 5}},                              // lane 1 alone
+      {d_lane{true, 0xFFFFFFFF, 9}, d_lane{true, 0, 10}},       // last and first entries
+      {d_lane{true, 0xFFFF, 11}, d_lane{true, 0x10000, 12}},    // the same two: hits
+      {idle, idle},
+      {d_lane{true, 23, 1}, d_lane{true, 16, 2}},               // a new entry and a hit in one row
+      {d_lane{true, 0x7FFF0017, 3}, d_lane{true, 0x17, 4}},     // hits on 23 through other hashes
+  };
+
+  const flowlet_config cfg_ = bench_config();
+  std::unique_ptr<flowlet_table> core_;
+  std::unique_ptr<dut<Vflowlet_table>> rtl_;
+  std::unique_ptr<rng> rng_;
+  std::vector<uint32_t> hot_;
+  uint64_t cycle_ = 0;
+  uint32_t pos_ = 0;                       // checker position after the previous cycle
+  std::array<flowlet_result, lanes> res_{};   // the core's latest result per lane (held like res_*)
+};
+
+}  // namespace
+
+std::unique_ptr<bench> make_flowlet_table_bench() { return std::make_unique<flowlet_table_bench>(); }
+
+}  // namespace netasic::cosim

@@ -1,0 +1,193 @@
+// RTL in the loop for the flowlet table (see the header). Built into netasic_cosim, which Verilates
+// rtl/ (CMakeLists.txt).
+#include "cosim/flowlet_table/flowlet_table_rtl.h"
+
+#include <verilated.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "Vflowlet_table.h"
+
+// The parameters Vflowlet_table was Verilated with: the RTL's defaults unless the build passes
+// -G to Verilator and the same values here (Verilator keeps no parameter in the model without
+// public scopes). The init sweep's length is checked against them at construction.
+#ifndef FLOWLET_RTL_ENTRIES
+#define FLOWLET_RTL_ENTRIES 65536
+#endif
+#ifndef FLOWLET_RTL_AGE_BITS
+#define FLOWLET_RTL_AGE_BITS 1
+#endif
+#ifndef FLOWLET_RTL_PORTS
+#define FLOWLET_RTL_PORTS 2
+#endif
+#ifndef FLOWLET_RTL_SWEEP_WIDTH
+#define FLOWLET_RTL_SWEEP_WIDTH 8
+#endif
+#ifndef FLOWLET_RTL_PORT_BITS
+#define FLOWLET_RTL_PORT_BITS 8
+#endif
+#ifndef FLOWLET_RTL_CLOCK_PERIOD_PS
+#define FLOWLET_RTL_CLOCK_PERIOD_PS 1000
+#endif
+
+namespace netasic {
+
+namespace {
+
+constexpr unsigned lanes = FLOWLET_RTL_PORTS;
+constexpr unsigned port_bits = FLOWLET_RTL_PORT_BITS;
+// The lane buses are packed vectors; up to 64 bits Verilator makes them plain integers.
+static_assert(lanes * 32 <= 64 && lanes * port_bits <= 64, "lane buses wider than 64 bits need VlWide access");
+constexpr uint64_t port_mask = port_bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << port_bits) - 1;
+
+void check(bool ok, const std::string& field, uint64_t got, uint64_t rtl, const char* param) {
+  if (!ok)
+    throw std::invalid_argument("flowlet_table_rtl: " + field + " is " + std::to_string(got) +
+                                " but the RTL was Verilated with " + param + "=" + std::to_string(rtl));
+}
+
+}  // namespace
+
+struct flowlet_table_rtl::impl {
+  std::unique_ptr<VerilatedContext> ctx = std::make_unique<VerilatedContext>();
+  std::unique_ptr<Vflowlet_table> m = std::make_unique<Vflowlet_table>(ctx.get());
+  uint64_t open = 0;             // the cycle whose lookups are on the lanes, edge not yet taken
+  unsigned used = 0;             // lanes taken in it
+  uint64_t open_new = 0, open_moved = 0;   // its new flowlets and path changes
+  uint64_t hashes = 0, ports = 0;          // the lane buses
+  uint64_t last_now = 0;
+  uint64_t lookups = 0;
+  flowlet_counters count;
+
+  ~impl() { m->final(); }
+
+  void tick() {
+    m->clk = 0;
+    m->eval();
+    m->clk = 1;
+    m->eval();
+  }
+  // Takes the edges of every cycle before c: the open one with its lanes, then idle ones.
+  void go_to(uint64_t c) {
+    if (c <= open) return;
+    tick();
+    ++open;
+    if (used) {
+      m->lk_valid = 0;
+      used = 0;
+      open_new = open_moved = 0;
+    }
+    for (; open < c; ++open) tick();
+  }
+};
+
+flowlet_config flowlet_table_rtl::rtl_parameters() {
+  flowlet_config c;
+  c.entries = FLOWLET_RTL_ENTRIES;
+  c.age_bits = FLOWLET_RTL_AGE_BITS;
+  c.ports = FLOWLET_RTL_PORTS;
+  c.sweep_width = FLOWLET_RTL_SWEEP_WIDTH;
+  c.port_bits = FLOWLET_RTL_PORT_BITS;
+  c.clock_period_ps = FLOWLET_RTL_CLOCK_PERIOD_PS;
+  return c;
+}
+
+flowlet_table_rtl::flowlet_table_rtl(const flowlet_config& cfg) : cfg_(cfg) {
+  const flowlet_config r = rtl_parameters();
+  check(cfg.entries == r.entries, "entries", cfg.entries, r.entries, "ENTRIES");
+  check(cfg.age_bits == r.age_bits, "age_bits", cfg.age_bits, r.age_bits, "AGE_BITS");
+  check(cfg.ports == r.ports, "ports", cfg.ports, r.ports, "PORTS");
+  check(cfg.sweep_width == r.sweep_width, "sweep_width", cfg.sweep_width, r.sweep_width, "SWEEP_WIDTH");
+  check(cfg.port_bits == r.port_bits, "port_bits", cfg.port_bits, r.port_bits, "PORT_BITS");
+  check(cfg.clock_period_ps == r.clock_period_ps, "clock_period_ps", cfg.clock_period_ps, r.clock_period_ps,
+        "CLOCK_PERIOD_PS");
+  if (cfg.delta_ps < cfg.clock_period_ps)
+    throw std::invalid_argument("flowlet_table_rtl: delta_ps must be at least one clock period");
+  if (cfg.delta_ps >> 63)
+    throw std::invalid_argument("flowlet_table_rtl: delta_ps must be below 2^63 ps (the RTL's Delta timer)");
+
+  p_ = std::make_unique<impl>();
+  auto& m = *p_->m;
+  m.cfg_delta_ps = cfg.delta_ps;
+  m.lk_valid = 0;
+  m.lk_hash = 0;
+  m.lk_new_port = 0;
+  m.rst = 1;
+  p_->tick();
+  p_->tick();
+  m.rst = 0;
+  // The init sweep clears one row per cycle: its length checks ENTRIES and SWEEP_WIDTH.
+  uint64_t n = 0;
+  while (!m.ready && n <= 2 * sweep_cycles() + 2) {
+    p_->tick();
+    ++n;
+  }
+  if (n != sweep_cycles())
+    throw std::runtime_error("flowlet_table_rtl: the RTL's init sweep took " + std::to_string(n) +
+                             " cycles, expected ceil(entries / sweep_width) = " + std::to_string(sweep_cycles()) +
+                             ": the FLOWLET_RTL_* values do not match the Verilated parameters");
+}
+
+flowlet_table_rtl::~flowlet_table_rtl() = default;
+
+flowlet_result flowlet_table_rtl::lookup(uint64_t hash, uint64_t now_ps, uint32_t new_port, uint64_t /*flow_id*/) {
+  impl& p = *p_;
+  if (now_ps < p.last_now) throw std::logic_error("flowlet_table_rtl: time went backwards");
+  // A power-of-two table indexes with the low bits, the same for any hash width.
+  const bool pow2 = (cfg_.entries & (cfg_.entries - 1)) == 0;
+  if (!pow2 && (hash >> 32))
+    throw std::invalid_argument("flowlet_table_rtl: hash " + std::to_string(hash) + " wider than the RTL's 32 bits");
+  if (new_port > port_mask)
+    throw std::invalid_argument("flowlet_table_rtl: new_port " + std::to_string(new_port) + " does not fit in port_bits " +
+                                std::to_string(port_bits));
+  const uint64_t c = now_ps / cfg_.clock_period_ps;
+  if (c == p.open && p.used == lanes)
+    throw std::runtime_error("flowlet_table_rtl: lookup " + std::to_string(lanes + 1) + " in cycle " + std::to_string(c) +
+                             ", but the RTL has " + std::to_string(lanes) +
+                             " lanes (PORTS); the core would serve it and count a port overflow");
+  p.last_now = now_ps;
+  p.go_to(c);
+
+  auto& m = *p.m;
+  const unsigned k = p.used++;
+  p.hashes = (p.hashes & ~(uint64_t(0xFFFFFFFF) << (32 * k))) | (uint64_t(uint32_t(hash)) << (32 * k));
+  p.ports = (p.ports & ~(port_mask << (port_bits * k))) | (uint64_t(new_port) << (port_bits * k));
+  m.lk_hash = p.hashes;
+  m.lk_new_port = p.ports;
+  m.lk_valid = m.lk_valid | (1u << k);
+  m.eval();   // lane k's result, before the edge: lanes k+1.. may still come in this cycle
+  const flowlet_result r{uint32_t((uint64_t(m.lk_port) >> (port_bits * k)) & port_mask),
+                         bool((m.lk_new_flowlet >> k) & 1), uint32_t(uint64_t(m.lk_index) >> (32 * k))};
+  p.open_new += r.new_flowlet;
+  p.open_moved += (m.lk_path_change >> k) & 1;
+  ++p.lookups;
+  return r;
+}
+
+void flowlet_table_rtl::advance(uint64_t now_ps) {
+  if (now_ps < p_->last_now) throw std::logic_error("flowlet_table_rtl: time went backwards");
+  p_->last_now = now_ps;
+  p_->go_to(now_ps / cfg_.clock_period_ps);
+}
+
+const flowlet_counters& flowlet_table_rtl::counters() const {
+  impl& p = *p_;
+  const auto& m = *p.m;
+  flowlet_counters& k = p.count;
+  k.lookups = p.lookups;
+  k.new_flowlets = m.new_flowlets + p.open_new;
+  k.path_changes = m.path_changes + p.open_moved;
+  k.occupancy = m.occupancy + p.open_new;
+  k.evictions = m.evictions;
+  k.sweeps = m.sweeps;
+  k.sweep_conflicts = m.sweep_conflicts;
+  k.sweep_overruns = m.sweep_overruns;
+  return k;
+}
+
+bool flowlet_table_rtl::sweep_active() const { return p_->m->sweep_active; }
+uint32_t flowlet_table_rtl::sweep_position() const { return p_->m->sweep_position; }
+uint64_t flowlet_table_rtl::rtl_cycles() const { return p_->open; }
+
+}  // namespace netasic

@@ -1,0 +1,58 @@
+// The receiving side of PFC on one port (core, no SystemC): which priorities the link partner
+// has paused, until when, and how long each has been paused in total. Switch ports and NICs
+// both keep one. A PAUSE takes effect `effect_ps` (the MAC's reaction) after it arrives and
+// lasts quanta x 512 bit times at the port's rate; a later frame replaces the time left, and a
+// zero quanta resumes at once.
+#pragma once
+#include <algorithm>
+#include <array>
+#include <cstdint>
+
+#include "protocol/headers.h"
+
+namespace netasic {
+
+class pfc_pause {
+ public:
+  void apply(const pfc_frame& f, uint64_t effect_ps, uint64_t rate_bps) {
+    for (unsigned c = 0; c < 8; ++c) {
+      if (!(f.class_enable >> c & 1)) continue;
+      const uint64_t len = (uint64_t(f.quanta[c]) * pfc_frame::quantum_bits * 1'000'000'000'000ull + rate_bps - 1) / rate_bps;
+      interval& i = cls_[c];
+      if (i.from <= effect_ps && effect_ps < i.until) {
+        i.until = effect_ps + len;   // still paused: the new time replaces what was left
+      } else {
+        i.total += i.until - i.from;
+        i.from = effect_ps;
+        i.until = effect_ps + len;
+      }
+    }
+  }
+  // Priorities paused at t, bit per priority.
+  uint8_t paused(uint64_t t) const {
+    uint8_t m = 0;
+    for (unsigned c = 0; c < 8; ++c)
+      if (cls_[c].from <= t && t < cls_[c].until) m |= uint8_t(1u << c);
+    return m;
+  }
+  // When the earliest of the priorities in `mask` that are paused at t resumes on its own.
+  uint64_t resumes(uint8_t mask, uint64_t t) const {
+    uint64_t r = UINT64_MAX;
+    for (unsigned c = 0; c < 8; ++c)
+      if ((mask >> c & 1) && cls_[c].from <= t && t < cls_[c].until) r = std::min(r, cls_[c].until);
+    return r;
+  }
+  // Total time priority c has been paused, up to t.
+  uint64_t paused_ps(unsigned c, uint64_t t) const {
+    const interval& i = cls_[c];
+    const uint64_t end = std::min(i.until, t);
+    return i.total + (end > i.from ? end - i.from : 0);
+  }
+  uint64_t frames_received = 0;
+
+ private:
+  struct interval { uint64_t from = 0, until = 0, total = 0; };   // paused in [from, until)
+  std::array<interval, 8> cls_{};
+};
+
+}  // namespace netasic

@@ -1,0 +1,99 @@
+// The packet carried by the packet protocol: header structs plus the model's bookkeeping.
+// Packets come from a pool and go back to it; nothing on the per-packet path allocates.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "protocol/headers.h"
+
+namespace netasic {
+
+// pause: a PFC frame; mirror: a switch's mirrored copy of a data frame (to its CPU port, or
+// encapsulated to a collector host); cnp: RoCEv2 congestion notification (DCQCN); sync: a
+// clock-synchronisation message (systemc/clock), sized like a mirror copy by payload_bytes
+enum class pkt_kind : uint8_t { data, ack, nak, pause, mirror, cnp, sync };
+
+struct packet {
+  // Model bookkeeping, not on the wire. First, with the headers every hop reads after it, so a
+  // hop touches two cache lines; the INT stack is last.
+  pkt_kind kind = pkt_kind::data;
+  bool int_enabled = false;         // carries the INT padding
+  bool tuple_crc_valid = false;     // tuple_crc holds the 5-tuple's CRC with a zero seed
+  bool ce_echo = false;             // an ACK/NAK: the data packet it answers arrived CE-marked
+  bool conga_valid = false;         // carries a CONGA header (between leaves, lb.mode = conga)
+  uint8_t prio = 0;                 // traffic class (IP DSCP class selector); set by the sender
+  uint16_t in_port = 0;             // switch port the frame came in on (PFC ingress accounting)
+  uint8_t passes = 0;               // pipeline passes taken in the current switch
+  uint32_t flow = 0;                // flow id (also in bth.dest_qp's low bits)
+  uint32_t seq = 0;                 // unwrapped packet sequence number within the flow
+  uint32_t payload_bytes = 0;       // a mirrored copy: its whole frame (copy + encapsulation)
+  uint32_t tuple_crc = 0;
+  uint32_t path_sig = 0;            // data: a signature of the switches and ports it took
+  uint16_t fc_stamp = 0;            // Flowcut header: send stamp (echoed by the ACK)
+  uint16_t fc_bytes = 0;            // Flowcut: the data frame's bytes (echoed by the ACK)
+  uint8_t hops = 0;                 // data: switches passed (Flowcut's hop count, echoed)
+  bool fc_valid = false;            // carries the Flowcut header
+  packet* next = nullptr;           // intrusive list link (pool free list, switch queues)
+  uint64_t rx_end_ps = 0;           // last bit in at the current receiver (cut-through)
+  uint64_t sent_ps = 0;             // data: when the sender scheduled it; echoed by its ACK (RTT)
+
+  ipv4_header ip{};
+  udp_header udp{};
+  eth_header eth{};
+  rocev2_bth bth{};
+  int_stack intx{};
+  pfc_frame pfc{};
+  conga_header conga{};
+  sync_header sync{};
+
+  // Handled beside the MAC (PFC, clock sync): past the receiver's packet pipeline.
+  bool at_mac() const { return kind == pkt_kind::pause || kind == pkt_kind::sync; }
+
+  // Bytes of the Ethernet frame (header to FCS), padded to the 64-byte minimum.
+  uint32_t frame_bytes() const {
+    if (kind == pkt_kind::pause) return pfc_frame::bytes;
+    if (kind == pkt_kind::mirror || kind == pkt_kind::sync) return payload_bytes < eth_header::min_frame_bytes ? eth_header::min_frame_bytes : payload_bytes;
+    uint32_t b = eth_header::bytes + ipv4_header::bytes + udp_header::bytes + rocev2_bth::bytes +
+                 payload_bytes + rocev2_bth::icrc_bytes + eth_header::fcs_bytes;
+    if (kind == pkt_kind::cnp) b += rocev2_bth::cnp_reserved_bytes;
+    else if (kind != pkt_kind::data) b += rocev2_bth::aeth_bytes;
+    if (int_enabled) b += int_stack::bytes;
+    return b < eth_header::min_frame_bytes ? eth_header::min_frame_bytes : b;
+  }
+};
+
+// Fixed-block packet pool. Counts live packets so the run can check its accounting.
+class packet_pool {
+ public:
+  packet* alloc() {
+    if (!free_) grow();
+    packet* p = free_;
+    free_ = p->next;
+    *p = packet{};
+    ++live_;
+    return p;
+  }
+  void release(packet* p) {
+    p->next = free_;
+    free_ = p;
+    --live_;
+  }
+  uint64_t live() const { return live_; }
+
+ private:
+  void grow() {
+    constexpr size_t block = 4096;
+    blocks_.emplace_back(block);
+    for (auto& p : blocks_.back()) release_new(&p);
+  }
+  void release_new(packet* p) {
+    p->next = free_;
+    free_ = p;
+  }
+  std::vector<std::vector<packet>> blocks_;
+  packet* free_ = nullptr;
+  uint64_t live_ = 0;
+};
+
+}  // namespace netasic
