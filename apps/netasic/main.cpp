@@ -2,7 +2,6 @@
 // point in its own process), `params` lists every configuration key.
 #include <unistd.h>
 
-#include <climits>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -16,6 +15,7 @@
 #include "cosim/harness/cosim_run.h"
 #include "cosim/harness/rtl_loop_register.h"
 #include "run/run.h"
+#include "run/run_outputs.h"
 #include "sweep.h"
 #include "synth.h"
 
@@ -29,12 +29,6 @@ constexpr int exit_config = 2, exit_accounting = 3, exit_no_fit = 4, exit_mismat
 
 // SystemC prints its banner unless this is set before the kernel starts.
 const bool no_banner = setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 1) == 0;
-
-std::string self_exe() {
-  char buf[PATH_MAX];
-  const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-  return n > 0 ? std::string(buf, size_t(n)) : "netasic";
-}
 
 // One "error: " line per problem (a scenario file may have several).
 void print_error(const std::string& what) {
@@ -227,7 +221,6 @@ int sc_main(int argc, char** argv) {
       return fits ? 0 : exit_no_fit;
     }
     if (*sweep) {
-      sw.netasic_exe = self_exe();
       if (sweep_seed >= 0) sw.seed = uint64_t(sweep_seed);
       if (sw.out_dir.empty()) sw.out_dir = "out/sweep-" + std::filesystem::path(sw.scenario).stem().string();
       // Every point's configuration is checked before any point runs.

@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -22,7 +21,10 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "common/file_io.h"
+#include "common/text.h"
 #include "output/csv.h"
+#include "output/format.h"
 #include "output/plot.h"
 #include "output/report.h"
 
@@ -68,14 +70,6 @@ std::string join_command(const std::vector<std::string>& argv) {
   return s;
 }
 
-// The running executable, so that the points run the same netasic as the sweep.
-std::string self_exe() {
-  std::error_code ec;
-  auto p = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) throw std::runtime_error("cannot find this executable (/proc/self/exe): pass the netasic executable explicitly");
-  return p.string();
-}
-
 // Whether a command could be started: an executable path, or a name found on PATH.
 bool runnable(const std::string& exe) {
   if (exe.find('/') != std::string::npos) return ::access(exe.c_str(), X_OK) == 0;
@@ -88,14 +82,6 @@ bool runnable(const std::string& exe) {
     if (colon == std::string::npos) return false;
     start = colon + 1;
   }
-}
-
-void write_text(const fs::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw std::runtime_error(fmt::format("cannot write {}: {}", path.string(), std::strerror(errno)));
-  out << text;
-  out.flush();
-  if (!out) throw std::runtime_error(fmt::format("error while writing {}", path.string()));
 }
 
 struct point_result {
@@ -225,7 +211,7 @@ void write_csv(const fs::path& path, const std::vector<grid_axis>& axes, const s
     }
     s += "\n";
   }
-  write_text(path, s);
+  write_file(path.string(), s);
 }
 
 std::string axis_label(const std::string& key, const std::string& unit) {
@@ -361,7 +347,7 @@ int emit_jobs(const sweep_options& opt, const std::vector<point_result>& results
   std::string lines;
   for (const auto& r : results) lines += job_line(opt, r) + "\n";
   if (opt.emit == "parallel") {
-    write_text(out / "jobs.txt", lines);
+    write_file((out / "jobs.txt").string(), lines);
     std::cerr << fmt::format(
         "wrote {} ({} commands). From this directory run:\n  parallel --jobs {} < {}\nthen gather the results "
         "with the same sweep command and --collect.\n",
@@ -369,7 +355,7 @@ int emit_jobs(const sweep_options& opt, const std::vector<point_result>& results
         opt.jobs > 0 ? std::to_string(opt.jobs) : std::string("100%"), shell_quote((out / "jobs.txt").string()));
     return 0;
   }
-  write_text(out / "points.txt", lines);
+  write_file((out / "points.txt").string(), lines);
   std::string script = "#!/bin/bash\n";
   script += fmt::format("# netasic sweep of {}: {} points, one array task each.\n", opt.scenario, results.size());
   script += "# Submit from the directory the sweep was written from (paths are relative to it).\n";
@@ -379,7 +365,7 @@ int emit_jobs(const sweep_options& opt, const std::vector<point_result>& results
   script += "set -euo pipefail\n";
   script += fmt::format("line=$(sed -n \"${{SLURM_ARRAY_TASK_ID}}p\" {})\n", shell_quote((out / "points.txt").string()));
   script += "exec bash -c \"$line\"\n";
-  write_text(out / "sweep.slurm", script);
+  write_file((out / "sweep.slurm").string(), script);
   std::cerr << fmt::format(
       "wrote {} and {} ({} array tasks). From this directory run:\n  sbatch {}\nthen gather the results with the "
       "same sweep command and --collect.\n",
@@ -465,16 +451,6 @@ std::vector<std::string> point_command(const sweep_options& opt, const grid_poin
   return argv;
 }
 
-std::string shell_quote(const std::string& word) {
-  bool safe = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || std::strchr("_-./=:,+%@", c) != nullptr;
-  });
-  if (safe) return word;
-  std::string q = "'";
-  for (char c : word) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
 int run_sweep(const sweep_options& options) {
   sweep_options opt = options;
   std::vector<grid_axis> axes;
@@ -494,7 +470,7 @@ int run_sweep(const sweep_options& options) {
         if (s.substr(0, s.find('=')) == a.key)
           throw std::invalid_argument(fmt::format("key '{}' is both in --grid and in --set '{}'", a.key, s));
     }
-    if (opt.netasic_exe.empty()) opt.netasic_exe = self_exe();
+    if (opt.netasic_exe.empty()) opt.netasic_exe = running_executable();  // the points run this netasic
     if (!opt.collect && !runnable(opt.netasic_exe))
       throw std::invalid_argument(fmt::format("cannot run '{}': not an executable", opt.netasic_exe));
     if (opt.metrics.empty()) opt.metrics = sweep_options{}.metrics;
@@ -539,7 +515,7 @@ int run_sweep(const sweep_options& options) {
       if (!names.count(m) && std::any_of(results.begin(), results.end(), [](const point_result& r) { return r.ok(); }))
         std::cerr << fmt::format("sweep: no summary.json has the metric '{}'\n", m);
     write_csv(out / "sweep.csv", axes, results, {names.begin(), names.end()});
-    write_text(out / "sweep.html", html_page(opt, axes, results));
+    write_file((out / "sweep.html").string(), html_page(opt, axes, results));
 
     size_t failed = std::count_if(results.begin(), results.end(), [](const point_result& r) { return !r.ok(); });
     if (!opt.quiet || failed > 0)

@@ -47,9 +47,6 @@ std::string point_dir_name(size_t index, size_t total);
 std::vector<std::string> point_command(const sweep_options& opt, const grid_point& point,
                                        const std::string& point_dir);
 
-// POSIX shell word: unchanged when safe, else in single quotes.
-std::string shell_quote(const std::string& word);
-
 // Runs (or emits, or collects) the sweep; the exit code for `netasic sweep`: 0 when every point
 // succeeded, 1 when some failed, 2 for bad options.
 int run_sweep(const sweep_options& opt);

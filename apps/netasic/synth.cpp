@@ -13,6 +13,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "common/file_io.h"
+#include "common/text.h"
+
 namespace fs = std::filesystem;
 
 namespace netasic {
@@ -33,12 +36,6 @@ std::vector<std::string> rtl_blocks(const std::string& rtl_dir) {
 }
 
 namespace {
-
-std::string shell_quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
 
 // Yosys writes parameters in JSON as binary strings (or plain numbers in newer versions).
 uint64_t json_param(const nlohmann::json& v) {
@@ -93,9 +90,9 @@ synth_result synthesize(const std::string& rtl_dir, const std::string& block, co
   std::string reads;
   for (const auto& b : blocks) reads += fmt::format("read_verilog -sv \"{}\"\n", (fs::path(rtl_dir) / (b + ".sv")).string());
   // Yosys' generic synth up to the fine step, then the fine step without memory_map.
-  std::ofstream(tmp / "synth.ys") << reads << chparam << "synth -top " << block << " -run begin:fine\n"
-                                  << "opt -fast -full\ntechmap\nopt -fast\nabc -fast\nopt -fast\n"
-                                  << "write_json \"" << (tmp / "netlist.json").string() << "\"\n";
+  write_file((tmp / "synth.ys").string(), reads + chparam + "synth -top " + block + " -run begin:fine\n" +
+                                              "opt -fast -full\ntechmap\nopt -fast\nabc -fast\nopt -fast\n" +
+                                              "write_json \"" + (tmp / "netlist.json").string() + "\"\n");
   const std::string cmd = fmt::format("yosys -q -s {} > {} 2>&1", shell_quote((tmp / "synth.ys").string()),
                                       shell_quote((tmp / "yosys.log").string()));
   const int rc = std::system(cmd.c_str());

@@ -1,26 +1,15 @@
 #include "output/csv.h"
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
+#include <ostream>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
+#include "common/file_io.h"
+
 namespace netasic {
 
 namespace {
-
-std::ofstream open_for_writing(const std::string& path) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw std::runtime_error(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
-  return out;
-}
-
-void finish(std::ofstream& out, const std::string& path) {
-  out.flush();
-  if (!out) throw std::runtime_error(fmt::format("error while writing {}", path));
-}
 
 // Microseconds with 6 decimals: one picosecond resolution, fixed notation for spreadsheets.
 std::string us(double seconds) { return fmt::format("{:.6f}", seconds * 1e6); }
@@ -55,45 +44,44 @@ void validate_probe_set(const probe_set& probes) {
 }
 
 void write_flows_csv(const std::string& path, const std::vector<flow_record>& flows) {
-  auto out = open_for_writing(path);
-  out << "id,src,dst,size_bytes,start_us,fct_us,ideal_fct_us,slowdown,retransmitted_packets,path_changes,"
-         "out_of_order_packets,max_reorder_packets\n";
-  fmt::memory_buffer line;
-  for (const auto& f : flows) {
-    line.clear();
-    const bool done = f.fct_s >= 0;
-    fmt::format_to(std::back_inserter(line), "{},{},{},{},{},{},{},{},{},{},{},{}\n", f.id, f.src, f.dst, f.size_bytes,
-                   us(f.start_s), done ? us(f.fct_s) : "", us(f.ideal_fct_s),
-                   done && f.ideal_fct_s > 0 ? fmt::format("{:.6f}", f.slowdown()) : "", f.retransmitted_packets,
-                   f.path_changes, f.out_of_order_packets, f.max_reorder_packets);
-    out.write(line.data(), static_cast<std::streamsize>(line.size()));
-  }
-  finish(out, path);
+  write_file(path, [&](std::ostream& out) {
+    out << "id,src,dst,size_bytes,start_us,fct_us,ideal_fct_us,slowdown,retransmitted_packets,path_changes,"
+           "out_of_order_packets,max_reorder_packets\n";
+    fmt::memory_buffer line;
+    for (const auto& f : flows) {
+      line.clear();
+      const bool done = f.fct_s >= 0;
+      fmt::format_to(std::back_inserter(line), "{},{},{},{},{},{},{},{},{},{},{},{}\n", f.id, f.src, f.dst, f.size_bytes,
+                     us(f.start_s), done ? us(f.fct_s) : "", us(f.ideal_fct_s),
+                     done && f.ideal_fct_s > 0 ? fmt::format("{:.6f}", f.slowdown()) : "", f.retransmitted_packets,
+                     f.path_changes, f.out_of_order_packets, f.max_reorder_packets);
+      out.write(line.data(), static_cast<std::streamsize>(line.size()));
+    }
+  });
 }
 
 void write_probes_csv(const std::string& path, const probe_set& probes) {
   validate_probe_set(probes);
-  auto out = open_for_writing(path);
-  out << "time_us";
-  for (const auto& s : probes.series) out << ',' << csv_escape(probe_column_name(s));
-  out << '\n';
-  fmt::memory_buffer line;
-  for (size_t i = 0; i < probes.t_s.size(); ++i) {
-    line.clear();
-    fmt::format_to(std::back_inserter(line), "{}", us(probes.t_s[i]));
-    for (const auto& s : probes.series) fmt::format_to(std::back_inserter(line), ",{}", s.samples[i]);
-    line.push_back('\n');
-    out.write(line.data(), static_cast<std::streamsize>(line.size()));
-  }
-  finish(out, path);
+  write_file(path, [&](std::ostream& out) {
+    out << "time_us";
+    for (const auto& s : probes.series) out << ',' << csv_escape(probe_column_name(s));
+    out << '\n';
+    fmt::memory_buffer line;
+    for (size_t i = 0; i < probes.t_s.size(); ++i) {
+      line.clear();
+      fmt::format_to(std::back_inserter(line), "{}", us(probes.t_s[i]));
+      for (const auto& s : probes.series) fmt::format_to(std::back_inserter(line), ",{}", s.samples[i]);
+      line.push_back('\n');
+      out.write(line.data(), static_cast<std::streamsize>(line.size()));
+    }
+  });
 }
 
 void write_links_csv(const std::string& path, const std::vector<link_record>& links) {
-  auto out = open_for_writing(path);
-  out << "from,to,rate_gbps,bytes,utilization\n";
+  std::string text = "from,to,rate_gbps,bytes,utilization\n";
   for (const link_record& l : links)
-    out << fmt::format("{},{},{:g},{},{:.6f}\n", l.from, l.to, double(l.rate_bps) / 1e9, l.bytes, l.utilization);
-  finish(out, path);
+    text += fmt::format("{},{},{:g},{},{:.6f}\n", l.from, l.to, double(l.rate_bps) / 1e9, l.bytes, l.utilization);
+  write_file(path, text);
 }
 
 }  // namespace netasic

@@ -1,15 +1,13 @@
 #include "output/gtkw.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstring>
-#include <fstream>
 #include <stdexcept>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "common/file_io.h"
 #include "output/csv.h"
 #include "output/vcd.h"
 
@@ -113,12 +111,9 @@ void write_gtkw(std::ostream& out, const std::string& vcd_file_name, const probe
 
 void write_gtkw(const std::string& path, const std::string& vcd_file_name, const probe_set& probes) {
   validate_probe_set(probes);
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw std::runtime_error(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
-  auto slash = path.find_last_of('/');
-  write_gtkw(out, vcd_file_name, probes, slash == std::string::npos ? path : path.substr(slash + 1));
-  out.flush();
-  if (!out) throw std::runtime_error(fmt::format("error while writing {}", path));
+  const auto slash = path.find_last_of('/');
+  const std::string save_file_name = slash == std::string::npos ? path : path.substr(slash + 1);
+  write_file(path, [&](std::ostream& out) { write_gtkw(out, vcd_file_name, probes, save_file_name); });
 }
 
 }  // namespace netasic

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "common/stats.h"
+
 namespace netasic {
 
 struct flow_record {
@@ -19,6 +21,15 @@ struct flow_record {
   uint32_t out_of_order_packets = 0;   // data packets that arrived ahead of the next expected one
   uint32_t max_reorder_packets = 0;    // how far ahead the farthest of them was
 };
+
+// The flows the slowdown statistics count, in summary.json and report.html alike: completed,
+// with an ideal FCT to divide by.
+inline std::vector<sized_slowdown> completed_slowdowns(const std::vector<flow_record>& flows) {
+  std::vector<sized_slowdown> out;
+  for (const flow_record& f : flows)
+    if (f.fct_s >= 0 && f.ideal_fct_s > 0) out.push_back({f.size_bytes, f.slowdown()});
+  return out;
+}
 
 // One direction of a link from a switch port: what it carried over the run.
 struct link_record {

@@ -1,14 +1,12 @@
 #include "output/vcd.h"
 
-#include <cerrno>
 #include <cmath>
-#include <cstring>
-#include <fstream>
 #include <stdexcept>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "common/file_io.h"
 #include "output/csv.h"
 
 namespace netasic {
@@ -151,11 +149,7 @@ void write_vcd(std::ostream& out, const probe_set& probes) {
 
 void write_vcd(const std::string& path, const probe_set& probes) {
   validate_probe_set(probes);
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw std::runtime_error(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
-  write_vcd(out, probes);
-  out.flush();
-  if (!out) throw std::runtime_error(fmt::format("error while writing {}", path));
+  write_file(path, [&](std::ostream& out) { write_vcd(out, probes); });
 }
 
 }  // namespace netasic

@@ -1,0 +1,46 @@
+#include "common/stats.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace netasic {
+
+double percentile(const std::vector<double>& sorted, double p) {
+  if (sorted.empty()) return 0;
+  const size_t rank = size_t(std::ceil(p / 100.0 * double(sorted.size())));
+  return sorted[std::min(rank == 0 ? 0 : rank - 1, sorted.size() - 1)];
+}
+
+const std::vector<uint64_t>& slowdown_bin_edges() {
+  static const std::vector<uint64_t> edges = {0, 3'000, 12'000, 48'000, 192'000, 768'000, 3'000'000,
+                                              slowdown_bin::no_upper_bound};
+  return edges;
+}
+
+std::vector<slowdown_bin> slowdown_by_size(const std::vector<sized_slowdown>& flows) {
+  const std::vector<uint64_t>& edges = slowdown_bin_edges();
+  std::vector<slowdown_bin> bins;
+  for (size_t b = 0; b + 1 < edges.size(); ++b) {
+    std::vector<double> sizes, slowdowns;
+    for (const sized_slowdown& f : flows)
+      if (f.size_bytes >= edges[b] && f.size_bytes < edges[b + 1]) {
+        sizes.push_back(double(f.size_bytes));
+        slowdowns.push_back(f.slowdown);
+      }
+    if (slowdowns.empty()) continue;
+    std::sort(sizes.begin(), sizes.end());
+    std::sort(slowdowns.begin(), slowdowns.end());
+    slowdown_bin bin;
+    bin.min_bytes = edges[b];
+    bin.max_bytes = edges[b + 1];
+    bin.flows = slowdowns.size();
+    bin.median_bytes = percentile(sizes, 50);
+    bin.p50 = percentile(slowdowns, 50);
+    bin.p95 = percentile(slowdowns, 95);
+    bin.p99 = percentile(slowdowns, 99);
+    bins.push_back(bin);
+  }
+  return bins;
+}
+
+}  // namespace netasic

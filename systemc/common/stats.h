@@ -1,0 +1,34 @@
+// One definition of each statistic a run reports, so that summary.json and report.html show the
+// same figure for the same thing.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace netasic {
+
+// Nearest-rank percentile of sorted values, p in 0..100: the value of rank ceil(p/100 x n)
+// (1-based; rank 0 is the first value). 0 for no values. Always one of the values: a reported
+// p99 is a flow or a sample that happened, not a point between two.
+double percentile(const std::vector<double>& sorted, double p);
+
+// A completed flow as the slowdown statistics see it.
+struct sized_slowdown {
+  uint64_t size_bytes = 0;   // payload bytes
+  double slowdown = 0;       // FCT over the FCT of the same flow alone on an idle fabric
+};
+
+// FCT slowdown by flow size, in HPCC's style (its Fig. 9): short flows' tails are where
+// congestion control shows. Fixed bins of payload bytes, [min_bytes, max_bytes), each 4x the one
+// before: 0, 3 kB, 12 kB, 48 kB, 192 kB, 768 kB, 3 MB and up. Empty bins are left out.
+struct slowdown_bin {
+  static constexpr uint64_t no_upper_bound = UINT64_MAX;
+  uint64_t min_bytes = 0, max_bytes = 0;   // max_bytes: no_upper_bound for the last bin
+  size_t flows = 0;
+  double median_bytes = 0;                 // percentile 50 of the flows' sizes (where a plot puts the bin)
+  double p50 = 0, p95 = 0, p99 = 0;        // percentiles of the slowdown
+};
+const std::vector<uint64_t>& slowdown_bin_edges();   // min_bytes of each bin, then no_upper_bound
+std::vector<slowdown_bin> slowdown_by_size(const std::vector<sized_slowdown>& flows);
+
+}  // namespace netasic

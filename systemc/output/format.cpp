@@ -1,0 +1,158 @@
+#include "output/format.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace netasic {
+
+namespace {
+
+using nlohmann::json;
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+const std::vector<std::string>& count_words() {
+  static const std::vector<std::string> w = {"packets", "flows", "drops", "bytes", "hosts", "ports", "events",
+                                             "retransmissions", "pauses", "marks", "trims",
+                                             "timeouts", "switches", "links", "writes", "hops"};
+  return w;
+}
+
+std::string unit_of_part(const std::string& k) {
+  if (k.find("slowdown") != std::string::npos) return "× ideal FCT";
+  if (ends_with(k, "_per_s")) return "1/s";
+  if (ends_with(k, "_s")) return "s";
+  if (ends_with(k, "_ms")) return "ms";
+  if (ends_with(k, "_us")) return "us";
+  if (ends_with(k, "_ns")) return "ns";
+  if (ends_with(k, "_ps")) return "ps";
+  if (ends_with(k, "_gbps")) return "Gb/s";
+  if (ends_with(k, "_bps")) return "b/s";
+  if (ends_with(k, "_bits")) return "bits";
+  if (ends_with(k, "_pct") || ends_with(k, "_percent")) return "%";
+  for (const auto& w : count_words())
+    if (k == w || ends_with(k, "_" + w)) return w;
+  return "";
+}
+
+// The dotted part of a key that names its unit: the leaf ("queue.peak_bytes"), else the
+// nearest parent that does ("fct_us.p99").
+std::string unit_part(const std::string& key) {
+  std::vector<std::string> parts;
+  for (size_t start = 0;;) {
+    size_t dot = key.find('.', start);
+    parts.push_back(key.substr(start, dot - start));
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  for (auto it = parts.rbegin(); it != parts.rend(); ++it)
+    if (!unit_of_part(*it).empty()) return *it;
+  return parts.back();
+}
+
+// Seconds per unit of a time suffix, 0 when the key is not a time.
+double time_scale(const std::string& leaf_key) {
+  if (ends_with(leaf_key, "_per_s")) return 0;
+  if (ends_with(leaf_key, "_s")) return 1;
+  if (ends_with(leaf_key, "_ms")) return 1e-3;
+  if (ends_with(leaf_key, "_us")) return 1e-6;
+  if (ends_with(leaf_key, "_ns")) return 1e-9;
+  if (ends_with(leaf_key, "_ps")) return 1e-12;
+  return 0;
+}
+
+std::string plain_number(const json& v) {
+  if (v.is_number_integer()) return group_digits(v.get<int64_t>());
+  if (v.is_number_unsigned()) return group_digits(static_cast<int64_t>(v.get<uint64_t>()));
+  double d = v.get<double>();
+  if (std::floor(d) == d && std::fabs(d) < 1e15) return group_digits(static_cast<int64_t>(d));
+  return fmt::format("{:.6g}", d);
+}
+
+}  // namespace
+
+std::string group_digits(int64_t v) {
+  std::string digits = std::to_string(v < 0 ? -static_cast<uint64_t>(v) : static_cast<uint64_t>(v));
+  std::string out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return (v < 0 ? "-" : "") + out;
+}
+
+std::string si(double v, const std::string& unit) {
+  static const char* prefixes[] = {"", "k", "M", "G", "T", "P"};
+  int i = 0;
+  while (std::fabs(v) >= 1000 && i < 5) {
+    v /= 1000;
+    ++i;
+  }
+  return fmt::format("{:.4g} {}{}", v, prefixes[i], unit);
+}
+
+std::string duration(double s) {
+  double a = std::fabs(s);
+  if (a == 0) return "0 s";
+  if (a >= 1) return fmt::format("{:.4g} s", s);
+  if (a >= 1e-3) return fmt::format("{:.4g} ms", s * 1e3);
+  if (a >= 1e-6) return fmt::format("{:.4g} us", s * 1e6);
+  if (a >= 1e-9) return fmt::format("{:.4g} ns", s * 1e9);
+  return fmt::format("{:.4g} ps", s * 1e12);
+}
+
+std::vector<std::pair<std::string, json>> flatten_json(const json& doc) {
+  std::vector<std::pair<std::string, json>> out;
+  auto walk = [&](auto&& self, const json& v, const std::string& key) -> void {
+    if (v.is_object()) {
+      for (auto it = v.begin(); it != v.end(); ++it) self(self, it.value(), key.empty() ? it.key() : key + "." + it.key());
+    } else if (v.is_array() && std::any_of(v.begin(), v.end(), [](const json& e) { return e.is_structured(); })) {
+      for (size_t i = 0; i < v.size(); ++i) self(self, v[i], key + "." + std::to_string(i));
+    } else if (!key.empty()) {
+      out.emplace_back(key, v);
+    }
+  };
+  walk(walk, doc, "");
+  return out;
+}
+
+std::string unit_of_key(const std::string& key) { return unit_of_part(unit_part(key)); }
+
+std::string format_value(const std::string& key, const json& value) {
+  if (value.is_array()) {
+    std::string s;
+    for (const auto& e : value) s += (s.empty() ? "" : ", ") + format_value(key, e);
+    return s.empty() ? "(none)" : s;
+  }
+  if (value.is_boolean()) return value.get<bool>() ? "yes" : "no";
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_null()) return "(none)";
+  if (!value.is_number()) return value.dump();
+  const double v = value.get<double>();
+  const std::string k = unit_part(key);
+  const std::string unit = unit_of_part(k);
+  if (unit == "× ideal FCT") return fmt::format("{:.4g}×", v);
+  if (double scale = time_scale(k); scale > 0) return duration(v * scale);
+  if (unit == "bytes" || unit == "bits") {
+    std::string s = plain_number(value) + " " + unit;
+    if (std::fabs(v) >= 1000) s += " (" + si(v, unit == "bytes" ? "B" : "b") + ")";
+    return s;
+  }
+  if (unit == "b/s") return si(v, "b/s");
+  if (unit == "Gb/s") return fmt::format("{:.4g} Gb/s", v);
+  if (unit == "1/s") {   // "packet_hops_per_s" -> "hops/s"
+    const std::string noun = k.substr(0, k.size() - 6);
+    const std::string last = noun.substr(noun.rfind('_') == std::string::npos ? 0 : noun.rfind('_') + 1);
+    const auto& words = count_words();
+    return si(v, std::find(words.begin(), words.end(), last) != words.end() ? last + "/s" : "/s");
+  }
+  if (unit == "%") return fmt::format("{:.3g} %", v);
+  if (!unit.empty()) return plain_number(value) + " " + unit;
+  return plain_number(value);
+}
+
+}  // namespace netasic

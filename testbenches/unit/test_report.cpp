@@ -1,0 +1,163 @@
+// report.html and its plots (output/report.h, output/plot.h).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "clock/clock_network.h"
+#include "output/plot.h"
+#include "output/report.h"
+
+#include "output_samples.h"
+
+using namespace netasic;
+using namespace netasic::output_test;
+
+TEST(Report, ScenarioName) {
+  EXPECT_EQ(scenario_name({{"scenario", "incast"}}), "incast");
+  EXPECT_EQ(scenario_name({{"scenario", {{"name", "x"}}}}), "x");
+  EXPECT_EQ(scenario_name(nlohmann::json::object()), "unnamed scenario");
+}
+
+// ---------------------------------------------------------------- plots and the report page
+
+TEST(Plot, ScriptIsDeterministicAndDropsUndrawablePoints) {
+  plot_spec s;
+  s.title = "t_1";
+  s.xlabel = "x (us)";
+  s.ylabel = "y's (bytes)";
+  s.logx = true;
+  s.series.push_back({"a", {0, 1, 10}, {5, 6, 7}, "lines"});
+  s.series.push_back({"empty on log x", {-1}, {2}, "lines"});
+  std::string script = gnuplot_script(s);
+  EXPECT_EQ(script, gnuplot_script(s));
+  EXPECT_NE(script.find("noenhanced"), std::string::npos);
+  EXPECT_NE(script.find("$d0 << EOD\n1 6\n10 7\nEOD\n"), std::string::npos);   // x=0 dropped on log x
+  EXPECT_EQ(script.find("$d1"), std::string::npos);
+  EXPECT_NE(script.find("'y''s (bytes)'"), std::string::npos);
+  s.series.resize(1);
+  s.series[0].x = {0};
+  s.series[0].y = {1};
+  EXPECT_THROW(gnuplot_script(s), std::invalid_argument);
+}
+
+TEST(Plot, MissingGnuplotSaysHowToInstallIt) {
+  std::string saved = std::getenv("PATH") ? std::getenv("PATH") : "";
+  temp_dir empty("nopath");
+  ::setenv("PATH", empty.path.c_str(), 1);
+  try {
+    run_gnuplot("print 1\n");
+    ADD_FAILURE() << "run_gnuplot succeeded without gnuplot on PATH";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("scripts/setup.sh"), std::string::npos) << e.what();
+  }
+  ::setenv("PATH", saved.c_str(), 1);
+}
+
+TEST(ReportPage, HasAPlotForEachSectionWithData) {
+  probe_set p = sample_probes();
+  nlohmann::json summary = {{"scenario", "unit<test>"}, {"fct_us", {{"p99", 12.5}}}, {"drops_bytes", 3000}};
+  std::string html = report_html(summary, sample_flows(), p);
+  // (a) slowdown by size, (b) FCT CDF, (c) queue depth and its distribution, (d) bytes probes,
+  // unitless probes.
+  EXPECT_EQ(count(html, "<svg"), 6u);
+  EXPECT_NE(html.find("<title>netasic report: unit&lt;test&gt;</title>"), std::string::npos);
+  EXPECT_NE(html.find("12.5 us"), std::string::npos);
+  EXPECT_NE(html.find("3,000 bytes (3 kB)"), std::string::npos);
+  EXPECT_NE(html.find("FCT slowdown by flow size"), std::string::npos);
+  // The bins of summary.json's fct_slowdown_by_size. The last one holds the 204,800-byte flows:
+  // i = 11 + 12k for k = 0..32 but i = 299 (incomplete), slowdown 1 + 0.3 (i mod 10) with i mod 10
+  // cycling 1, 3, 5, 7, 9: 7 x 1.3, 7 x 1.9, 7 x 2.5, 6 x 3.1, 5 x 3.7. Nearest rank over 32:
+  // p50 rank 16 = 2.5, p95 rank 31 = 3.7, p99 rank 32 = 3.7.
+  EXPECT_NE(html.find("Completed flows in 5 bins"), std::string::npos);
+  EXPECT_NE(html.find("<tr><td>192,000 ≤ size &lt; 768,000 bytes</td><td>32 flows</td><td>2.500×</td><td>3.700×</td>"
+                      "<td>3.700×</td></tr>"),
+            std::string::npos);
+  EXPECT_NE(html.find("flow completion time (us)"), std::string::npos);
+  EXPECT_NE(html.find("queue depth (bytes)"), std::string::npos);
+  // Self-contained: no script, no URL; ids made unique per plot.
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_EQ(html.find("http"), std::string::npos);
+  EXPECT_EQ(count(html, "id=\"plot1_gnuplot_canvas\""), 1u);
+  EXPECT_EQ(count(html, "id=\"plot2_gnuplot_canvas\""), 1u);
+  EXPECT_EQ(html, report_html(summary, sample_flows(), p));   // deterministic
+}
+
+TEST(ReportPage, ManyQueuesShowTheTopEight) {
+  probe_set p;
+  p.interval_s = 1e-6;
+  p.t_s = {0, 1e-6, 2e-6};
+  for (int i = 0; i < 12; ++i) p.series.push_back({"leaf" + std::to_string(i), "port0.qdepth", "bytes", {0, i * 100, 0}});
+  std::string html = report_html(nlohmann::json::object(), {}, p);
+  EXPECT_EQ(count(html, "<svg"), 2u);   // queue depth over time, and its distribution
+  EXPECT_NE(html.find("Showing the 8 of 12 probes with the highest peak value"), std::string::npos);
+  // The distribution takes every sample of every queue: 25 zeros, then 100 to 1100 bytes (ranks
+  // 26 to 36). Nearest rank, as summary.json's queue section: p50 is rank ceil(18) = 18, a zero;
+  // p95 rank ceil(34.2) = 35, 1000 bytes; p99 rank ceil(35.64) = 36, 1100 bytes.
+  EXPECT_NE(html.find("36 samples of 12 queues: p50 0 bytes, p95 1000 bytes, p99 1100 bytes."), std::string::npos);
+  EXPECT_NE(html.find("leaf11.port0.qdepth"), std::string::npos);
+  EXPECT_EQ(html.find("leaf3.port0.qdepth"), std::string::npos);   // peak 300 bytes, 9th highest
+}
+
+TEST(ReportPage, EmptyInputsGiveSentencesNotPlots) {
+  std::string html = report_html(nlohmann::json::object(), {}, probe_set{});
+  EXPECT_EQ(html.find("<svg"), std::string::npos);
+  EXPECT_NE(html.find("no flows"), std::string::npos);
+  EXPECT_NE(html.find("No probes were sampled"), std::string::npos);
+  std::vector<flow_record> none_done = {flow(0, 100, 0, -1, 1e-6)};
+  html = report_html(nlohmann::json::object(), none_done, probe_set{});
+  EXPECT_EQ(html.find("<svg"), std::string::npos);
+  EXPECT_NE(html.find("None of the 1 flow completed"), std::string::npos);
+}
+
+TEST(ReportPage, ClockSectionReadsTheTypedResult) {
+  clock_result c;
+  c.summary["root"] = "core0";
+  clock_algorithm_result a;
+  a.algorithm = clock_algorithm::sundial;
+  a.bound_checks = 10;
+  a.bound_violations = 3;
+  a.messages_per_s = 2.5e6;
+  a.summary = {{"epsilon_p50_ns", 12.5}, {"epsilon_p99_ns", 40.0}, {"epsilon_max_ns", 55.0}, {"max_abs_offset_ns", 7.0}};
+  clock_failure_result f;
+  f.at_ps = 2'000'000;   // 2 us
+  f.text = "link agg0-core0 @ 2";
+  f.affected = 4;
+  f.cut_off = 1;
+  f.all_recovered = false;
+  f.outage_known = true;
+  f.max_outage_ps = 270'000'000;   // 270 us
+  f.peak_epsilon_ps = 55'000;
+  f.peak_device = "agg0";
+  f.impacted_ps = 1'000'000'000;   // 1 ms
+  a.failures = {f};
+  c.algorithms = {a};
+  probe_set p;
+  p.interval_s = 1e-6;
+  p.t_s = {0, 1e-6, 2e-6, 3e-6};
+  p.series = {{"core0", "clock.sundial.epsilon", "ns", {0, 0, 0, 0}},
+              {"agg0", "clock.sundial.epsilon", "ns", {-1, 5, 55, 6}},
+              {"core0", "clock.sundial.offset", "ns", {0, 0, 0, 0}},
+              {"agg0", "clock.sundial.offset", "ns", {0, 2, -3, 1}},
+              {"core0", "clock.sundial.offset_ideal", "ns", {0, 1, 2, 3}},
+              {"agg0", "clock.sundial.offset_ideal", "ns", {0, 3, -1, 4}}};
+  const std::string html = report_html(nlohmann::json::object(), {}, p, &c);
+  EXPECT_NE(html.find("<h2>Clock synchronisation</h2>"), std::string::npos);
+  EXPECT_NE(html.find("<tr><td>sundial</td><td>12.5 ns</td><td>40 ns</td><td>55 ns</td><td>7 ns</td>"
+                      "<td>3 of 10 checks</td><td>2.5 M/s</td></tr>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<tr><td>sundial</td><td>link agg0-core0 @ 2</td><td>4 (1 cut off)</td><td>not within the run</td>"
+                      "<td>270 us</td><td>55 ns at agg0</td><td>1 ms</td></tr>"),
+            std::string::npos);
+  EXPECT_EQ(html.find("all 1 faults"), std::string::npos);   // one failure: no total row, no blast-radius plot
+  EXPECT_NE(html.find("Epsilon and the true offset: sundial, agg0"), std::string::npos);
+  EXPECT_NE(html.find("core0 (root at the start)"), std::string::npos);
+  // The clock's probes are drawn in their section only, not again among the probes.
+  EXPECT_EQ(html.find("Other probes"), std::string::npos);
+  // Without the typed result there is no section, whatever the probes hold.
+  EXPECT_EQ(report_html(nlohmann::json::object(), {}, p).find("Clock synchronisation"), std::string::npos);
+}

@@ -1,0 +1,112 @@
+// `netasic sweep`: the grid, the points' command lines, running and gathering them.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "apps/netasic/sweep.h"
+
+#include "output_samples.h"
+
+using namespace netasic;
+using namespace netasic::output_test;
+
+TEST(Sweep, ExpandGridIsTheCartesianProduct) {
+  auto points = expand_grid({"topology.leaves=2,4,8", "workload.load=0.3,0.5"});
+  ASSERT_EQ(points.size(), 6u);
+  EXPECT_EQ(points[0], (grid_point{{"topology.leaves", "2"}, {"workload.load", "0.3"}}));
+  EXPECT_EQ(points[1], (grid_point{{"topology.leaves", "2"}, {"workload.load", "0.5"}}));
+  EXPECT_EQ(points[5], (grid_point{{"topology.leaves", "8"}, {"workload.load", "0.5"}}));
+  std::set<grid_point> unique(points.begin(), points.end());
+  EXPECT_EQ(unique.size(), 6u);
+  EXPECT_EQ(expand_grid({}).size(), 1u);
+  EXPECT_EQ(expand_grid({"a=x"}), (std::vector<grid_point>{{{"a", "x"}}}));
+}
+
+TEST(Sweep, GridErrorsNameTheArgument) {
+  for (const std::string bad : {"leaves", "=1,2", "leaves=", "leaves=1,,2", "leaves=1,", "leaves=2,2", "le aves=1",
+                                "seed=one"}) {
+    try {
+      expand_grid({"ok=1", bad});
+      ADD_FAILURE() << "accepted --grid " << bad;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("--grid '" + bad + "'"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_THROW(expand_grid({"a=1", "a=2"}), std::invalid_argument);
+}
+
+TEST(Sweep, PointCommandLine) {
+  sweep_options o;
+  o.netasic_exe = "bin/netasic";
+  o.scenario = "s.toml";
+  o.sets = {"sim.time_us=10"};
+  o.seed = 5;
+  auto argv = point_command(o, {{"topology.leaves", "4"}}, "out/point-002");
+  EXPECT_EQ(argv, (std::vector<std::string>{"bin/netasic", "run", "s.toml", "--set", "sim.time_us=10", "--set",
+                                            "topology.leaves=4", "--seed", "5", "--out", "out/point-002", "--quiet"}));
+  o.seed.reset();
+  argv = point_command(o, {{"seed", "9"}}, "d");
+  EXPECT_EQ(argv[argv.size() - 5], "--seed");
+  EXPECT_EQ(argv[argv.size() - 4], "9");
+  EXPECT_EQ(point_dir_name(3, 12), "point-003");
+  EXPECT_EQ(point_dir_name(42, 1200), "point-0042");
+}
+
+TEST(Sweep, RunsPointsAndGathersSummaries) {
+  temp_dir dir("sweep");
+  // A stand-in for `netasic run`: load=0.9 fails, other points write a summary.json.
+  fs::path exe = dir.path / "fake-netasic";
+  {
+    std::ofstream f(exe);
+    f << "#!/bin/sh\n"
+         "out=; leaves=; load=\n"
+         "while [ $# -gt 0 ]; do case $1 in\n"
+         "  --set) case $2 in leaves=*) leaves=${2#*=};; load=*) load=${2#*=};; esac; shift 2;;\n"
+         "  --out) out=$2; shift 2;; *) shift;; esac; done\n"
+         "echo \"point leaves=$leaves load=$load\" >&2\n"
+         "[ \"$load\" = 0.9 ] && { echo 'diverged' >&2; exit 3; }\n"
+         "echo \"{\\\"fct_slowdown\\\": {\\\"p50\\\": $leaves, \\\"p99\\\": $load}, \\\"note\\\": \\\"x\\\"}\" > $out/summary.json\n";
+  }
+  fs::permissions(exe, fs::perms::owner_all);
+  sweep_options o;
+  o.netasic_exe = exe.string();
+  o.scenario = "s.toml";
+  o.grid = {"leaves=1,10,100", "load=0.5,0.9"};
+  o.out_dir = (dir.path / "out").string();
+  o.jobs = 2;
+  o.quiet = true;
+  EXPECT_EQ(run_sweep(o), 1);   // three points fail
+  auto lines = split(slurp(dir.path / "out" / "sweep.csv"), '\n');
+  ASSERT_EQ(lines.size(), 8u);
+  EXPECT_EQ(lines[0], "point,leaves,load,status,fct_slowdown.p50,fct_slowdown.p99");
+  EXPECT_EQ(lines[1], "1,1,0.5,ok,1,0.5");
+  EXPECT_EQ(lines[2], "2,1,0.9,exit 3,,");
+  EXPECT_EQ(lines[5], "5,100,0.5,ok,100,0.5");
+  EXPECT_NE(slurp(dir.path / "out" / "point-002" / "log.txt").find("diverged"), std::string::npos);
+  std::string html = slurp(dir.path / "out" / "sweep.html");
+  EXPECT_EQ(count(html, "<svg"), 2u);   // one plot per metric
+  EXPECT_EQ(html.find("http"), std::string::npos);
+
+  // Emitting writes job files and runs nothing.
+  o.emit = "parallel";
+  o.out_dir = (dir.path / "emit").string();
+  EXPECT_EQ(run_sweep(o), 0);
+  auto jobs = split(slurp(dir.path / "emit" / "jobs.txt"), '\n');
+  EXPECT_EQ(jobs.size(), 7u);
+  EXPECT_NE(jobs[0].find("--set leaves=1 --set load=0.5"), std::string::npos) << jobs[0];
+  EXPECT_FALSE(fs::exists(dir.path / "emit" / "point-001" / "summary.json"));
+  o.emit = "slurm";
+  EXPECT_EQ(run_sweep(o), 0);
+  EXPECT_NE(slurp(dir.path / "emit" / "sweep.slurm").find("#SBATCH --array=1-6%2"), std::string::npos);
+
+  // Bad options: exit code 2, nothing run.
+  o.emit = "";
+  o.grid = {"leaves"};
+  EXPECT_EQ(run_sweep(o), 2);
+}
+
