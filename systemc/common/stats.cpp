@@ -7,7 +7,11 @@ namespace netasic {
 
 double percentile(const std::vector<double>& sorted, double p) {
   if (sorted.empty()) return 0;
-  const size_t rank = size_t(std::ceil(p / 100.0 * double(sorted.size())));
+  // The rank in integers, with p taken to a millionth of a percent: in floating point,
+  // 99.9 / 100 x 1000 is a hair above 999, and the ceiling would pick rank 1000.
+  const uint64_t p_millionths = uint64_t(std::llround(std::clamp(p, 0.0, 100.0) * 1e6));
+  const uint64_t scale = 100'000'000;   // 100 % in millionths
+  const size_t rank = size_t((p_millionths * uint64_t(sorted.size()) + scale - 1) / scale);
   return sorted[std::min(rank == 0 ? 0 : rank - 1, sorted.size() - 1)];
 }
 

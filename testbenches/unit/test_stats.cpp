@@ -38,6 +38,17 @@ TEST(Percentile, NearestRankIsAlwaysOneOfTheValues) {
   EXPECT_EQ(percentile(hundred, 99), 99);
 }
 
+// Ranks are exact: p99.9 of 1000 values is rank 999 (99.9 / 100 x 1000 in floating point is a
+// hair above 999, whose ceiling would be rank 1000).
+TEST(Percentile, RankIsExactWherePTimesNIsWhole) {
+  std::vector<double> thousand;
+  for (int i = 1; i <= 1000; ++i) thousand.push_back(i);
+  EXPECT_EQ(percentile(thousand, 99.9), 999);
+  EXPECT_EQ(percentile(thousand, 99.95), 1000);   // ceil(999.5)
+  EXPECT_EQ(percentile(thousand, 0.1), 1);        // ceil(1.0)
+  EXPECT_EQ(percentile(thousand, 0.15), 2);       // ceil(1.5)
+}
+
 TEST(Percentile, TiesHoldTheirRanks) {
   const std::vector<double> v = {2, 2, 2, 9};
   EXPECT_EQ(percentile(v, 50), 2);   // rank 2
