@@ -226,6 +226,7 @@ template <class S>
 class apply_keys {
  public:
   apply_keys(const config& c, S& s) : c_(c), s_(s) {}
+  apply_keys(const config&& c, S& s) = delete;   // it keeps a reference to the config
   skip_declarations unbound;
 
   template <class P>
