@@ -16,6 +16,7 @@
 #include "cosim/harness/rtl_loop_register.h"
 #include "run/run.h"
 #include "run/run_outputs.h"
+#include "scenario/scenario.h"
 #include "sweep.h"
 #include "synth.h"
 
@@ -198,7 +199,7 @@ int sc_main(int argc, char** argv) {
     if (*params) {
       if (markdown)
         std::cout << "# Configuration reference\n\nGenerated from the declarations in "
-                     "`systemc/common/params_all.cpp` by `netasic params --markdown` (`make docs`); a test keeps it "
+                     "`systemc/scenario/` by `netasic params --markdown` (`make docs`); a test keeps it "
                      "current. Scenario files set these keys in TOML tables (`[topology]` then `leaves = 8`); "
                      "`--set key=value` overrides any of them. Ranges are inclusive.\n\n"
                   << netasic::all_params().markdown();
@@ -217,7 +218,7 @@ int sc_main(int argc, char** argv) {
     }
     if (*resources) {
       bool fits = false;
-      std::cout << netasic::resources_report(netasic::load_config(res_scenario, res_sets), fits);
+      std::cout << netasic::resources_report(netasic::load_scenario(res_scenario, res_sets), fits);
       return fits ? 0 : exit_no_fit;
     }
     if (*sweep) {
@@ -228,14 +229,14 @@ int sc_main(int argc, char** argv) {
         std::vector<std::string> point_sets = sw.sets;
         for (const auto& [key, value] : point)
           if (key != "seed") point_sets.push_back(key + "=" + value);
-        netasic::load_config(sw.scenario, point_sets);
+        netasic::load_scenario(sw.scenario, point_sets);
       }
       for (const auto& axis : netasic::parse_grid(sw.grid))
         if (const auto* def = netasic::all_params().find(axis.key)) sw.key_units[axis.key] = def->unit;
       return netasic::run_sweep(sw);
     }
     if (seed >= 0) sets.push_back(fmt::format("sim.seed={}", seed));
-    const netasic::config cfg = netasic::load_config(scenario, sets);
+    const netasic::config cfg = netasic::load_scenario(scenario, sets);
     for (const std::string& b : rtl_in_loop) {
       // A block the scenario does not use would leave the run unchanged without saying so.
       const std::string lb = cfg.string("lb.mode");

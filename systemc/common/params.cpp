@@ -1,5 +1,5 @@
 // Parameter registry, TOML loading/validation, --set overrides and resolved-config output.
-// all_params() lives in params_all.cpp.
+// netasic's keys are declared in systemc/scenario/, beside the code that applies them.
 #include "common/params.h"
 
 #include <toml++/toml.h>

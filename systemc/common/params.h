@@ -68,9 +68,6 @@ class param_registry {
   std::map<std::string, size_t> index_;
 };
 
-// Every parameter of netasic, declared by each area's declare_*_params() (see params_all.cpp).
-const param_registry& all_params();
-
 // Resolved values: every declared key has exactly one value and a record of where it came from.
 class config {
  public:
@@ -113,9 +110,9 @@ class config {
 
 // Load a TOML scenario, then apply each "key=value" override in order. Every error (TOML syntax,
 // unknown key, wrong type, out of range, bad --set) throws config_error before anything runs.
-config load_config(const std::string& path, const std::vector<std::string>& overrides,
-                   const param_registry& reg = all_params());
-config default_config(const param_registry& reg = all_params());
+// netasic's own keys are scenario/scenario.h's all_params() (load_scenario, default_scenario).
+config load_config(const std::string& path, const std::vector<std::string>& overrides, const param_registry& reg);
+config default_config(const param_registry& reg);
 // A config keeps a pointer to its registry, so a temporary registry would dangle.
 config load_config(const std::string&, const std::vector<std::string>&, param_registry&&) = delete;
 config default_config(param_registry&&) = delete;

@@ -37,8 +37,8 @@ namespace netasic {
 struct nic_config {
   uint64_t clock_period_ps = 1000;  // frames are received on the NIC clock's edges
   uint32_t mtu_payload = 1000;      // payload bytes per data packet
-  uint32_t window_packets = 64;     // fixed window per flow
-  uint64_t rto_ps = 0;              // retransmission timeout
+  uint32_t window_packets = 128;    // fixed window per flow
+  uint64_t rto_ps = 1'000'000'000;  // retransmission timeout: 1 ms
   bool int_enabled = false;         // frames carry HPCC's INT padding
   uint8_t data_priority = 3;        // traffic class of data frames (DSCP class selector)
   uint8_t ack_priority = 7;         // traffic class of ACK/NAK frames

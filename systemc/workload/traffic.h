@@ -34,11 +34,11 @@ struct traffic_spec {
   traffic_pattern pattern = traffic_pattern::poisson;
   uint32_t hosts = 0;
   double host_rate_bps = 0;               // host link rate, bits/s
-  double load = 0;                        // poisson: offered payload / host link rate, (0, 1]
+  double load = 0.5;                      // poisson: offered payload / host link rate, (0, 1]
   std::optional<flow_size_cdf> cdf;       // poisson: required; others: sizes drawn from it if set
   uint64_t flow_size_bytes = 0;           // incast/permutation/all_to_all when no cdf
   uint64_t duration_ps = 0;               // poisson: arrivals in [start_ps, start_ps + duration_ps)
-  uint32_t incast_senders = 0;
+  uint32_t incast_senders = 16;
   uint32_t incast_receiver = 0;
   uint64_t start_ps = 0;
   std::vector<flow_spec> listed;          // traffic.flows, added to any pattern

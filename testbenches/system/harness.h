@@ -9,11 +9,12 @@
 
 #include "common/params.h"
 #include "run/run.h"
+#include "scenario/scenario.h"
 
 namespace netasic {
 
 inline config small_config(const std::vector<std::pair<std::string, std::string>>& sets) {
-  config c = default_config();
+  config c = default_scenario();
   for (const auto& [k, v] : sets) c.set_from_text(k, v, "test");
   return c;
 }

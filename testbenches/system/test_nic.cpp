@@ -7,6 +7,7 @@
 
 #include "common/params.h"
 #include "run/run.h"
+#include "scenario/scenario.h"
 #include "harness.h"
 #include "tlm/link.h"
 
@@ -15,14 +16,14 @@ using namespace netasic;
 namespace {
 
 run_result incast(const std::string& algorithm) {
-  return run_scenario(load_config(NETASIC_SOURCE_DIR "/scenarios/hpcc/incast.toml", {"cc.algorithm=" + algorithm}),
+  return run_scenario(load_scenario(NETASIC_SOURCE_DIR "/scenarios/hpcc/incast.toml", {"cc.algorithm=" + algorithm}),
                       progress_mode::none);
 }
 
 // HPCC caps the bytes each sender has in flight at W <= W_init = line rate x T, so the queue at
 // the receiver's port can never hold more than the senders' initial windows (in frame bytes).
 uint64_t hpcc_incast_queue_bound(const run_result& r) {
-  const config c = load_config(NETASIC_SOURCE_DIR "/scenarios/hpcc/incast.toml", {});
+  const config c = load_scenario(NETASIC_SOURCE_DIR "/scenarios/hpcc/incast.toml", {});
   const double w_init = c.real("topology.host_rate") * 1e9 / 8 * r.summary["nic"]["base_rtt_s"].get<double>();
   packet full;
   full.payload_bytes = uint32_t(c.integer("nic.mtu"));

@@ -3,6 +3,7 @@
 
 #include "common/params.h"
 #include "run/run.h"
+#include "scenario/scenario.h"
 
 using namespace netasic;
 
@@ -20,7 +21,7 @@ void expect_invariants(const run_result& r) {
 }  // namespace
 
 TEST(Scale, LS128FullBenchmarkRun) {
-  const config c = load_config(NETASIC_SOURCE_DIR "/bench/ls128.toml", {});
+  const config c = load_scenario(NETASIC_SOURCE_DIR "/bench/ls128.toml", {});
   const run_result r = run_scenario(c, progress_mode::none);
   expect_invariants(r);
   EXPECT_DOUBLE_EQ(r.summary["sim_time_s"].get<double>(), 5e-3);
@@ -30,7 +31,7 @@ TEST(Scale, LS128FullBenchmarkRun) {
 }
 
 TEST(Scale, FatTreeK8WebSearchWithFailedLinksCompletes) {
-  const config c = load_config(NETASIC_SOURCE_DIR "/scenarios/fat_tree_k8.toml", {});
+  const config c = load_scenario(NETASIC_SOURCE_DIR "/scenarios/fat_tree_k8.toml", {});
   const run_result r = run_scenario(c, progress_mode::none);
   expect_invariants(r);
   EXPECT_EQ(r.summary["flows"]["completed"], r.summary["flows"]["total"]);

@@ -263,7 +263,7 @@ namespace {
 // Bytes of one of the lone flow's data frames (nic.mtu bytes of payload).
 uint32_t lone_flow_frame_bytes() {
   packet p;
-  p.payload_bytes = uint32_t(default_config().integer("nic.mtu"));
+  p.payload_bytes = uint32_t(default_scenario().integer("nic.mtu"));
   return p.frame_bytes();
 }
 

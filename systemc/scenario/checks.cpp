@@ -1,0 +1,68 @@
+#include "scenario/checks.h"
+
+#include <cmath>
+#include <iostream>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "scenario/scenario.h"
+
+namespace netasic {
+
+void fail(const config& c, const std::string& key, const std::string& msg) {
+  throw config_error(fmt::format("{}: key '{}': {}", c.origin(key), key, msg));
+}
+
+uint64_t to_ps(double v, double ps_per_unit) { return uint64_t(std::llround(v * ps_per_unit)); }
+uint64_t to_bps(double gbps) { return uint64_t(std::llround(gbps * 1e9)); }
+
+uint64_t clock_period_ps(double mhz) {
+  const double period = 1e6 / mhz;
+  if (std::fabs(period - std::round(period)) > 1e-6)
+    throw std::invalid_argument(fmt::format("a {} MHz clock has a period of {} ps; it must be a whole number of "
+                                            "picoseconds (e.g. 1000, 1250, 1600 MHz)", mhz, period));
+  return uint64_t(std::llround(period));
+}
+
+bool is_default(const config& c, const std::string& key) {
+  static const config defaults = default_scenario();
+  switch (all_params().find(key)->type) {
+    case param_type::integer: return c.integer(key) == defaults.integer(key);
+    case param_type::real: return c.real(key) == defaults.real(key);
+    case param_type::boolean: return c.boolean(key) == defaults.boolean(key);
+    case param_type::string_list: return c.list(key) == defaults.list(key);
+    case param_type::integer_list: return c.integers(key) == defaults.integers(key);
+    case param_type::real_list: return c.reals(key) == defaults.reals(key);
+    default: return c.string(key) == defaults.string(key);
+  }
+}
+
+std::vector<std::string> keys_under(const std::string& prefix) {
+  std::vector<std::string> keys;
+  for (const param_def& d : all_params().all())
+    if (d.key.rfind(prefix, 0) == 0) keys.push_back(d.key);
+  return keys;
+}
+
+void reject_unused(const config& c, const std::vector<std::string>& keys, const std::string& because) {
+  for (const auto& k : keys)
+    if (!is_default(c, k)) fail(c, k, "is not used " + because + "; remove it or leave it at its default");
+}
+
+void warn_unused(const config& c, const std::vector<std::string>& keys, const std::string& because) {
+  for (const auto& k : keys)
+    if (!is_default(c, k))
+      std::cerr << fmt::format("warning: {}: key '{}' has no effect {}\n", c.origin(k), k, because);
+}
+
+uint8_t priority_mask(const config& c, const std::string& key) {
+  uint8_t m = 0;
+  for (int64_t prio : c.integers(key)) {
+    if (m >> prio & 1) fail(c, key, fmt::format("priority {} is listed twice", prio));
+    m |= uint8_t(1u << prio);
+  }
+  return m;
+}
+
+}  // namespace netasic

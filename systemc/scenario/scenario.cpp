@@ -1,0 +1,88 @@
+#include "scenario/scenario.h"
+
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "scenario/cc_keys.h"
+#include "scenario/key_binding.h"
+#include "scenario/lb_keys.h"
+#include "scenario/nic_keys.h"
+#include "scenario/topology_keys.h"
+
+namespace netasic {
+namespace {
+
+// The run's own keys: its name, seed and time window.
+template <class K>
+void run_keys(K& k) {
+  k.unbound.string("scenario.name", "unnamed", "Name shown in the report and summary.json");
+  k.integer("sim.seed", "", &fabric_config::seed, 0, std::numeric_limits<int64_t>::max(), "Random seed; same seed and configuration give the same results, bit for bit");
+  // fabric_config's arrivals_end_ps and probe_interval_ps default to 0 (no window, no probes)
+  // for fabrics built without a scenario: make_fabric_config sets them.
+  k.unbound.real("sim.duration", "us", 1000, 0.001, 1e9, "Window in which flows start (Poisson arrivals are generated over it)");
+  k.unbound.real("sim.drain", "us", 10000, 0, 1e9, "Extra time after the arrival window for flows to finish; the run stops earlier once all flows are done (not with clock.faults set: such a run lasts to the end)");
+  k.unbound.real("sim.probe_interval", "us", 1, 0.001, 1e6, "Sampling interval of the probe time series (queue depths, buffer occupancy) and of waves.vcd");
+}
+
+// Probes are kept in memory until the run ends: four series per switch port and per switch, one
+// per NIC, and with the clock layer an epsilon and two offsets per device and algorithm.
+void check_probe_memory(const config& c, const fabric_config& f) {
+  size_t series = 4 * f.topo.switches.size() + f.topo.hosts.size();
+  for (unsigned s : f.topo.switches) series += 4 * f.topo.nodes[s].port_link.size();
+  if (c.string("clock.algorithm") != "off") series += 3 * f.topo.nodes.size() * (1 + c.list("clock.baselines").size());
+  const double samples = (c.real("sim.duration") + c.real("sim.drain")) / c.real("sim.probe_interval");
+  constexpr double max_values = 1e8;   // 800 MB of samples
+  if (samples * double(series) > max_values)
+    fail(c, "sim.probe_interval", fmt::format("{} us over a {} us run samples {} probes {:.3g} times: {:.3g} values, "
+                                              "more than the {:.0e} kept in memory; raise the interval",
+                                              c.real("sim.probe_interval"), c.real("sim.duration") + c.real("sim.drain"),
+                                              series, samples, samples * double(series), max_values));
+}
+
+}  // namespace
+
+const param_registry& all_params() {
+  static const param_registry reg = [] {
+    param_registry r;
+    declare_keys<fabric_config> run(r);
+    run_keys(run);
+    declare_topology_keys(r);
+    declare_switch_keys(r);
+    declare_lb_keys(r);
+    declare_nic_keys(r);
+    declare_cc_keys(r);
+    declare_traffic_keys(r);
+    declare_clock_keys(r);
+    return r;
+  }();
+  return reg;
+}
+
+config load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
+  return load_config(path, overrides, all_params());
+}
+
+config default_scenario() { return default_config(all_params()); }
+
+fabric_config make_fabric_config(const config& c) {
+  fabric_config fabric_cfg;
+  fabric_cfg.topo = read_topology(c);
+  read_switch(c, fabric_cfg.topo, fabric_cfg.sw);
+  read_lb(c, fabric_cfg.sw);
+  read_mirror(c, fabric_cfg.topo, fabric_cfg.sw);
+  read_nic(c, fabric_cfg.sw, fabric_cfg.nic);
+  read_flowcut(c, fabric_cfg.sw, fabric_cfg.nic);
+  apply_keys<fabric_config> run(c, fabric_cfg);
+  run_keys(run);
+  read_cc(c, fabric_cfg.sw, fabric_cfg.nic);
+  check_switch_buffer(c, fabric_cfg.topo, fabric_cfg.sw, fabric_cfg.nic.max_frame_bytes(), fabric_cfg.nic.mtu_payload);
+  fabric_cfg.arrivals_end_ps = to_ps(c.real("sim.duration"), 1e6);
+  fabric_cfg.probe_interval_ps = to_ps(c.real("sim.probe_interval"), 1e6);
+  // Clock faults may come after the last flow: such a run lasts sim.duration + sim.drain.
+  fabric_cfg.run_to_end = c.string("clock.algorithm") != "off" && !c.list("clock.faults").empty();
+  check_probe_memory(c, fabric_cfg);
+  return fabric_cfg;
+}
+
+}  // namespace netasic

@@ -1,0 +1,24 @@
+// The switch's keys: its pipeline (switch.*), its stage budget (switch.stage.*), the traffic
+// manager with ECN and PFC (tm.*, ecn.*, pfc.*) and the mirror session (mirror.*).
+#pragma once
+#include "common/params.h"
+#include "switch/resources.h"
+#include "switch/switch.h"
+#include "topology/topology.h"
+
+namespace netasic {
+
+void declare_switch_keys(param_registry& r);
+
+// Pipeline, traffic manager, ECN and PFC; checked against the topology's port counts.
+void read_switch(const config& c, const topology& t, switch_config& sw);
+// The mirror session; after read_switch (a lossless priority must not carry copies).
+void read_mirror(const config& c, const topology& t, switch_config& sw);
+// The buffer must hold a data frame, and the PFC headroom must leave a shared pool.
+void check_switch_buffer(const config& c, const topology& t, const switch_config& sw, uint32_t largest_frame,
+                         uint32_t mtu_payload);
+
+// The per-stage budget that `netasic resources` places each switch's program in.
+stage_budget make_stage_budget(const config& c);
+
+}  // namespace netasic
