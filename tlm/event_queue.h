@@ -11,8 +11,35 @@
 #include <systemc>
 
 #include "common/radix_heap.h"
+#include "tlm/sim_time.h"
 
 namespace netasic {
+
+// The one pending timed wake-up of a client that may ask for many. The queue cannot take an
+// entry back, so a client keeps only the earliest time it asked for and ignores the others
+// when they come due.
+class timer {
+ public:
+  static constexpr uint64_t never = std::numeric_limits<uint64_t>::max();
+  // True if `at` is earlier than the pending wake-up: the caller schedules it. Otherwise the
+  // pending one comes first and will call again.
+  bool arm(uint64_t at) {
+    if (at >= at_) return false;
+    at_ = at;
+    return true;
+  }
+  // True only for the wake-up that counts (the earliest armed); it disarms the timer.
+  bool fire(uint64_t now) {
+    if (now != at_) return false;   // superseded by an earlier wake-up
+    at_ = never;
+    return true;
+  }
+  bool armed() const { return at_ != never; }
+  uint64_t at() const { return at_; }
+
+ private:
+  uint64_t at_ = never;
+};
 
 class timed_client {
  public:
@@ -35,7 +62,7 @@ class event_queue : public sc_core::sc_module {
   radix_heap<timed_client*> heap_;
   uint64_t wakeups_ = 0, fires_ = 0;
   bool firing_ = false;
-  uint64_t armed_at_ = std::numeric_limits<uint64_t>::max();
+  timer due_at_;   // when due_ is notified for
   sc_core::sc_event due_;
 
   void fire();

@@ -33,9 +33,7 @@ uint64_t link_direction::pkt_transport(packet& p, uint64_t start_ps) {
 }
 
 void link_direction::arm(uint64_t at) {
-  if (at >= armed_at_) return;
-  armed_at_ = at;
-  events_.schedule(at, *this);
+  if (wake_.arm(at)) events_.schedule(at, *this);
 }
 
 void link_direction::deliver_due(std::deque<in_flight>& fifo, uint64_t now) {
@@ -48,8 +46,7 @@ void link_direction::deliver_due(std::deque<in_flight>& fifo, uint64_t now) {
 }
 
 void link_direction::wake(uint64_t now) {
-  if (now != armed_at_) return;   // superseded by an earlier wake-up for a control frame
-  armed_at_ = UINT64_MAX;
+  if (!wake_.fire(now)) return;   // superseded by an earlier wake-up for a control frame
   deliver_due(control_, now);
   deliver_due(fifo_, now);
   if (!control_.empty()) arm(control_.front().arrive_ps);

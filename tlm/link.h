@@ -82,7 +82,7 @@ class link_direction : public sc_core::sc_module, private pkt_fw_transport_if, p
   link_counters counters_;
   bool up_ = true;
   std::deque<in_flight> fifo_, control_;   // each sorted by arrival
-  uint64_t armed_at_ = UINT64_MAX;         // the wake-up that is due next (others are stale)
+  timer wake_;                             // the wake-up that is due next (others are stale)
   pkt_fw_transport_if* out_if_ = nullptr;   // the receiver, resolved once
   event_queue& events_;
 };

@@ -6,6 +6,7 @@
 #include <tlm>
 
 #include "protocol/packet.h"
+#include "tlm/sim_time.h"
 
 namespace netasic {
 
@@ -64,8 +65,5 @@ class pkt_target_socket : public pkt_base_target_socket, private pkt_fw_transpor
   pkt_receiver& owner_;
   unsigned port_;
 };
-
-inline uint64_t now_ps() { return sc_core::sc_time_stamp().value(); }   // resolution is 1 ps
-inline sc_core::sc_time ps(uint64_t v) { return sc_core::sc_time::from_value(v); }
 
 }  // namespace netasic

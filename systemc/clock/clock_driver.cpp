@@ -7,9 +7,7 @@ clock_driver::clock_driver(const topology& topo, const clock_network_config& cfg
 
 void clock_driver::rearm() {
   const uint64_t t = layer_.next_event_ps();
-  if (t >= armed_at_) return;
-  armed_at_ = t;
-  events_.schedule(t, *this);
+  if (wake_.arm(t)) events_.schedule(t, *this);
 }
 
 void clock_driver::advance(uint64_t now_ps) {
@@ -18,9 +16,7 @@ void clock_driver::advance(uint64_t now_ps) {
 }
 
 void clock_driver::wake(uint64_t now_ps) {
-  if (now_ps != armed_at_) return;   // superseded by an earlier wake-up
-  armed_at_ = UINT64_MAX;
-  advance(now_ps);
+  if (wake_.fire(now_ps)) advance(now_ps);   // else superseded by an earlier wake-up
 }
 
 void clock_driver::receive(uint32_t node, uint32_t port, const sync_header& m, uint64_t now_ps) {

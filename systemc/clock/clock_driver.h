@@ -45,7 +45,7 @@ class clock_driver final : public timed_client, private sync_transport {
 
   clock_layer layer_;
   event_queue& events_;
-  uint64_t armed_at_ = UINT64_MAX;
+  timer wake_;
 };
 
 }  // namespace netasic

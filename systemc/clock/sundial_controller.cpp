@@ -45,7 +45,7 @@ void sundial_controller::react() {
   using sc_core::sc_time;
   for (size_t i = 0; i < planner_->faults(); ++i) {
     const uint64_t at = planner_->fault_at_ps(i) + cfg_.controller_delay_ps;
-    const uint64_t now = uint64_t(sc_core::sc_time_stamp() / sc_time(1, sc_core::SC_PS));
+    const uint64_t now = now_ps();
     if (at > now) wait(sc_time(double(at - now), sc_core::SC_PS));
     reg_driver drv(bus);
     std::vector<uint32_t> state;
@@ -56,7 +56,7 @@ void sundial_controller::react() {
     elections_seen_ += seen.election ? 1 : 0;
     ++replans_;
     program();
-    if (clock_) clock_->sundial_programmed(i, uint64_t(sc_core::sc_time_stamp() / sc_time(1, sc_core::SC_PS)));
+    if (clock_) clock_->sundial_programmed(i, now_ps());
   }
 }
 

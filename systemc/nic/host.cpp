@@ -149,7 +149,7 @@ void host_nic::flowcut_ack(flow_ctx& f, const packet& p, uint64_t now) {
 }
 
 void host_nic::try_send() {
-  if (armed_at_ != UINT64_MAX) return;   // a wake-up is pending and will call again
+  if (wake_.armed()) return;   // a wake-up is pending and will call again
   const uint64_t now = now_ps();
   // The TX pipe takes tx_pipe_cycles to reach the MAC: schedule that far ahead of a free wire.
   const uint64_t lead = cfg_.tx_pipe_ps();
@@ -183,9 +183,7 @@ void host_nic::try_send() {
 }
 
 void host_nic::arm(uint64_t at) {
-  if (at >= armed_at_) return;
-  armed_at_ = at;
-  events_.schedule(at, *this);
+  if (wake_.arm(at)) events_.schedule(at, *this);
 }
 
 void host_nic::send_control(packet& p, uint64_t now) {
@@ -208,8 +206,7 @@ void host_nic::send_held_control(uint64_t now) {
 void host_nic::end_of_elaboration() { tx_if_ = tx.get_interface(0); }
 
 void host_nic::wake(uint64_t now) {
-  if (now != armed_at_) return;   // superseded by an earlier wake-up
-  armed_at_ = UINT64_MAX;
+  if (!wake_.fire(now)) return;   // superseded by an earlier wake-up
   send_held_control(now);
   try_send();
 }

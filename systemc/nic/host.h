@@ -158,7 +158,7 @@ class host_nic : public sc_core::sc_module, public pkt_receiver, private timed_c
   uint64_t data_bytes_sent_ = 0;
   std::deque<packet*> control_;      // ACK/NAK frames held by a pause of their priority
   sundial_csr sundial_;              // Sundial register block, and the clock layer
-  uint64_t armed_at_ = UINT64_MAX;   // the pending wake-up that counts (others are stale)
+  timer wake_;                       // the pending wake-up that counts (others are stale)
   bool rto_scheduled_ = false;
   void arm(uint64_t at);
   event_queue& events_;

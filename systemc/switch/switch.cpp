@@ -110,9 +110,7 @@ void switch_model::drop(packet& p, uint64_t drop_counters::*reason) {
 }
 
 void switch_model::arm(waker& w, uint64_t at) {
-  if (at >= w.armed_at) return;
-  w.armed_at = at;
-  events_.schedule(at, w);
+  if (w.due.arm(at)) events_.schedule(at, w);
 }
 
 void switch_model::pkt_receive(unsigned port, packet& p, uint64_t now) {
@@ -477,7 +475,7 @@ void switch_model::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) 
   const uint32_t off = uint32_t(gp.get_address());
   bool ok;
   if (sundial_csr::owns(off)) {
-    ok = sundial_.access(gp.is_write(), off, *data, uint64_t(sc_core::sc_time_stamp() / sc_core::sc_time(1, sc_core::SC_PS)));
+    ok = sundial_.access(gp.is_write(), off, *data, now_ps());
   } else {
     ok = gp.is_write() ? routes_.write(off, *data) : routes_.read(off, *data);
   }

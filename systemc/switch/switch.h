@@ -152,11 +152,9 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
     switch_model* sw = nullptr;
     void (switch_model::*fn)(unsigned, uint64_t) = nullptr;
     unsigned index = 0;
-    uint64_t armed_at = UINT64_MAX;
+    timer due;
     void wake(uint64_t now) override {
-      if (now != armed_at) return;   // superseded by an earlier wake-up
-      armed_at = UINT64_MAX;
-      (sw->*fn)(index, now);
+      if (due.fire(now)) (sw->*fn)(index, now);   // else superseded by an earlier wake-up
     }
   };
   struct port_state {

@@ -1,0 +1,157 @@
+// The ingress forwarding table (switch/route_table.h) against a golden model of its register
+// map: SWITCH_ID and NUM_PORTS read-only, ROUTE[host] = base << 16 | size (the group must fit
+// the member table; size 0 = no route), MEMBER[i] = an egress port below the port count. A
+// lookup takes the group's member at hash mod size. The register bus passes only aligned
+// 32-bit accesses (tlm/regbus.cpp), so offsets here are multiples of 4.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "common/rng.h"
+#include "switch/route_table.h"
+
+using namespace netasic;
+
+namespace {
+
+constexpr uint32_t route_base = 0x1000'0000, member_base = 0x2000'0000;
+
+// The register file as a map from offset to value; a lookup expands the group into its ports.
+class golden_routes {
+ public:
+  golden_routes(uint32_t id, uint32_t ports, uint32_t hosts, uint32_t members)
+      : ports_(ports), hosts_(hosts), members_(members) {
+    regs_[0x0] = id;
+    regs_[0x4] = ports;
+    for (uint32_t h = 0; h < hosts; ++h) regs_[route_base + 4 * h] = 0;
+    for (uint32_t i = 0; i < members; ++i) regs_[member_base + 4 * i] = 0;
+  }
+  bool write(uint32_t off, uint32_t v) {
+    if (off >= route_base && off < route_base + 4 * hosts_) {
+      if ((v >> 16) + (v & 0xFFFF) > members_) return false;   // the group must fit
+    } else if (off >= member_base && off < member_base + 4 * members_) {
+      if (v >= ports_) return false;
+    } else {
+      return false;   // read-only or no register
+    }
+    regs_[off] = v;
+    return true;
+  }
+  bool read(uint32_t off, uint32_t& v) const {
+    const auto it = regs_.find(off);
+    if (it == regs_.end()) return false;
+    v = it->second;
+    return true;
+  }
+  int lookup(uint32_t host, uint32_t hash) const {
+    const auto it = regs_.find(route_base + 4 * host);
+    if (it == regs_.end() || (it->second & 0xFFFF) == 0) return -1;
+    std::vector<int> group;
+    for (uint32_t i = 0; i < (it->second & 0xFFFF); ++i)
+      group.push_back(int(regs_.at(member_base + 4 * ((it->second >> 16) + i))));
+    return group[hash % group.size()];
+  }
+
+ private:
+  uint32_t ports_, hosts_, members_;
+  std::map<uint32_t, uint32_t> regs_;
+};
+
+}  // namespace
+
+TEST(RouteTable, RegisterMapByHand) {
+  route_table t(7, 4, 3, 6);
+  uint32_t v = 0;
+  ASSERT_TRUE(t.read(0x0, v));
+  EXPECT_EQ(v, 7u);
+  ASSERT_TRUE(t.read(0x4, v));
+  EXPECT_EQ(v, 4u);
+  EXPECT_FALSE(t.write(0x0, 1));                       // SWITCH_ID is read-only
+  EXPECT_FALSE(t.write(0x4, 1));                       // NUM_PORTS too
+  EXPECT_FALSE(t.read(0x8, v));                        // nothing there
+  EXPECT_FALSE(t.read(route_base + 4 * 3, v));         // one past the last host
+  EXPECT_FALSE(t.read(member_base + 4 * 6, v));        // one past the last member
+  EXPECT_FALSE(t.write(member_base + 4 * 0, 4));       // port 4 of a 4-port switch
+  EXPECT_TRUE(t.write(member_base + 4 * 0, 3));
+  EXPECT_FALSE(t.write(route_base + 4 * 1, 4u << 16 | 3));   // members 4..6: one too many
+  EXPECT_TRUE(t.write(route_base + 4 * 1, 3u << 16 | 3));    // members 3..5 fit
+  ASSERT_TRUE(t.read(route_base + 4 * 1, v));
+  EXPECT_EQ(v, 3u << 16 | 3);
+  EXPECT_EQ(t.member_capacity(), 6u);
+}
+
+TEST(RouteTable, LookupTakesHashModSizeWithinTheGroup) {
+  route_table t(0, 8, 4, 8);
+  const uint32_t ports[] = {5, 6, 7, 2, 1};
+  for (uint32_t i = 0; i < 5; ++i) ASSERT_TRUE(t.write(member_base + 4 * (2 + i), ports[i]));
+  ASSERT_TRUE(t.write(route_base + 4 * 3, 2u << 16 | 3));   // host 3: members 2..4 = ports 5, 6, 7
+  ASSERT_TRUE(t.write(route_base + 4 * 1, 5u << 16 | 1));   // host 1: member 5 = port 2
+  EXPECT_EQ(t.lookup(3, 0), 5);
+  EXPECT_EQ(t.lookup(3, 1), 6);
+  EXPECT_EQ(t.lookup(3, 2), 7);
+  EXPECT_EQ(t.lookup(3, 3), 5);
+  EXPECT_EQ(t.lookup(3, 1'000'000'001), 7);   // 1 000 000 001 mod 3 = 2
+  EXPECT_EQ(t.lookup(1, 12345), 2);
+  EXPECT_EQ(t.lookup(0, 0), -1);              // no route written
+  EXPECT_EQ(t.lookup(4, 0), -1);              // no such host
+  uint32_t base = 0, size = 0;
+  ASSERT_TRUE(t.group(3, base, size));
+  EXPECT_EQ(base, 2u);
+  EXPECT_EQ(size, 3u);
+  EXPECT_EQ(t.member(4), 7u);
+  EXPECT_FALSE(t.group(0, base, size));
+  EXPECT_FALSE(t.group(9, base, size));
+  ASSERT_TRUE(t.write(route_base + 4 * 3, 2u << 16 | 0));   // size 0 withdraws the route
+  EXPECT_EQ(t.lookup(3, 0), -1);
+}
+
+TEST(RouteTable, RandomAccessesMatchTheGoldenModel) {
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    rng r(seed);
+    const uint32_t ports = 1 + uint32_t(r.below(64)), hosts = 1 + uint32_t(r.below(300));
+    const uint32_t members = 1 + uint32_t(r.below(200)), id = uint32_t(r.below(4096));
+    route_table core(id, ports, hosts, members);
+    golden_routes gold(id, ports, hosts, members);
+    // An offset in one of the regions, sometimes just past its end, or anywhere.
+    auto offset = [&]() -> uint32_t {
+      switch (r.below(5)) {
+        case 0: return 4 * uint32_t(r.below(4));
+        case 1: case 2: return route_base + 4 * uint32_t(r.below(hosts + 2));
+        case 3: return member_base + 4 * uint32_t(r.below(members + 2));
+        default: return uint32_t(r.next()) & ~3u;
+      }
+    };
+    // Values mostly valid, sometimes out of range.
+    auto value = [&](uint32_t off) -> uint32_t {
+      if (off >= member_base) return uint32_t(r.below(ports + 2));
+      const uint32_t size = uint32_t(r.below(r.below(4) == 0 ? 0x10000 : 9));
+      const uint32_t base = uint32_t(r.below(r.below(4) == 0 ? 0x10000 : members + 1));
+      return base << 16 | size;
+    };
+    for (int i = 0; i < 20000; ++i) {
+      const uint32_t off = offset();
+      switch (r.below(3)) {
+        case 0: {
+          const uint32_t v = value(off);
+          ASSERT_EQ(core.write(off, v), gold.write(off, v)) << "seed " << seed << " write " << std::hex << off << " = " << v;
+          break;
+        }
+        case 1: {
+          uint32_t a = 0xDEAD, b = 0xDEAD;
+          const bool ok = core.read(off, a);
+          ASSERT_EQ(ok, gold.read(off, b)) << "seed " << seed << " read " << std::hex << off;
+          if (ok) {
+            ASSERT_EQ(a, b) << "seed " << seed << " read " << std::hex << off;
+          }
+          break;
+        }
+        default: {
+          const uint32_t host = uint32_t(r.below(hosts + 2)), hash = uint32_t(r.next());
+          ASSERT_EQ(core.lookup(host, hash), gold.lookup(host, hash)) << "seed " << seed << " host " << host;
+        }
+      }
+    }
+  }
+}
