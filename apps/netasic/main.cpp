@@ -15,6 +15,7 @@
 #include "cosim/harness/cosim_run.h"
 #include "cosim/harness/rtl_loop_register.h"
 #include "run/run.h"
+#include "run/resources_report.h"
 #include "run/run_outputs.h"
 #include "scenario/scenario.h"
 #include "sweep.h"

@@ -7,22 +7,15 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "scenario/scenario.h"
+#include "scenario/switch_keys.h"
 #include "switch/resources.h"
 
 namespace netasic {
 
-std::string resources_report(const config& cfg, const fabric_config& fc, bool& fits) {
-  stage_budget b;
-  b.stages = unsigned(cfg.integer("switch.stages"));
-  b.sram_blocks = unsigned(cfg.integer("switch.stage.sram_blocks"));
-  b.sram_block_words = unsigned(cfg.integer("switch.stage.sram_block_words"));
-  b.sram_word_bits = unsigned(cfg.integer("switch.stage.sram_word_bits"));
-  b.tcam_blocks = unsigned(cfg.integer("switch.stage.tcam_blocks"));
-  b.tcam_block_words = unsigned(cfg.integer("switch.stage.tcam_block_words"));
-  b.tcam_word_bits = unsigned(cfg.integer("switch.stage.tcam_word_bits"));
-  b.stateful_alus = unsigned(cfg.integer("switch.stage.stateful_alus"));
-  b.hash_bits = unsigned(cfg.integer("switch.stage.hash_bits"));
-  b.action_slots = unsigned(cfg.integer("switch.stage.action_slots"));
+std::string resources_report(const config& cfg, bool& fits) {
+  const fabric_config fc = make_fabric_config(cfg);
+  const stage_budget b = make_stage_budget(cfg);
   // Every switch runs the same program; only its port count changes it. Group switches by it.
   std::map<unsigned, std::vector<std::string>> by_ports;
   for (unsigned s : fc.topo.switches)

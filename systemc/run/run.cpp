@@ -8,7 +8,6 @@
 
 #include "clock/clock_network.h"
 #include "fabric/fabric.h"
-#include "run/resources_report.h"
 #include "run/run_summary.h"
 #include "scenario/checks.h"
 #include "scenario/scenario.h"
@@ -94,10 +93,6 @@ run_result run_scenario(const config& cfg, progress_mode progress) {
   r.summary = run_summary(cfg, fab, r, wall, sim_end);
   warn_about_run(cfg, fab, r);
   return r;
-}
-
-std::string resources_report(const config& cfg, bool& fits) {
-  return resources_report(cfg, make_fabric_config(cfg), fits);
 }
 
 }  // namespace netasic

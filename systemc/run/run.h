@@ -28,8 +28,4 @@ enum class progress_mode { none, terminal, lines };
 // Throws config_error for a configuration that cannot be built, before simulating anything.
 run_result run_scenario(const config& cfg, progress_mode progress);
 
-// `netasic resources`: each switch's program placed in the stage budget, per stage and per
-// device; `fits` says whether every device fits. Throws config_error like run_scenario.
-std::string resources_report(const config& cfg, bool& fits);
-
 }  // namespace netasic
