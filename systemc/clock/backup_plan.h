@@ -115,15 +115,34 @@ struct property_check {
 property_check check_properties(const backup_plan& plan, const sync_graph& g);
 std::vector<property_check> check_all_properties(const backup_plan& plan, const sync_graph& g);
 
+// What a node's STATE register tells the controller before it replans (§3.4.3 Implementation).
+enum class node_report : uint8_t { running, elected, evicted };
+
+struct controller_reaction {
+  uint32_t root = backup_plan::none;     // the new plan's root; none when no node is live
+  uint32_t evictions = 0;                // live nodes taken out because they reported evicted
+  bool election = false;                 // the root is a node that elected itself
+  backup_plan plan;                      // planned from `root` (bad_root when it is none)
+};
+
+// Sundial's controller reacting to a failure (§3.4.3), the one place it is written: it marks the
+// failed edges and nodes in `g`, and every live node that reports itself evicted (reports: one
+// per node, or fewer, or none); keeps the old root if it is live, else takes the lowest live node
+// that reports it elected itself, else the old backup root if it is live, else the lowest live
+// node; and plans again from that root.
+controller_reaction sundial_reaction(sync_graph& g, const backup_plan& old, const std::vector<uint32_t>& failed_edges,
+                                     const std::vector<uint32_t>& failed_nodes, const std::vector<node_report>& reports,
+                                     const backup_plan_options& opt = {});
+
 struct sync_failure {
   enum class kind { link, device, domain, root };
   kind what;
   uint32_t id = 0;                       // edge, node or domain index (unused for root)
 };
 
-// Applies the failure to `g` and returns the controller's new plan. The root stays unless it
-// failed; then the old backup root (which elected itself) is the root, or if it is down too the
-// lowest-index live node.
+// sundial_reaction to one failure with no reports: the root stays unless it failed; then the
+// old backup root (which elected itself) is the root, or if it is down too the lowest-index live
+// node. Throws std::invalid_argument for an edge or node that is not in `g`.
 backup_plan replan_after_failure(sync_graph& g, const backup_plan& old, const sync_failure& f,
                                  const backup_plan_options& opt = {});
 

@@ -13,9 +13,11 @@
 #include <systemc>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include "clock/clock_config.h"
 #include "clock/clock_driver.h"
-#include "clock/clock_network.h"
+#include "clock/sundial_planner.h"
 #include "tlm/regbus.h"
+#include "topology/topology.h"
 
 namespace netasic {
 

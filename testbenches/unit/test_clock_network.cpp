@@ -12,7 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "clock/clock_domains.h"
 #include "clock/clock_network.h"
+#include "clock/sundial_planner.h"
 #include "common/params.h"
 #include "common/rng.h"
 
