@@ -540,7 +540,7 @@ void fill_depths(backup_plan& plan) {
   const size_t L = plan.loop.size();
   std::vector<char> on_loop(n, 0);
   for (uint32_t u : plan.loop) on_loop[u] = 1;
-  // On the loop, L + 1 ways to the root [L1425]: primary; j hops along the loop then primary;
+  // On the loop, L + 1 ways to the root (Fig. 3.13): primary; j hops along the loop then primary;
   // the loop to the backup root when the root is gone (never the longest: the mixed path through
   // the backup root is one hop longer, but it is the paper's list).
   for (size_t i = 0; i < L; ++i) {
@@ -549,7 +549,8 @@ void fill_depths(backup_plan& plan) {
     m = std::max<uint32_t>(m, uint32_t(i == 0 ? 0 : L - i));
     plan.depth_backup[plan.loop[i]] = m;
   }
-  // Elsewhere top-down: s.depth_backup = 1 + max(b.depth_primary, b.depth_backup) [L1418].
+  // Elsewhere top-down: s.depth_backup = 1 + max(b.depth_primary, b.depth_backup) (§3.4.2.1,
+  // maximum backup depth).
   std::vector<std::vector<uint32_t>> below(n);
   for (uint32_t s = 0; s < n; ++s)
     if (plan.backup_parent[s] != none && !on_loop[s]) below[plan.backup_parent[s]].push_back(s);
