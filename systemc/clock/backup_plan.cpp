@@ -540,7 +540,7 @@ void fill_depths(backup_plan& plan) {
   const size_t L = plan.loop.size();
   std::vector<char> on_loop(n, 0);
   for (uint32_t u : plan.loop) on_loop[u] = 1;
-  // On the loop, L + 1 ways to the root [L1425]: primary; j hops along the loop then primary;
+  // On the loop, L + 1 ways to the root (Fig. 3.13): primary; j hops along the loop then primary;
   // the loop to the backup root when the root is gone (never the longest: the mixed path through
   // the backup root is one hop longer, but it is the paper's list).
   for (size_t i = 0; i < L; ++i) {
@@ -549,7 +549,8 @@ void fill_depths(backup_plan& plan) {
     m = std::max<uint32_t>(m, uint32_t(i == 0 ? 0 : L - i));
     plan.depth_backup[plan.loop[i]] = m;
   }
-  // Elsewhere top-down: s.depth_backup = 1 + max(b.depth_primary, b.depth_backup) [L1418].
+  // Elsewhere top-down: s.depth_backup = 1 + max(b.depth_primary, b.depth_backup) (§3.4.2.1,
+  // maximum backup depth).
   std::vector<std::vector<uint32_t>> below(n);
   for (uint32_t s = 0; s < n; ++s)
     if (plan.backup_parent[s] != none && !on_loop[s]) below[plan.backup_parent[s]].push_back(s);
@@ -971,35 +972,55 @@ property_check check_properties(const backup_plan& plan, const sync_graph& g) {
   return all.front();
 }
 
+controller_reaction sundial_reaction(sync_graph& g, const backup_plan& old, const std::vector<uint32_t>& failed_edges,
+                                     const std::vector<uint32_t>& failed_nodes, const std::vector<node_report>& reports,
+                                     const backup_plan_options& opt) {
+  controller_reaction r;
+  for (uint32_t e : failed_edges) g.edges.at(e).failed = true;
+  for (uint32_t u : failed_nodes) g.failed.at(u) = 1;
+  auto reported = [&](uint32_t u, node_report what) { return u < reports.size() && reports[u] == what; };
+  for (uint32_t u = 0; u < g.nodes(); ++u)
+    if (reported(u, node_report::evicted) && g.live(u)) {
+      g.failed[u] = 1;
+      ++r.evictions;
+    }
+  r.root = old.root;
+  if (!g.live(r.root)) {
+    r.root = none;
+    for (uint32_t u = 0; u < g.nodes() && r.root == none; ++u)
+      if (reported(u, node_report::elected) && g.live(u)) {
+        r.root = u;
+        r.election = true;
+      }
+    if (r.root == none && g.live(old.backup_root)) r.root = old.backup_root;
+    for (uint32_t u = 0; u < g.nodes() && r.root == none; ++u)
+      if (g.live(u)) r.root = u;
+  }
+  r.plan = compute_backup_plan(g, r.root, opt);
+  return r;
+}
+
 backup_plan replan_after_failure(sync_graph& g, const backup_plan& old, const sync_failure& f, const backup_plan_options& opt) {
   check_graph(g);
+  std::vector<uint32_t> edges, nodes;
   switch (f.what) {
     case sync_failure::kind::link:
       if (f.id >= g.edges.size()) throw std::invalid_argument("sync_failure: link " + std::to_string(f.id) + " is not an edge");
-      g.edges[f.id].failed = true;
+      edges = {f.id};
       break;
     case sync_failure::kind::device:
       if (f.id >= g.nodes()) throw std::invalid_argument("sync_failure: device " + std::to_string(f.id) + " is not a node");
-      g.failed[f.id] = 1;
+      nodes = {f.id};
       break;
     case sync_failure::kind::domain:
       for (uint32_t u = 0; u < g.nodes(); ++u)
-        if (g.domain[u] == f.id) g.failed[u] = 1;
+        if (g.domain[u] == f.id) nodes.push_back(u);
       break;
     case sync_failure::kind::root:
-      if (old.root < g.nodes()) g.failed[old.root] = 1;
+      if (old.root < g.nodes()) nodes = {old.root};
       break;
   }
-  uint32_t root = old.root;
-  if (!g.live(root)) {
-    root = old.backup_root;
-    if (!g.live(root)) {
-      root = none;
-      for (uint32_t u = 0; u < g.nodes() && root == none; ++u)
-        if (g.live(u)) root = u;
-    }
-  }
-  return compute_backup_plan(g, root, opt);
+  return sundial_reaction(g, old, edges, nodes, {}, opt).plan;
 }
 
 }  // namespace netasic

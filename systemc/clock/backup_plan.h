@@ -1,6 +1,8 @@
-// Sundial's controller (core, no SystemC), thesis §3.4.2.1 [L1233-1427]: a primary spanning tree
-// plus a backup plan (a backup parent for every non-root node and a backup root) that is generic
-// to link, device, domain and root failures. The five properties [L1233-1263], as checked here:
+// Sundial's controller (core, no SystemC): Sundial (Li et al., OSDI 2020), §3.4.2.1 Centralized
+// controller (sections, figures and algorithms numbered as in chapter 3 of Li's thesis). A
+// primary spanning tree plus a backup plan (a backup parent for every non-root node and a backup
+// root) that is generic to link, device, domain and root failures. The five properties of
+// §3.4.2.1, as checked here:
 //   (1) no-loop: no primary subtree's nodes' backup edges form a loop. A loop lies in some T(u),
 //       u != root, iff all its nodes share a child of the root as ancestor.
 //   (2) no-ancestor: a node's backup parent is not its primary ancestor (root and parent included).
@@ -9,9 +11,9 @@
 //       the domain of any node on the primary path root..parent(s). A domain failure takes down
 //       its nodes and their links.
 //   (5) root-failure detection: the backup root is a child of the root, lies on the backup loop,
-//       and the loop leaves its primary subtree [L1259-1263]; also (our reading) it is not in the
+//       and the loop leaves its primary subtree (Fig. 3.9); also (our reading) it is not in the
 //       root's failure domain, or one domain failure would take both.
-// The search is Algorithms 2-5 [L1293-1410]: best-first over primary trees scored by their
+// The search is Algorithms 2-5 of §3.4.2.1: best-first over primary trees scored by their
 // largest backup graph (FindLargestBackup: BFS from the backup root over UsableInBackup edges,
 // then close the loop), mutated by Improve/Reconnect. Deterministic: neighbours, children and
 // candidates go in node-index order, ties to the lower index or the earlier tree. The search
@@ -75,7 +77,8 @@ struct backup_plan {
   std::vector<uint32_t> backup_parent;   // none for the root, non-members, and gaps (no_plan)
   std::vector<uint32_t> depth_primary;   // hops to the root; none for non-members
   // Max hops to the root after any failure once the node has turned to its backup parent:
-  // 1 + max(b.depth_primary, b.depth_backup) [L1418], the L + 1 paths on the loop [L1425].
+  // 1 + max(b.depth_primary, b.depth_backup) (§3.4.2.1, Fig. 3.12), the L + 1 paths on the loop
+  // (Fig. 3.13).
   std::vector<uint32_t> depth_backup;
   std::vector<uint32_t> loop;            // the backup loop, from the backup root along backup parents
   std::vector<uint32_t> unreachable;     // live nodes cut off from the root (outside the plan)
@@ -89,7 +92,7 @@ struct backup_plan {
 
   bool ok() const { return status == plan_status::ok; }
   bool member(uint32_t v) const { return v == root || (v < parent.size() && parent[v] != none); }
-  // eps_base for the firmware: 5 ns x depth [L1221], primary and backup.
+  // eps_base for the firmware: 5 ns x depth (§3.4.1.3), primary and backup.
   uint64_t eps_base_ps(uint32_t v, uint64_t per_hop_ps = 5'000) const { return uint64_t(depth_primary[v]) * per_hop_ps; }
   uint64_t eps_base_backup_ps(uint32_t v, uint64_t per_hop_ps = 5'000) const { return uint64_t(depth_backup[v]) * per_hop_ps; }
 };
@@ -115,15 +118,34 @@ struct property_check {
 property_check check_properties(const backup_plan& plan, const sync_graph& g);
 std::vector<property_check> check_all_properties(const backup_plan& plan, const sync_graph& g);
 
+// What a node's STATE register tells the controller before it replans (§3.4.3 Implementation).
+enum class node_report : uint8_t { running, elected, evicted };
+
+struct controller_reaction {
+  uint32_t root = backup_plan::none;     // the new plan's root; none when no node is live
+  uint32_t evictions = 0;                // live nodes taken out because they reported evicted
+  bool election = false;                 // the root is a node that elected itself
+  backup_plan plan;                      // planned from `root` (bad_root when it is none)
+};
+
+// Sundial's controller reacting to a failure (§3.4.3), the one place it is written: it marks the
+// failed edges and nodes in `g`, and every live node that reports itself evicted (reports: one
+// per node, or fewer, or none); keeps the old root if it is live, else takes the lowest live node
+// that reports it elected itself, else the old backup root if it is live, else the lowest live
+// node; and plans again from that root.
+controller_reaction sundial_reaction(sync_graph& g, const backup_plan& old, const std::vector<uint32_t>& failed_edges,
+                                     const std::vector<uint32_t>& failed_nodes, const std::vector<node_report>& reports,
+                                     const backup_plan_options& opt = {});
+
 struct sync_failure {
   enum class kind { link, device, domain, root };
   kind what;
   uint32_t id = 0;                       // edge, node or domain index (unused for root)
 };
 
-// Applies the failure to `g` and returns the controller's new plan. The root stays unless it
-// failed; then the old backup root (which elected itself) is the root, or if it is down too the
-// lowest-index live node.
+// sundial_reaction to one failure with no reports: the root stays unless it failed; then the
+// old backup root (which elected itself) is the root, or if it is down too the lowest-index live
+// node. Throws std::invalid_argument for an edge or node that is not in `g`.
 backup_plan replan_after_failure(sync_graph& g, const backup_plan& old, const sync_failure& f,
                                  const backup_plan_options& opt = {});
 

@@ -1,6 +1,7 @@
-// Oscillator and hardware clock of one device (core, no SystemC), for Sundial (thesis ch. 3).
-// "Every device has a clock, whose value is incremented on every tick of a hardware oscillator"
-// whose frequency is off by up to +-100 ppm and changes with temperature and age [L1122].
+// Oscillator and hardware clock of one device (core, no SystemC), for Sundial (Li et al., OSDI
+// 2020; sections as in chapter 3 of Li's thesis). "Every device has a clock, whose value is
+// incremented on every tick of a hardware oscillator" whose frequency is off by up to +-100 ppm
+// and changes with temperature and age (§3.3.1 Background on clock synchronization).
 //
 // Rate model: the frequency offset r(t) (ppb) is piecewise linear in true time. Each segment has
 // an integer offset at its start and an integer slope (ppb per second). The free-running
@@ -24,10 +25,10 @@ namespace netasic {
 struct oscillator_config {
   int64_t ppb = 0;                      // frequency offset at true time 0
   int64_t drift_ppb_per_s = 0;          // linear change of the offset; saturates at +-bound_ppb
-  int64_t bound_ppb = 100'000;          // +-100 ppm: the oscillators' specification [L1514]
+  int64_t bound_ppb = 100'000;          // +-100 ppm: the oscillators' specification (§3.6.1.1)
   uint64_t period_ps = 1000;            // nominal oscillator period (1 GHz, as switch.clock)
   int64_t initial_offset_ps = 0;        // local clock at true time 0 (unsynchronised start)
-  // Broken-clock fault [L1181]: from broken_at_ps the offset jumps to broken_ppb, then ramps by
+  // Broken-clock fault (§3.3.2.3 Broken clocks and message corruption): from broken_at_ps the offset jumps to broken_ppb, then ramps by
   // broken_ramp_ppb_per_s until +-broken_limit_ppb.
   bool broken = false;
   uint64_t broken_at_ps = 0;

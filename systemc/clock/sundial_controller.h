@@ -1,7 +1,7 @@
-// Sundial controller (thesis §3.4.3): computes the primary spanning tree and the backup plan
+// Sundial controller (§3.4.3 Implementation of Sundial, Li et al., OSDI 2020): computes the primary spanning tree and the backup plan
 // (sundial_planner, over compute_backup_plan) and programs the Sundial register block
 // (clock/sundial_regs.h) of every switch and every host NIC over the register bus, at the start
-// of simulation and again clock.controller_delay after each failure [L1446, L1562]. Before
+// of simulation and again clock.controller_delay after each failure (the RPC of §3.4.3; Fig. 3.19). Before
 // replanning it reads every switch's STATE register, so it knows which devices elected
 // themselves root or evicted themselves (a NIC can do neither). Every programming writes all
 // eight registers of every switch, then of every NIC, VALID last, reads them back, and then tells
@@ -13,9 +13,11 @@
 #include <systemc>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include "clock/clock_config.h"
 #include "clock/clock_driver.h"
-#include "clock/clock_network.h"
+#include "clock/sundial_planner.h"
 #include "tlm/regbus.h"
+#include "topology/topology.h"
 
 namespace netasic {
 

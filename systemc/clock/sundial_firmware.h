@@ -1,11 +1,13 @@
-// Sundial failure handler in device firmware (core, no SystemC), thesis §3.4.2.2 and §3.4.3
-// [L1431-1450]. The controller's RPC sets the backup parent, the first timeout and the second
-// timeout (non-zero only on the backup root) [L1446]. The handler reacts to the unit's interrupts:
+// Sundial failure handler in device firmware (core, no SystemC): Sundial (Li et al., OSDI 2020),
+// §3.4.2.2 Failure handler in the device software and §3.4.3 Implementation (sections and figures
+// as in chapter 3 of Li's thesis). The controller's RPC sets the backup parent, the first timeout
+// and the second timeout (non-zero only on the backup root). The handler reacts to the unit's
+// interrupts:
 //
 //   first timeout: accept sync-messages from the backup parent, eps_base := eps_base_backup;
-//                  a backup root then waits for the second timeout            [L1433, L1450]
-//   second timeout (no valid message since the first): become the root       [L1431]
-//   invalid message (broken clock, Fig. 3.14 [L1433-1442]), in two steps:
+//                  a backup root then waits for the second timeout            (§3.4.3)
+//   second timeout (no valid message since the first): become the root       (§3.4.2.2)
+//   invalid message (broken clock, §3.4.2.2, Fig. 3.14), in two steps:
 //     from the primary parent: suspect the parent's clock, switch to the backup parent;
 //     then from the backup parent as well: invalid from both, so the own clock is broken:
 //     evict self (no longer synchronises, epsilon unbounded).
@@ -27,8 +29,8 @@ struct sundial_firmware_config {
   uint32_t backup_parent = no_port;      // port, or no_port when the plan gives none
   uint64_t eps_base_ps = 5'000;          // 5 ns x depth_primary
   uint64_t eps_base_backup_ps = 5'000;   // 5 ns x depth_backup (the plan's DP)
-  uint64_t first_timeout_ps = 185'000'000;   // programmed into the unit's register [L1448]
-  uint64_t second_timeout_ps = 0;        // non-zero only on the backup root (180 us [L1522])
+  uint64_t first_timeout_ps = 185'000'000;   // programmed into the unit's register (§3.4.3)
+  uint64_t second_timeout_ps = 0;        // non-zero only on the backup root (180 us in §3.6.1.1)
 };
 
 enum class firmware_state { primary, backup, waiting_second, root, evicted };
@@ -50,7 +52,7 @@ class sundial_firmware {
   // field.
   sundial_firmware(const sundial_firmware_config& cfg, sundial_unit& unit);
 
-  // Controller RPC (backup parent, first and second timeout [L1446]) plus the plan's parents and
+  // Controller RPC (backup parent, first and second timeout, §3.4.3) plus the plan's parents and
   // eps_base values. Resets the state machine and the broken-clock evidence and reprograms the
   // unit's parent port, eps_base and first timeout. The root role is the unit's: a change throws
   // std::logic_error; an evicted unit stays evicted.

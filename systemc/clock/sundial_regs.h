@@ -1,5 +1,5 @@
 // Sundial register block of a switch or a host NIC (core, no SystemC): what the controller's RPC
-// [L1446] programs, written over the control-plane register bus (tlm/regbus.h). Both have the
+// (§3.4.3 Implementation of Sundial, Li et al., OSDI 2020) programs, written over the control-plane register bus (tlm/regbus.h). Both have the
 // same block; a NIC is a leaf, so the controller gives it PARENT 0, no backup parent, no second
 // timeout, EPS_BASE = its switch's + one hop, ROOT 0 (and the NIC ignores ROOT).
 //

@@ -32,10 +32,9 @@ sundial_unit::sundial_unit(const sundial_unit_config& cfg, oscillator& clock, ui
   set_tx_ports(cfg.tx_ports);
   delay_.assign(cfg.ports, 0);
   interval_cycles_ = cycles_for(cfg.sync_interval_ps);
-  first_cycles_ = cycles_for(cfg.first_timeout_ps);
+  timeout_ = sundial_timeout(cycles_for(cfg.first_timeout_ps), clk_->cycles(start_ps));
   eps_base_ = uint64_t(cfg.depth) * cfg.eps_per_hop_ps;
   last_now_ = start_ps;
-  reset_cycle_ = clk_->cycles(start_ps);
   if (cfg.root) {
     mode_ = mode::member;   // become_root does the rest
     become_root(start_ps);
@@ -53,13 +52,13 @@ uint64_t sundial_unit::edge(uint64_t n) const {
 }
 
 uint64_t sundial_unit::first_timeout_deadline_ps() const {
-  if (mode_ != mode::member || first_raised_) return never;
-  return edge(reset_cycle_ + first_cycles_ + 1);
+  const uint64_t e = timeout_.first_edge();
+  return mode_ != mode::member || e == sundial_timeout::none ? never : edge(e);
 }
 
 uint64_t sundial_unit::second_timeout_deadline_ps() const {
-  if (mode_ != mode::member || second_cycles_ == 0 || second_raised_) return never;
-  return edge(reset_cycle_ + first_cycles_ + second_cycles_ + 1);
+  const uint64_t e = timeout_.second_edge();
+  return mode_ != mode::member || e == sundial_timeout::none ? never : edge(e);
 }
 
 uint64_t sundial_unit::next_event_ps() const {
@@ -89,11 +88,11 @@ std::vector<sundial_event> sundial_unit::advance(uint64_t now_ps) {
     }
     const uint64_t a = first_timeout_deadline_ps(), b = second_timeout_deadline_ps();
     if (a <= b && a <= now_ps) {
-      first_raised_ = true;
+      timeout_.raise_first();
       ++count_.timeouts;
       out.push_back({sundial_event::kind::first_timeout, a});
     } else if (b < a && b <= now_ps) {
-      second_raised_ = true;
+      timeout_.raise_second();
       ++count_.second_timeouts;
       out.push_back({sundial_event::kind::second_timeout, b});
     } else {
@@ -114,14 +113,7 @@ int64_t sundial_unit::epsilon_ps(uint64_t now_ps) const {
 
 uint64_t sundial_unit::timeout_counter(uint64_t now_ps) const {
   if (mode_ != mode::member) return 0;
-  return clk_->cycles(now_ps) - reset_cycle_;
-}
-
-void sundial_unit::reset_counter(uint64_t now_ps) {
-  reset_cycle_ = clk_->cycles(now_ps);
-  first_raised_ = false;
-  second_raised_ = false;
-  second_cycles_ = 0;   // a message cancels the backup root's election
+  return timeout_.counter(clk_->cycles(now_ps));
 }
 
 sundial_rx sundial_unit::on_sync(uint64_t now_ps, uint32_t port, int64_t tx_local_ps) {
@@ -149,7 +141,7 @@ sundial_rx sundial_unit::on_sync(uint64_t now_ps, uint32_t port, int64_t tx_loca
   clk_->adjust(int64_t(offset));
   t_last_sync_ = int64_t(adjusted);   // = the local clock right after the step
   synced_ = true;
-  reset_counter(now_ps);
+  timeout_.clear(clk_->cycles(now_ps));   // a message also cancels the backup root's election
   rx.verdict = sundial_verdict::valid;
   rx.forward = tx_;
   ++count_.valid;
@@ -181,12 +173,11 @@ int64_t sundial_unit::link_delay_ps(uint32_t port) const {
 
 void sundial_unit::set_first_timeout(uint64_t ps) {
   if (ps < 1) fail("first_timeout_ps must be at least 1");
-  first_cycles_ = cycles_for(ps);
+  timeout_.set_first(cycles_for(ps));
 }
 
 void sundial_unit::arm_second_timeout(uint64_t ps) {
-  second_cycles_ = cycles_for(ps);
-  second_raised_ = false;
+  timeout_.arm_second(cycles_for(ps));
 }
 
 void sundial_unit::become_root(uint64_t now_ps) {
@@ -196,8 +187,7 @@ void sundial_unit::become_root(uint64_t now_ps) {
   send_now_ = true;
   send_now_at_ = now_ps;
   next_send_cycle_ = clk_->cycles(now_ps) + interval_cycles_;
-  first_raised_ = second_raised_ = false;
-  second_cycles_ = 0;
+  timeout_.rearm();
 }
 
 void sundial_unit::evict(uint64_t now_ps) {

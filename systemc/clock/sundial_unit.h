@@ -1,19 +1,20 @@
-// Sundial hardware unit of one device (core, no SystemC), thesis ch. 3 §3.4.1 [L1200-1222].
+// Sundial hardware unit of one device (core, no SystemC): Sundial (Li et al., OSDI 2020), §3.4.1
+// Sundial Hardware Design (numbered as chapter 3 of Li's thesis).
 //
-// Root: a counter of oscillator cycles sends a sync-message every sync_interval [L1204]; the
-// first one goes out when the device becomes root (so an elected backup root recovers in
-// first + second timeout, the 365 us of [L1566]).
-// Non-root, synchronous messaging [L1211]: a message from the configured parent port is checked
-// [L1217]: the sender's egress timestamp plus the measured link delay must lie within the local
-// epsilon of the local clock at receipt. Valid: the clock steps by the offset, T_last_sync is
-// set, the timeout counter clears, and the message is forwarded on tx_ports (primary and backup
-// children [L1444]). Invalid: nothing changes (the timeout counter keeps counting, so a broken
-// parent ends in a timeout). Messages from other ports are ignored.
-// Timeout [L1215]: a counter of oscillator cycles since the last valid message; the first-timeout
-// interrupt is raised at the edge where it passes first_timeout (counter = limit + 1), and, once
-// the firmware arms it, the second timeout second_timeout cycles after that.
-// Epsilon, Eq. 3.1 [L1140]: eps = eps_base + (now - T_last_sync) * max_drift_rate, in local ps,
-// the drift term rounded up so the bound is never below the truth.
+// Root: a counter of oscillator cycles sends a sync-message every sync_interval (§3.4.1.1
+// Frequent synchronous messaging); the first one goes out when the device becomes root (so an
+// elected backup root recovers in first + second timeout, as in §3.6.1.3).
+// Non-root, synchronous messaging (§3.4.1.1): a message from the configured parent port is
+// checked (§3.4.1.2 Fast failure detection): the sender's egress timestamp plus the measured
+// link delay must lie within the local epsilon of the local clock at receipt. Valid: the clock
+// steps by the offset, T_last_sync is set, the timeout counter clears, and the message is
+// forwarded on tx_ports (primary and backup children, §3.4.3). Invalid: nothing changes (the
+// timeout counter keeps counting, so a broken parent ends in a timeout). Messages from other
+// ports are ignored.
+// Timeout (§3.4.1.2): the sundial_timeout unit, its counter and its two interrupts.
+// Epsilon, Eq. 3.1 (§3.3.1; §3.4.1.3 Time-uncertainty bound calculation): eps = eps_base +
+// (now - T_last_sync) * max_drift_rate, in local ps, the drift term rounded up so the bound is
+// never below the truth.
 //
 // Event-driven: nothing runs per cycle. next_event_ps() gives the true time of the next
 // hardware action (a send or an interrupt), computed from the oscillator's edges; the fabric
@@ -26,6 +27,7 @@
 #include <vector>
 
 #include "clock/oscillator.h"
+#include "clock/sundial_timeout.h"
 
 namespace netasic {
 
@@ -34,11 +36,11 @@ struct sundial_unit_config {
   uint32_t ports = 1;                    // ports 0 .. ports-1
   uint32_t parent_port = 0;              // primary parent (non-root)
   std::vector<uint32_t> tx_ports;        // where sends and forwards go (primary + backup children)
-  uint64_t sync_interval_ps = 90'000'000;     // 90 us, the testbed [L1518]
-  uint64_t first_timeout_ps = 185'000'000;    // 185 us (> 2 x interval) [L1518]
+  uint64_t sync_interval_ps = 90'000'000;     // 90 us, the testbed (§3.6.1.1)
+  uint64_t first_timeout_ps = 185'000'000;    // 185 us (> 2 x interval, §3.6.1.1)
   uint32_t depth = 1;                    // primary depth: eps_base = depth * eps_per_hop_ps
-  uint64_t eps_per_hop_ps = 5'000;       // 5 ns per hop [L1221]
-  uint64_t max_drift_ppb = 200'000;      // 200 ppm [L1221]
+  uint64_t eps_per_hop_ps = 5'000;       // 5 ns per hop (§3.4.1.3)
+  uint64_t max_drift_ppb = 200'000;      // 200 ppm (§3.4.1.3)
 };
 
 struct sundial_event {
@@ -67,7 +69,7 @@ struct sundial_counters {
   uint64_t second_timeouts = 0;
 };
 
-// Fig. 3.1 [L1124]: A sends at T1A (A's clock), B receives at T1B; B sends at T2B, A receives
+// Fig. 3.1 (§3.3.1): A sends at T1A (A's clock), B receives at T1B; B sends at T2B, A receives
 // at T2A. d = ((T2A - T1A) - (T2B - T1B)) / 2, floored to whole ps.
 int64_t measure_link_delay(int64_t t1a, int64_t t1b, int64_t t2b, int64_t t2a);
 
@@ -121,8 +123,8 @@ class sundial_unit {
   uint64_t eps_base_ps() const { return eps_base_; }
   int64_t link_delay_ps(uint32_t port) const;
   uint64_t interval_cycles() const { return interval_cycles_; }
-  uint64_t first_timeout_cycles() const { return first_cycles_; }
-  uint64_t second_timeout_cycles() const { return second_cycles_; }
+  uint64_t first_timeout_cycles() const { return timeout_.first_cycles(); }
+  uint64_t second_timeout_cycles() const { return timeout_.second_cycles(); }
   const sundial_counters& counters() const { return count_; }
   const sundial_unit_config& config() const { return cfg_; }   // as constructed
   const oscillator& clock() const { return *clk_; }
@@ -131,7 +133,6 @@ class sundial_unit {
   uint64_t cycles_for(uint64_t ps) const { return (ps + clk_->config().period_ps - 1) / clk_->config().period_ps; }
   uint64_t edge(uint64_t n) const;
   void check_time(uint64_t now_ps, const char* what);
-  void reset_counter(uint64_t now_ps);
 
   sundial_unit_config cfg_;
   oscillator* clk_;
@@ -139,12 +140,11 @@ class sundial_unit {
   uint32_t parent_;
   std::vector<uint32_t> tx_;
   std::vector<int64_t> delay_;
-  uint64_t interval_cycles_, first_cycles_, second_cycles_ = 0;
+  uint64_t interval_cycles_;
+  sundial_timeout timeout_;          // the timeout counter and its two interrupts
   uint64_t eps_base_;
   bool synced_ = false;
   int64_t t_last_sync_ = 0;
-  uint64_t reset_cycle_ = 0;         // cycles() at the last clear of the timeout counter
-  bool first_raised_ = false, second_raised_ = false;
   bool send_now_ = false;            // root: the send at becoming root is pending
   uint64_t send_now_at_ = 0;
   uint64_t next_send_cycle_ = 0;     // root: the edge of the next periodic send

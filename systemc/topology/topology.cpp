@@ -1,5 +1,6 @@
 #include "topology/topology.h"
 
+#include <algorithm>
 #include <deque>
 #include <limits>
 
@@ -33,8 +34,7 @@ unsigned topology::connect(unsigned a, unsigned b, uint64_t rate_bps, uint64_t d
 }
 
 unsigned topology::host_switch(unsigned host) const {
-  const topo_link& l = links[nodes[hosts[host]].port_link[0]];
-  return l.a == hosts[host] ? l.b : l.a;
+  return links[nodes[hosts[host]].port_link[0]].other(hosts[host]);
 }
 
 std::vector<unsigned> topology::distances_from(unsigned node) const {
@@ -50,7 +50,7 @@ std::vector<unsigned> topology::distances_from(unsigned node) const {
     for (unsigned li : nodes[n].port_link) {
       const topo_link& l = links[li];
       if (l.failed) continue;
-      const unsigned m = l.a == n ? l.b : l.a;
+      const unsigned m = l.other(n);
       if (d[m] == inf) {
         d[m] = d[n] + 1;
         q.push_back(m);
@@ -105,39 +105,64 @@ topology build_fat_tree(const fat_tree_spec& s) {
   return t;
 }
 
-namespace {
-// Links whose name matches "A-B" (any parallel index) or "A-B#i"; either endpoint order.
-std::vector<unsigned> match_links(const topology& t, const std::string& spec) {
-  std::vector<unsigned> out;
-  const auto dash = spec.find('-');
-  if (dash == std::string::npos) return out;
-  std::string a = spec.substr(0, dash), rest = spec.substr(dash + 1), idx;
-  const auto hash = rest.find('#');
-  if (hash != std::string::npos) {
-    idx = rest.substr(hash);
-    rest = rest.substr(0, hash);
-  }
-  for (unsigned i = 0; i < t.links.size(); ++i) {
-    const std::string& n = t.links[i].name;
-    for (const auto& candidate : {a + "-" + rest, rest + "-" + a}) {
-      if (n == candidate + idx || (idx.empty() && n.rfind(candidate + "#", 0) == 0) ||
-          (idx.empty() && n == candidate)) {
-        out.push_back(i);
-        break;
-      }
-    }
-  }
-  return out;
+unsigned topology::find_node(const std::string& name) const {
+  for (unsigned u = 0; u < nodes.size(); ++u)
+    if (nodes[u].name == name) return u;
+  return no_node;
 }
-}  // namespace
+
+bool parse_link_name(const std::string& spec, link_name& out, std::string& why) {
+  out = {};
+  const size_t dash = spec.find('-');
+  if (dash == std::string::npos || spec.front() == '-' || spec.back() == '-') {
+    why = "must name its two devices as A-B (or A-B#i for the i-th parallel link)";
+    return false;
+  }
+  out = {spec.substr(0, dash), spec.substr(dash + 1), -1};
+  if (const size_t hash = out.b.find('#'); hash != std::string::npos) {
+    const std::string idx = out.b.substr(hash + 1);
+    out.b = out.b.substr(0, hash);
+    if (idx.empty() || idx.find_first_not_of("0123456789") != std::string::npos || idx.size() > 6) {
+      why = "'#" + idx + "' must be the index of a parallel link, e.g. #0";
+      return false;
+    }
+    out.index = std::stol(idx);
+  }
+  return true;
+}
+
+link_match topology::find_links(const std::string& spec) const {
+  link_match m;
+  link_name n;
+  if (!parse_link_name(spec, n, m.error)) return m;
+  const unsigned a = find_node(n.a), b = find_node(n.b);
+  if (a == no_node || b == no_node) {
+    m.error = fmt::format("no device named '{}' (devices are named like '{}' and '{}')", a == no_node ? n.a : n.b,
+                          switches.empty() ? "" : nodes[switches.back()].name, nodes.empty() ? "" : nodes.back().name);
+    return m;
+  }
+  std::vector<unsigned> between;
+  for (unsigned li : nodes[a].port_link)
+    if (links[li].other(a) == b) between.push_back(li);
+  std::sort(between.begin(), between.end());
+  if (between.empty()) {
+    m.error = fmt::format("no link joins {} and {}", n.a, n.b);
+  } else if (n.index >= long(between.size())) {
+    m.error = fmt::format("{} and {} have {} parallel link{}; #{} does not exist", n.a, n.b, between.size(),
+                          between.size() == 1 ? "" : "s", n.index);
+  } else {
+    m.links = n.index >= 0 ? std::vector<unsigned>{between[size_t(n.index)]} : between;
+  }
+  return m;
+}
 
 void apply_failed_links(topology& t, const std::vector<std::string>& entries, const std::string& key) {
   for (const auto& e : entries) {
-    const auto m = match_links(t, e);
-    if (m.empty())
+    const link_match m = t.find_links(e);
+    if (m.links.empty())
       throw config_error(fmt::format("key '{}': no link named '{}' (links are named like '{}')", key, e,
                                      t.links.back().name));
-    for (unsigned i : m) t.links[i].failed = true;
+    for (unsigned i : m.links) t.links[i].failed = true;
   }
 }
 
@@ -156,11 +181,11 @@ void apply_degraded_links(topology& t, const std::vector<std::string>& entries, 
     if (eq == std::string::npos || used == 0 || used != e.size() - eq - 1 || !(gbps > 0))
       throw config_error(fmt::format("key '{}': entry '{}' must be LINK=GBPS with a positive rate, e.g. '{}=10'",
                                      key, e, t.links.back().name));
-    const auto m = match_links(t, e.substr(0, eq));
-    if (m.empty())
+    const link_match m = t.find_links(e.substr(0, eq));
+    if (m.links.empty())
       throw config_error(fmt::format("key '{}': no link named '{}' (links are named like '{}')", key,
                                      e.substr(0, eq), t.links.back().name));
-    for (unsigned i : m) t.links[i].rate_bps = uint64_t(gbps * 1e9 + 0.5);
+    for (unsigned i : m.links) t.links[i].rate_bps = uint64_t(gbps * 1e9 + 0.5);
   }
 }
 

@@ -23,6 +23,24 @@ struct topo_link {
   uint64_t delay_ps = 0;
   bool failed = false;
   std::string name;                 // "leaf0-spine1#0"
+
+  unsigned other(unsigned node) const { return a == node ? b : a; }          // the far end from `node`
+  unsigned port_on(unsigned node) const { return a == node ? a_port : b_port; }   // `node`'s port on it
+};
+
+// "A-B#i" read as device A, device B and the parallel index i (-1 for "A-B": every one).
+struct link_name {
+  std::string a, b;
+  long index = -1;
+};
+// False, with `why`, for text of another form: no A-B ("must name its two devices as A-B ...",
+// `out` left empty) or a bad index ("'#x' must be the index ...", out.a and out.b read).
+bool parse_link_name(const std::string& spec, link_name& out, std::string& why);
+
+// The links an "A-B" or "A-B#i" entry names, or why it names none.
+struct link_match {
+  std::vector<unsigned> links;      // in link order; empty when `error` says why
+  std::string error;
 };
 
 struct topology {
@@ -31,12 +49,18 @@ struct topology {
   std::vector<unsigned> hosts;      // host index -> node index
   std::vector<unsigned> switches;   // switch index -> node index
 
+  static constexpr unsigned no_node = ~0u;
+
   unsigned add_node(node_kind k, const std::string& name, unsigned tier);
   unsigned connect(unsigned a, unsigned b, uint64_t rate_bps, uint64_t delay_ps, const std::string& name);
   // The switch a host hangs off, and the port it uses there.
   unsigned host_switch(unsigned host) const;
   // Shortest-path hop distances (in links) from `node` over links that are up.
   std::vector<unsigned> distances_from(unsigned node) const;
+  unsigned find_node(const std::string& name) const;   // the first node of that name, or no_node
+  // The link grammar of every scenario entry that names links: "A-B" is every parallel link
+  // between devices A and B (either order), "A-B#i" the i-th of them in link order.
+  link_match find_links(const std::string& spec) const;
 };
 
 struct leaf_spine_spec {
@@ -51,8 +75,7 @@ struct fat_tree_spec {
 };
 topology build_fat_tree(const fat_tree_spec& s);
 
-// Faults named as "A-B" (every parallel link between A and B) or "A-B#i" (the i-th one).
-// failed: "leaf0-spine1"; degraded: "leaf0-spine1#0=10" (new rate in Gbps). Throws
+// Links named as find_links reads them. failed: "leaf0-spine1"; degraded: "leaf0-spine1#0=10" (new rate in Gbps). Throws
 // config_error naming `key` and the entry when a name matches no link.
 void apply_failed_links(topology& t, const std::vector<std::string>& entries, const std::string& key);
 void apply_degraded_links(topology& t, const std::vector<std::string>& entries, const std::string& key);

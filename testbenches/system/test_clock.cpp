@@ -1,6 +1,8 @@
 // The clock layer in a run, in this process: a Sundial fabric through a root failure, with
 // summary.json's "clock" and the epsilon and offset probes of every device and algorithm.
 // The command-line side (scenario files, outputs, errors) is test_clock_cli.cpp.
+// Sections (§) and figures are those of Sundial (Li et al., OSDI 2020) as numbered in chapter 3
+// of Li's thesis.
 #include <algorithm>
 
 #include <gtest/gtest.h>
@@ -34,7 +36,7 @@ TEST(Clock, SundialRunInProcess) {
   }
   const auto& f = c["sundial"]["failures"][0];
   EXPECT_TRUE(f["recovered"].get<bool>());
-  EXPECT_NEAR(f["max_outage_us"].get<double>(), 365.0, 20.0);   // both timeouts [L1566]
+  EXPECT_NEAR(f["max_outage_us"].get<double>(), 365.0, 20.0);   // both timeouts (§3.6.1.3)
   EXPECT_EQ(c["sundial"]["elections"], 1);
   // Both series of every device and algorithm, in ns, one sample per probe time.
   size_t eps = 0, off = 0;
@@ -74,7 +76,7 @@ TEST(Clock, SundialControllerProgramsRegisters) {
   ASSERT_EQ(s["failures"].size(), 1u);
   const auto& f = s["failures"][0];
   EXPECT_TRUE(f["recovered"].get<bool>());
-  EXPECT_NEAR(f["max_outage_us"].get<double>(), 270.0, 10.0);   // first timeout + one interval [L1564]
+  EXPECT_NEAR(f["max_outage_us"].get<double>(), 270.0, 10.0);   // first timeout + one interval (§3.6.1.3)
   EXPECT_GT(s["reconfigured_devices"].get<uint64_t>(), 0u);
 }
 

@@ -1,10 +1,11 @@
-// Sundial backup plan (thesis §3.4.2.1). The search's plans are checked three ways: by
-// check_properties (the five properties from their definitions), by a failure simulation written
-// from the paper's recovery story alone (every node cut off from the root turns to its backup
-// parent; on a root failure the backup root elects itself), which must reconnect every survivor
-// within depth_backup hops, and on tiny graphs by exhaustive enumeration of every plan. The
-// checker is tested on planted violations of each property. Random fat-trees (k = 4, 6, 8, a pod
-// per failure domain) go through 50 successive random failures with a replan after each.
+// Sundial backup plan (Li et al., OSDI 2020, §3.4.2.1 as numbered in chapter 3 of Li's thesis).
+// The search's plans are checked three ways: by check_properties (the five properties from their
+// definitions), by a failure simulation written from the paper's recovery story alone (every node
+// cut off from the root turns to its backup parent; on a root failure the backup root elects
+// itself), which must reconnect every survivor within depth_backup hops, and on tiny graphs by
+// exhaustive enumeration of every plan. The checker is tested on planted violations of each
+// property. Random fat-trees (k = 4, 6, 8, a pod per failure domain) go through 50 successive
+// random failures with a replan after each. The controller's reaction is checked case by case.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -323,7 +324,7 @@ TEST(BackupPlan, FiftySuccessiveRandomFailures) {
     ASSERT_TRUE(p.ok());
     unsigned planned = 0, cut = 0;
     for (int step = 0; step < 50; ++step) {
-      // The paper's mix [L1557]: 24 link, 23 device, 2 domain, 1 root failures in 50.
+      // The paper's mix (§3.6.1.3): 24 link, 23 device, 2 domain, 1 root failures in 50.
       const uint64_t roll = r.below(50);
       sync_failure f{sync_failure::kind::link, 0};
       std::vector<uint32_t> live_edges, live_nodes;
@@ -393,6 +394,65 @@ TEST(BackupPlan, ReplanIsDeterministicAndMovesTheRootToTheBackupRoot) {
   replan_after_failure(g4, p, {sync_failure::kind::domain, 2});
   for (uint32_t u = 0; u < g4.nodes(); ++u) EXPECT_EQ(bool(g4.failed[u]), g4.domain[u] == 2u);
   EXPECT_THROW(replan_after_failure(g4, p, {sync_failure::kind::link, 9999}), std::invalid_argument);
+}
+
+// The controller's reaction, case by case. Only the old plan's root (2) and backup root (4) enter
+// it; on a complete graph of six nodes every root can be planned.
+TEST(BackupPlan, TheReactionKeepsALiveRootElseTheElectedElseTheBackupRootElseTheFirstLive) {
+  auto complete = [] {
+    sync_graph g;
+    for (uint32_t u = 0; u < 6; ++u) g.add_node(u);
+    for (uint32_t a = 0; a < 6; ++a)
+      for (uint32_t b = a + 1; b < 6; ++b) g.add_edge(a, b);
+    return g;
+  };
+  backup_plan old;
+  old.root = 2;
+  old.backup_root = 4;
+  using R = node_report;
+  {   // A link fails: the live root stays, whatever another node reports.
+    sync_graph g = complete();
+    const controller_reaction r =
+        sundial_reaction(g, old, {0}, {}, {R::running, R::running, R::running, R::running, R::running, R::elected});
+    EXPECT_EQ(r.root, 2u);
+    EXPECT_FALSE(r.election);
+    EXPECT_TRUE(g.edges[0].failed);
+    EXPECT_EQ(r.plan.root, 2u);
+    EXPECT_TRUE(r.plan.ok()) << r.plan.reason;
+  }
+  {   // The root fails: the lowest live node that elected itself (1 elected itself but is down too).
+    sync_graph g = complete();
+    const controller_reaction r =
+        sundial_reaction(g, old, {}, {2, 1}, {R::running, R::elected, R::running, R::elected, R::running, R::elected});
+    EXPECT_EQ(r.root, 3u);
+    EXPECT_TRUE(r.election);
+    EXPECT_TRUE(g.failed[1] && g.failed[2]);
+  }
+  {   // No election reported: the backup root.
+    sync_graph g = complete();
+    const controller_reaction r = sundial_reaction(g, old, {}, {2}, {});
+    EXPECT_EQ(r.root, 4u);
+    EXPECT_FALSE(r.election);
+  }
+  {   // The backup root is down too, and node 0 evicted itself: the first live node, 1.
+    sync_graph g = complete();
+    const controller_reaction r = sundial_reaction(g, old, {}, {2, 4}, {R::evicted});
+    EXPECT_EQ(r.root, 1u);
+    EXPECT_EQ(r.evictions, 1u);
+    EXPECT_TRUE(g.failed[0]);
+  }
+  {   // A node that is down and reports evicted is not counted again.
+    sync_graph g = complete();
+    const controller_reaction r = sundial_reaction(g, old, {}, {3}, {R::running, R::running, R::running, R::evicted});
+    EXPECT_EQ(r.root, 2u);
+    EXPECT_EQ(r.evictions, 0u);
+  }
+  {   // Everything is down: no root, nothing planned.
+    sync_graph g = complete();
+    const controller_reaction r = sundial_reaction(g, old, {}, {0, 1, 2, 3, 4, 5}, {});
+    EXPECT_EQ(r.root, backup_plan::none);
+    EXPECT_EQ(r.plan.status, plan_status::bad_root);
+  }
 }
 
 // ---- the checker catches planted violations ------------------------------------------------------

@@ -4,6 +4,8 @@
 // its epsilon, Sundial recovers locally within the timeouts' arithmetic, the baselines only
 // with the controller; message rates are the interval times the tree's edges; bad fault items
 // are named in the error.
+// Sections (§) and figures are those of Sundial (Li et al., OSDI 2020) as numbered in chapter 3
+// of Li's thesis.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -12,7 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "clock/clock_domains.h"
 #include "clock/clock_network.h"
+#include "clock/sundial_planner.h"
 #include "common/params.h"
 #include "common/rng.h"
 
@@ -76,13 +80,13 @@ TEST(ClockNetwork, SteadyStateIsEquation31AtEveryDepth) {
   EXPECT_EQ(s.summary["first_timeouts"], 0);
   EXPECT_EQ(s.summary["plan_status"], "ok");
   // The top of the sawtooth: 5 ns x depth + 90 us x 200 ppm = 18 ns, within the clocks' +-100
-  // ppm on the interval (+-0.002 ns) and a ps of rounding (L1548: 43 ns at depth 5).
+  // ppm on the interval (+-0.002 ns) and a ps of rounding (§3.6.1.2: 43 ns at depth 5).
   const auto& by_depth = s.summary["epsilon_max_by_depth_ns"];
   ASSERT_GE(by_depth.size(), 6u);
   for (size_t d = 1; d < by_depth.size(); ++d) EXPECT_NEAR(by_depth[d].get<double>(), 5.0 * double(d) + 18.0, 0.01) << "depth " << d;
   EXPECT_NEAR(by_depth[5].get<double>(), 43.0, 0.01);
   // PTP+DTP+eps: the root's children 5 ns + 5 us x 200 ppm = 6 ns, the others 100 ms x 200 ppm
-  // more: the paper's 6 ns and 20 us [L1550]. PTP+eps: T_recovery 2 s alone is 400 us.
+  // more: the paper's 6 ns and 20 us (§3.6.1.2). PTP+eps: T_recovery 2 s alone is 400 us.
   const auto& fast = of(r, clock_algorithm::ptp_fast).summary["epsilon_max_by_depth_ns"];
   EXPECT_NEAR(fast[1].get<double>(), 6.0, 0.01);
   EXPECT_NEAR(fast[2].get<double>(), 10.0 + 20'000.0 + 1.0, 0.1);
@@ -139,7 +143,7 @@ TEST(ClockNetwork, TheBoundHoldsUnderEveryFaultType) {
           ASSERT_EQ(a.failures.size(), 1u);
         }
         // Sundial recovers every affected survivor locally, before the controller. Not after a
-        // broken root: until its children detect it, its time spreads [L1462], and a host (no
+        // broken root: until its children detect it, its time spreads (§3.4.4), and a host (no
         // backup parent) then rejects the new root's until its epsilon has grown to cover it.
         const clock_failure_result& f = of(r, clock_algorithm::sundial).failures[0];
         EXPECT_TRUE(f.all_recovered) << where << ": " << f.recovered << " of " << f.affected << ", slowest " << f.slowest;
@@ -179,7 +183,7 @@ TEST(ClockNetwork, LinkFailureRecoveryFollowsTheTimeouts) {
   ASSERT_GT(f.affected, 0u);
   ASSERT_TRUE(f.all_recovered);
   // From the last message: the 185 us timeout, then the next message on the backup path. That is
-  // the root's third after the last (270 us [L1564]), or its second when the backup path is more
+  // the root's third after the last (270 us in §3.6.1.3), or its second when the backup path is more
   // than 5 us longer and brings it after the timeout (here 1.4 us a hop).
   EXPECT_GE(f.max_outage_ps, c.first_timeout_ps);
   EXPECT_LE(f.max_outage_ps, c.first_timeout_ps + c.sync_interval_ps + 20 * us);
@@ -209,7 +213,7 @@ TEST(ClockNetwork, RootFailureRecoveryIsBothTimeouts) {
   EXPECT_EQ(f.target, "core0");
   EXPECT_EQ(f.affected, uint32_t(t.nodes.size() - 1));
   ASSERT_TRUE(f.all_recovered);
-  // 185 + 180 us after the last message the backup root elects itself and sends at once [L1566].
+  // 185 + 180 us after the last message the backup root elects itself and sends at once (§3.6.1.3).
   EXPECT_GE(f.max_outage_ps, c.first_timeout_ps + c.second_timeout_ps);
   EXPECT_NEAR(double(f.max_outage_ps) / us, 365.0, 20.0);
   EXPECT_GE(f.recovery_ps, c.first_timeout_ps + c.second_timeout_ps - c.sync_interval_ps);
@@ -221,7 +225,7 @@ TEST(ClockNetwork, RootFailureRecoveryIsBothTimeouts) {
 TEST(ClockNetwork, MessagesPerSecondIsTheIntervalTimesTheEdges) {
   const topology t = fat_tree(4);
   const clock_result r = run_clock_network(t, all_three(20'000 * us));
-  // Sundial sends on primary and backup edges [L1444]: every non-root switch has one of each, and
+  // Sundial sends on primary and backup edges (§3.4.3): every non-root switch has one of each, and
   // each host hangs off its switch.
   const double switches = double(t.switches.size()), hosts = double(t.hosts.size());
   const double sundial = (2 * (switches - 1) + hosts) / 90e-6;
@@ -366,9 +370,13 @@ TEST(ClockNetwork, AKEightFatTreeHoldsItsBound) {
   EXPECT_EQ(r.algorithms[0].bound_violations, 0u);
 }
 
-// The register path: the switches and NICs configured from the writes sundial_planner makes (at t = 0 and
-// at each fault + controller delay, as sundial_controller does over the bus) give the same run as
-// the clock layer's own controller, for each kind of fault of the Sundial scenarios.
+// The register path: the switches and NICs configured from the writes a sundial_planner makes (at
+// t = 0 and at each fault + controller delay, as sundial_controller does over the bus) give the
+// same run as the clock layer configuring them from its own planner, for each kind of fault of the
+// Sundial scenarios. Both react through the one sundial_reaction; what this checks is the way
+// through the registers: the plan written as register values and read back (timeouts in
+// oscillator cycles), each device's children found from its neighbours' registers, the writes
+// taken at their times.
 TEST(ClockNetwork, RegisterConfiguredSundialMatchesItsOwnController) {
   const topology t = fat_tree(4);
   for (const char* fault : {"link agg0-core0 @ 1000", "root @ 1000", "domain pod0 @ 1000", "broken_clock agg0 @ 1000",

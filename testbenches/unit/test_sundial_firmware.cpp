@@ -6,6 +6,8 @@
 // a link failure, a root failure, a broken root clock and a broken device clock. Throughout,
 // every device synchronised in the current root's epoch stays within its epsilon of that root,
 // and the recovery times are the paper's: timeout + next message, and the two timeouts.
+// Sections (§) and figures are those of Sundial (Li et al., OSDI 2020) as numbered in chapter 3
+// of Li's thesis.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -91,7 +93,7 @@ TEST(SundialFirmware, FirstTimeoutMovesToTheBackupParent) {
   // Now the backup parent counts and the primary is ignored.
   EXPECT_EQ(b.deliver(deadline + 5 * us, 0, 0).verdict, sundial_verdict::ignored);
   EXPECT_EQ(b.deliver(deadline + 6 * us, 1, 0).verdict, sundial_verdict::valid);
-  // 84 ns: eps_base_backup 30 ns + 270 us without a valid message [L1564].
+  // 84 ns: eps_base_backup 30 ns + 270 us without a valid message (§3.6.1.3).
   bench c;
   c.deliver(0, 0, 0);
   c.run_to(270 * us);
@@ -109,7 +111,7 @@ TEST(SundialFirmware, BackupRootElectsItselfAfterTheSecondTimeout) {
   EXPECT_EQ(b.fw.state(), firmware_state::waiting_second);
   EXPECT_EQ(b.unit.parent_port(), 1u);
   const uint64_t second = b.unit.second_timeout_deadline_ps();
-  EXPECT_EQ(second, 365 * us + 1'000);   // 185 + 180 us of cycles after the last message [L1522]
+  EXPECT_EQ(second, 365 * us + 1'000);   // 185 + 180 us of cycles after the last message (§3.6.1.1)
   EXPECT_TRUE(b.run_to(second - 1).empty());
   const std::vector<sundial_event> ev = b.run_to(second);
   // The second timeout, then at once the new root's first sync-message.
@@ -301,7 +303,7 @@ struct network {
       c.root = u == plan.root;
       c.ports = uint32_t(peer[u].size());
       c.parent_port = c.root ? 0 : port_to(u, plan.parent[u]);
-      for (uint32_t w = 0; w < n; ++w)   // TX on primary and backup edges [L1444]
+      for (uint32_t w = 0; w < n; ++w)   // TX on primary and backup edges (§3.4.3)
         if (w != plan.root && (plan.parent[w] == u || plan.backup_parent[w] == u)) c.tx_ports.push_back(port_to(u, w));
       std::sort(c.tx_ports.begin(), c.tx_ports.end());
       c.depth = plan.depth_primary[u];
@@ -358,7 +360,7 @@ struct network {
     }
   }
   // Epsilon bounds the offset from the root between healthy clocks; a broken clock (the root's
-  // or the device's own) is outside its promise until it is routed around or evicted [L1462].
+  // or the device's own) is outside its promise until it is routed around or evicted (§3.4.4).
   void check(uint64_t t) {
     if (osc[ref]->broken_at(t)) return;
     const int64_t reference = unit[ref]->local_ps(t);
@@ -445,7 +447,7 @@ TEST(SundialFirmware, FatTreeSteadyState) {
   for (uint32_t u = 0; u < net.n; ++u) {
     EXPECT_TRUE(net.unit[u]->synced()) << u;
     EXPECT_EQ(net.unit[u]->counters().timeouts, 0u) << u;
-    // Eq. 3.1 at the end of an interval: 5 ns x depth + about 18 ns [L1548].
+    // Eq. 3.1 at the end of an interval: 5 ns x depth + about 18 ns (§3.6.1.2).
     if (u != net.plan.root) {
       EXPECT_LE(net.peak_eps[u], int64_t(5'000 * net.plan.depth_primary[u] + 18'200)) << u;
     }
@@ -473,13 +475,13 @@ TEST(SundialFirmware, FatTreeLinkFailureRecoversLocally) {
   EXPECT_EQ(net.evictions(), 0u);
   for (uint32_t u = 0; u < net.n; ++u) {
     if (u == net.plan.root) continue;
-    // Exactly the cut-off subtree turned to its backup parents [L1233].
+    // Exactly the cut-off subtree turned to its backup parents (§3.4.2.1).
     EXPECT_EQ(net.fw[u]->state() == firmware_state::backup, bool(affected[u])) << u;
     EXPECT_GT(net.last_sync_true[u], 4'000 * us) << u << " still synchronised";
   }
   // s: timeout 185 us after its last message, then the next message within an interval.
   EXPECT_EQ(net.fw[s]->counters().by_timeout, 1u);
-  // Peak eps of s: eps_base_backup + (185 + 90 us + propagation) x 200 ppm, as the 84 ns [L1564].
+  // Peak eps of s: eps_base_backup + (185 + 90 us + propagation) x 200 ppm, as the 84 ns of §3.6.1.3.
   EXPECT_LE(net.peak_eps[s], int64_t(net.plan.eps_base_backup_ps(s) + (185 + 90 + 10) * 200));
   EXPECT_GT(last, 2'800 * us);
 }
@@ -495,7 +497,7 @@ TEST(SundialFirmware, FatTreeRootFailureElectsTheBackupRoot) {
   EXPECT_EQ(net.ref, br);
   EXPECT_EQ(net.fw[br]->state(), firmware_state::root);
   // Elected 185 + 180 us (of its cycles) after its last message, which came within one interval
-  // before the failure [L1566].
+  // before the failure (§3.6.1.3).
   EXPECT_GE(net.epoch, fail + 365 * us - 90 * us - 5 * us);
   EXPECT_LE(net.epoch, fail + 365 * us + 1 * us);
   EXPECT_EQ(net.violations, 0u) << "worst excess " << net.worst_excess << " ps";

@@ -6,6 +6,8 @@
 // forwarding delays and random message loss, and checks at every event and every few us that
 // each synchronised device's true offset from the root is within its epsilon (and that the check
 // does catch a max_drift_rate set below the real drift).
+// Sections (§) and figures are those of Sundial (Li et al., OSDI 2020) as numbered in chapter 3
+// of Li's thesis.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -99,7 +101,7 @@ TEST(SundialUnit, EpsilonIsEquation31AndGivesThePapersFigures) {
       ASSERT_EQ(u.epsilon_ps(t), eq31(cfg.depth * 5'000ull, u.local_ps(t), last, cfg.max_drift_ppb));
     }
   }
-  // Testbed: depth 5 at the end of a 90 us interval: 25 + 18 = 43 ns [L1548].
+  // Testbed: depth 5 at the end of a 90 us interval: 25 + 18 = 43 ns (§3.6.1.2).
   oscillator clk{oscillator_config{}};
   sundial_unit_config cfg = member_config();
   cfg.depth = 5;
@@ -108,7 +110,7 @@ TEST(SundialUnit, EpsilonIsEquation31AndGivesThePapersFigures) {
   EXPECT_EQ(u.epsilon_ps(90'000'000), 43'000);
   EXPECT_EQ(u.epsilon_ps(90'000'001), 43'001);   // rounded up: 18000.0002 ns -> 18001 ps
   // After a link failure: eps_base_backup 30 ns, next message 270 us after the last: 84 ns
-  // [L1564]; a root failure (365 us): 103 ns [L1566].
+  // (§3.6.1.3); a root failure (365 us): 103 ns (the same section).
   u.set_eps_base(30'000);
   EXPECT_EQ(u.epsilon_ps(270'000'000), 84'000);
   EXPECT_EQ(u.epsilon_ps(365'000'000), 103'000);
@@ -324,7 +326,7 @@ TEST(SundialUnit, TimeoutMatchesAPerCycleReference) {
 
 TEST(SundialUnit, AnOccasionalLostMessageNeverTimesOut) {
   // Worst case for the receiver: the root runs 100 ppm slow, the child 100 ppm fast, so two
-  // intervals last 180.036 us of the child's cycles (< 185 us) [L1518].
+  // intervals last 180.036 us of the child's cycles (< 185 us, §3.6.1.1).
   oscillator_config slow, fast;
   slow.ppb = -100'000;
   fast.ppb = 100'000;

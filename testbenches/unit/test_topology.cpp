@@ -2,6 +2,9 @@
 // leaf-spine and k-ary fat-tree networks worked out by hand.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "common/params.h"
 #include "fabric/route_controller.h"
 #include "topology/topology.h"
@@ -87,6 +90,33 @@ TEST(Topology, FaultErrorsNameKeyAndEntry) {
   for (const auto& l : t.links)
     EXPECT_EQ(l.rate_bps, l.name == "leaf0-spine1#0" ? 10'000'000'000ull
                                                      : (l.name.rfind("host", 0) == 0 ? 100'000'000'000ull : 400'000'000'000ull));
+}
+
+// The A-B#i grammar on a leaf-spine of 2 leaves, 2 spines, a host each and 2 parallel uplinks.
+// Links in order: host0-leaf0 (0), host1-leaf1 (1), leaf0-spine0 #0 #1 (2, 3), leaf0-spine1 #0 #1
+// (4, 5), leaf1-spine0 (6, 7), leaf1-spine1 (8, 9).
+TEST(Topology, FindLinksReadsTheLinkGrammar) {
+  const topology t = build_leaf_spine(ls(2, 2, 1, 2));
+  ASSERT_EQ(t.links.size(), 10u);
+  EXPECT_EQ(t.find_links("leaf0-spine1").links, (std::vector<unsigned>{4, 5}));
+  EXPECT_EQ(t.find_links("spine1-leaf0#1").links, (std::vector<unsigned>{5}));   // either order
+  EXPECT_EQ(t.find_links("leaf1-host1").links, (std::vector<unsigned>{1}));
+  EXPECT_EQ(t.find_links("host1-leaf1#0").links, (std::vector<unsigned>{1}));
+  struct bad { const char* spec; const char* says; };
+  for (const bad& b : {bad{"leaf0", "A-B"}, bad{"-leaf0", "A-B"}, bad{"leaf0-spine1#x", "'#x' must be the index"},
+                       bad{"leaf0-spine9", "no device named 'spine9'"}, bad{"leaf0-leaf1", "no link joins leaf0 and leaf1"},
+                       bad{"leaf0-spine1#2", "leaf0 and spine1 have 2 parallel links; #2 does not exist"},
+                       bad{"host0-leaf0#1", "have 1 parallel link; #1 does not exist"}}) {
+    const link_match m = t.find_links(b.spec);
+    EXPECT_TRUE(m.links.empty()) << b.spec;
+    EXPECT_NE(m.error.find(b.says), std::string::npos) << b.spec << ": " << m.error;
+  }
+  // leaf0-spine1#0: leaf0's fourth port (after host0 and the two to spine0), spine1's first.
+  const topo_link& l = t.links[4];
+  EXPECT_EQ(l.other(t.find_node("leaf0")), t.find_node("spine1"));
+  EXPECT_EQ(l.port_on(t.find_node("leaf0")), 3u);
+  EXPECT_EQ(l.port_on(t.find_node("spine1")), 0u);
+  EXPECT_EQ(t.find_node("spine9"), topology::no_node);
 }
 
 TEST(LinkTiming, SerializationCountsPreambleAndGap) {

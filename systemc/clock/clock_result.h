@@ -1,0 +1,64 @@
+// What a clock-layer run gives back: per algorithm, epsilon and the offsets at every sample, the
+// bound checks, the messages, each failure's recovery and blast radius, and the summary JSON.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "clock/clock_config.h"
+
+namespace netasic {
+
+// One failure as one algorithm saw it. Affected: the surviving devices whose current path to
+// the root crossed the failed element (or every device, when the root failed); cut off: the
+// survivors the failure disconnected from every root (they cannot recover and are not
+// counted). A device recovers at its first valid sync-message that left the root at or after
+// the failure (or when it becomes the root itself). Outage: from its last valid message before
+// the failure to that one (the recovery time of §3.6.1.3). Peak: the largest epsilon of an
+// affected device from the failure to its recovery (or the end of the run).
+struct clock_failure_result {
+  uint64_t at_ps = 0;
+  std::string kind, target, text;
+  uint32_t affected = 0, cut_off = 0, recovered = 0;
+  bool all_recovered = true;
+  uint64_t recovery_ps = 0;              // to the last affected device's recovery (all_recovered)
+  uint64_t max_outage_ps = 0;            // over the recovered devices whose last message is known
+  bool outage_known = false;             // (a baseline's last message before the run is not)
+  int64_t peak_epsilon_ps = 0;
+  std::string peak_device;
+  int64_t peak_epsilon_base_ps = 0;      // that device's eps_base then (peak - base = the drift term)
+  std::string slowest;                   // the device that recovered last (or one that did not)
+  // The blast radius (Fig. 3.20): over the affected survivors, the time each went without a
+  // valid sync-message, from its last one before the failure (or the failure, if there was none
+  // in the run) to its recovery (or the end of the run).
+  uint64_t impacted_ps = 0;
+};
+
+struct clock_algorithm_result {
+  clock_algorithm algorithm = clock_algorithm::sundial;
+  // [device][sample]: epsilon (no_bound when the device is down, never synchronised or
+  // evicted), and the true offset: local clock minus the reference clock (the clock of the root
+  // the device's time came from), both read at the sample's true time.
+  std::vector<std::vector<int64_t>> epsilon_ps, offset_ps;
+  // [device][sample]: the local clock minus ideal (true) time. Nothing bounds it: it is the
+  // root's own error plus the offset above.
+  std::vector<std::vector<int64_t>> offset_ideal_ps;
+  uint64_t bound_checks = 0, bound_violations = 0, broken_clock_violations = 0;
+  double worst_offset_over_epsilon = 0;
+  uint64_t messages = 0, delivered = 0;   // sent onto a link; taken by a live receiver
+  double messages_per_s = 0;
+  std::vector<clock_failure_result> failures;
+  nlohmann::json summary;
+};
+
+struct clock_result {
+  static constexpr int64_t no_bound = -1;
+  std::vector<uint64_t> t_ps;
+  std::vector<std::string> devices;         // topology node order
+  std::vector<clock_algorithm_result> algorithms;
+  nlohmann::json summary;
+};
+
+}  // namespace netasic
