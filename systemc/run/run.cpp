@@ -338,7 +338,7 @@ fabric_config make_fabric_config(const config& c) {
   const int64_t collector = c.integer("mirror.collector");
   if (m.to == mirror_config::target::collector && size_t(collector) >= f.topo.hosts.size())
     fail(c, "mirror.collector", fmt::format("host {} does not exist; the topology has hosts 0 to {}", collector, f.topo.hosts.size() - 1));
-  m.collector_ip = host_nic::ip_of(unsigned(collector));
+  m.collector_ip = host_ip(uint32_t(collector));
 
   f.nic.clock_period_ps = clock_period_ps(c, "nic.clock");
   f.nic.mtu_payload = uint32_t(c.integer("nic.mtu"));
