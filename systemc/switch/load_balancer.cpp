@@ -28,14 +28,21 @@ load_balancer::load_balancer(const lb_config& cfg, const route_table& routes, co
       d.link_gbps = double(rate) / 1e9;
       port_dre_.emplace_back(d);
     }
+  update_hash_only();
 }
 
 void load_balancer::use_flowcut(const flowcut_config& cfg, const std::vector<bool>& host_port,
                                 flowcut_stage::port_bytes_fn port_bytes, flowcut_stage::resubmit_fn resubmit) {
   flowcut_ = std::make_unique<flowcut_stage>(cfg, host_port, routes_, std::move(port_bytes), std::move(resubmit));
+  update_hash_only();
 }
 
-lb_route load_balancer::route(packet& p, uint32_t hash, uint32_t base, uint32_t size, uint64_t now_ps) {
+void load_balancer::update_hash_only() {
+  const bool hashes = cfg_.mode == lb_mode::ecmp || cfg_.mode == lb_mode::wcmp || (cfg_.mode == lb_mode::conga && !conga_);
+  hash_only_ = hashes && !flowcut_;
+}
+
+lb_route load_balancer::decide(packet& p, uint32_t hash, uint32_t base, uint32_t size, uint64_t now_ps) {
   lb_route r;
   const bool data = p.kind == pkt_kind::data;
   if (flowcut_ && data) {

@@ -68,8 +68,12 @@ class load_balancer {
                    flowcut_stage::resubmit_fn resubmit);
 
   // The out port of packet p, of flow hash `hash`, whose destination's group is the members
-  // [base, base + size) of the member table.
-  lb_route route(packet& p, uint32_t hash, uint32_t base, uint32_t size, uint64_t now_ps);
+  // [base, base + size) of the member table. Every switch routes every packet here: a packet
+  // that only hashes is answered inline.
+  lb_route route(packet& p, uint32_t hash, uint32_t base, uint32_t size, uint64_t now_ps) {
+    if (hash_only_ || (p.kind != pkt_kind::data && !conga_ && !flowcut_)) return {routes_.member(base + hash % size)};
+    return decide(p, hash, base, size, now_ps);
+  }
   // p starts leaving on front-panel port `port` at start_ps (CONGA at a spine: the port's DRE).
   void transmit(unsigned port, packet& p, uint64_t start_ps) {
     if (!port_dre_.empty()) conga_transmit(port, p, start_ps);
@@ -85,6 +89,8 @@ class load_balancer {
   const flowcut_stage* flowcut() const { return flowcut_.get(); }
 
  private:
+  void update_hash_only();
+  lb_route decide(packet& p, uint32_t hash, uint32_t base, uint32_t size, uint64_t now_ps);
   // A data packet's member index in [0, size); `clear` as in lb_route.
   uint32_t pick(uint32_t hash, uint32_t base, uint32_t size, uint32_t bytes, uint64_t now_ps, bool& clear);
   // CONGA at a leaf: true when it chose `out` (a packet from a host to another leaf).
@@ -100,6 +106,7 @@ class load_balancer {
   std::unique_ptr<conga_leaf> conga_;            // conga at a leaf
   std::vector<dre> port_dre_;                    // conga at a spine: each port's DRE
   std::unique_ptr<flowcut_stage> flowcut_;
+  bool hash_only_ = false;   // every packet goes by its hash: ECMP, WCMP, a CONGA spine, no Flowcut
 };
 
 }  // namespace netasic
