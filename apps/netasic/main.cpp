@@ -190,7 +190,7 @@ int sc_main(int argc, char** argv) {
   std::string sy_block, rtl_dir = NETASIC_RTL_DIR;
   std::vector<std::string> sy_params;
   auto* synth = app.add_subcommand("synth", "Run Yosys on a block's RTL: logic cells, flip-flops and memory bits");
-  synth->add_option("block", sy_block, "Block (a module in rtl/)")->required();
+  synth->add_option("block", sy_block, "Block: " + fmt::format("{}", fmt::join(netasic::rtl_block_names(), ", ")))->required();
   synth->add_option("-p,--param", sy_params, "Override a Verilog parameter: -p ENTRIES=4096 (repeatable)");
   synth->add_option("--rtl-dir", rtl_dir, "Where the RTL is (default: the source tree's rtl/)");
 
@@ -238,21 +238,17 @@ int sc_main(int argc, char** argv) {
     }
     if (seed >= 0) sets.push_back(fmt::format("sim.seed={}", seed));
     const netasic::config cfg = netasic::load_scenario(scenario, sets);
-    for (const std::string& b : rtl_in_loop) {
-      // A block the scenario does not use would leave the run unchanged without saying so.
-      const std::string lb = cfg.string("lb.mode");
-      if ((b == "flowlet_table" && lb != "letflow") ||
-          (b == "balance_sketch" && (lb != "balance_sketch" || cfg.string("lb.sketch.form") != "software")) ||
-          (b == "reciprocal_table" && (cfg.string("cc.algorithm") != "hpcc" || cfg.string("hpcc.divider") != "table")))
-        throw config_error(fmt::format("--rtl {}: the scenario does not use this block ({})", b,
-                                       b == "flowlet_table" ? "it needs lb.mode = \"letflow\""
-                                       : b == "balance_sketch" ? "it needs lb.mode = \"balance_sketch\" with lb.sketch.form = \"software\""
-                                                               : "it needs cc.algorithm = \"hpcc\" with hpcc.divider = \"table\""));
-      for (const auto& [key, rtl_value] : netasic::rtl_fixed_keys(b))
+    for (const std::string& b : rtl_in_loop) {   // inject each asked-for block's adapter
+      const netasic::rtl_loop_block& block = netasic::rtl_loop_block_of(b);
+      if (const std::string lacks = block.unused(cfg); !lacks.empty())
+        throw config_error(fmt::format("--rtl {}: the scenario does not use this block ({})", b, lacks));
+      for (const auto& [key, rtl_value] : block.fixed_keys)
         if (cfg.integer(key) != rtl_value)
           throw config_error(fmt::format("{}: key '{}': is {}, but --rtl {} was Verilated for {} (rebuild the RTL with that "
                                          "parameter, or run the core)", cfg.origin(key), key, cfg.integer(key), b, rtl_value));
-      netasic::use_rtl_block(b);
+      netasic::rtl_loop& loop = netasic::rtl_blocks();
+      uint64_t& calls = loop.calls[b];
+      block.use(loop, &calls);
     }
     if (out_dir.empty()) out_dir = "out/" + std::filesystem::path(scenario).stem().string();
     const auto mode = quiet ? netasic::progress_mode::none

@@ -15,24 +15,16 @@
 
 #include "common/file_io.h"
 #include "common/text.h"
+#include "rtl_blocks.h"   // generated from rtl/blocks.txt
 
 namespace fs = std::filesystem;
 
 namespace netasic {
 
-std::vector<std::string> rtl_blocks(const std::string& rtl_dir) {
-  std::vector<std::string> v;
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(rtl_dir, ec)) {
-    if (e.path().extension() != ".sv") continue;
-    std::ifstream in(e.path());
-    std::stringstream text;
-    text << in.rdbuf();
-    const std::string stem = e.path().stem().string();
-    if (std::regex_search(text.str(), std::regex("\\bmodule\\s+" + stem + "\\b"))) v.push_back(stem);
-  }
-  std::sort(v.begin(), v.end());
-  return v;
+std::vector<std::string> rtl_block_names() {
+#define NETASIC_BLOCK_NAME(b) #b,
+  return {NETASIC_RTL_BLOCKS(NETASIC_BLOCK_NAME)};
+#undef NETASIC_BLOCK_NAME
 }
 
 namespace {
@@ -55,7 +47,7 @@ bool is_storage(const std::string& type) {
 }  // namespace
 
 synth_result synthesize(const std::string& rtl_dir, const std::string& block, const std::vector<std::string>& params) {
-  const auto blocks = rtl_blocks(rtl_dir);
+  const auto blocks = rtl_block_names();
   if (std::find(blocks.begin(), blocks.end(), block) == blocks.end())
     throw std::invalid_argument(fmt::format("no RTL for block '{}' in {} (blocks: {})", block, rtl_dir, fmt::join(blocks, ", ")));
   // The block's parameters, so that a misspelt -p is named before Yosys runs.

@@ -19,8 +19,8 @@ struct synth_result {
   std::map<std::string, uint64_t> cell_types;   // count per cell type
 };
 
-// The blocks that have RTL: the .sv files in rtl_dir whose module shares the file's name.
-std::vector<std::string> rtl_blocks(const std::string& rtl_dir);
+// The blocks that have RTL (rtl/blocks.txt).
+std::vector<std::string> rtl_block_names();
 
 // Throws std::invalid_argument for an unknown block or a malformed -p, std::runtime_error with
 // Yosys' own message when Yosys fails (for example an unknown parameter).

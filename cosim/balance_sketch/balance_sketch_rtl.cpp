@@ -136,7 +136,7 @@ balance_sketch_config balance_sketch_rtl::rtl_parameters() {
   return c;
 }
 
-balance_sketch_rtl::balance_sketch_rtl(const balance_sketch_config& cfg) : cfg_(cfg) {
+balance_sketch_rtl::balance_sketch_rtl(const balance_sketch_config& cfg, uint64_t* calls) : cfg_(cfg), calls_(calls) {
   if (cfg.form != bs_form::software)
     fail("form must be software (the RTL is Algorithm 1; the Tofino forms pipeline and salu are not)");
   const balance_sketch_config r = rtl_parameters();
@@ -206,12 +206,11 @@ unsigned balance_sketch_rtl::bits_per_cell() const {
   return cfg_.fingerprint_bits + cfg_.vote_bits + cfg_.timestamp_bits + bits_for(uint64_t(cfg_.next_hops) + 1);
 }
 
-bs_decision balance_sketch_rtl::process(uint64_t flow_hash, uint32_t fingerprint, uint32_t bytes, uint64_t now_ps,
+bs_decision balance_sketch_rtl::process(uint32_t flow_hash, uint32_t fingerprint, uint32_t bytes, uint64_t now_ps,
                                         uint32_t candidate_hop) {
   impl& p = *p_;
   if (candidate_hop != bs_random_hop && candidate_hop >= cfg_.next_hops)
     fail("candidate_hop " + std::to_string(candidate_hop) + " >= next_hops");
-  if (flow_hash >> 32) fail("flow_hash " + std::to_string(flow_hash) + " wider than the RTL's 32 bits");
   if (now_ps < p.last_now)
     throw std::logic_error("balance_sketch_rtl: time went backwards (" + std::to_string(now_ps) + " ps after " +
                            std::to_string(p.last_now) + " ps)");
@@ -249,7 +248,7 @@ bs_decision balance_sketch_rtl::process(uint64_t flow_hash, uint32_t fingerprint
   p.cur = target;
 
   const uint32_t fp_mask = cfg_.fingerprint_bits >= 32 ? 0xFFFFFFFFu : (uint32_t(1) << cfg_.fingerprint_bits) - 1;
-  p.packet(uint32_t(flow_hash), fingerprint & fp_mask, bytes, hop);
+  p.packet(flow_hash, fingerprint & fp_mask, bytes, hop);
   if (!m.out_valid) throw std::runtime_error("balance_sketch_rtl: no decision two cycles after the packet");
 
   bs_decision d;
@@ -285,6 +284,7 @@ bs_decision balance_sketch_rtl::process(uint64_t flow_hash, uint32_t fingerprint
   c.path_changes = m.cnt_path_changes;
   c.steered_packets = m.cnt_steered_packets;
   c.steered_bytes = m.cnt_steered_bytes;
+  if (calls_) ++*calls_;
   return d;
 }
 
@@ -292,5 +292,20 @@ const bs_counters& balance_sketch_rtl::counters() const { return p_->count; }
 uint64_t balance_sketch_rtl::occupancy() const { return p_->inserts; }
 uint64_t balance_sketch_rtl::rtl_cycles() const { return p_->cycles; }
 uint64_t balance_sketch_rtl::idle_cycles() const { return p_->idle; }
+
+rtl_loop_block balance_sketch_rtl_loop() {
+  const balance_sketch_config r = balance_sketch_rtl::rtl_parameters();
+  rtl_loop_block b;
+  b.fixed_keys = {{"lb.sketch.buckets", r.buckets}, {"lb.sketch.cells", r.cells},
+                  {"lb.sketch.fingerprint_bits", r.fingerprint_bits}, {"lb.sketch.timestamp_bits", r.timestamp_bits}};
+  b.unused = [](const config& c) {
+    return c.string("lb.mode") == "balance_sketch" && c.string("lb.sketch.form") == "software"
+               ? "" : "it needs lb.mode = \"balance_sketch\" with lb.sketch.form = \"software\"";
+  };
+  b.use = [](rtl_loop& loop, uint64_t* calls) {
+    loop.balance_sketch = [calls](const balance_sketch_config& c) { return std::make_unique<balance_sketch_rtl>(c, calls); };
+  };
+  return b;
+}
 
 }  // namespace netasic

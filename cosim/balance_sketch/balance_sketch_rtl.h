@@ -1,7 +1,7 @@
 // RTL in the loop for BalanceSketch: the calls the switch's load balancer and the run summary make
-// on the balance_sketch core (systemc/blocks/balance_sketch.h, software form), answered by the
-// Verilated rtl/balance_sketch.sv. Free of Verilator's headers (the model is behind a pointer to
-// an implementation), so SystemC code can include it.
+// on BalanceSketch (balance_sketch_if, systemc/blocks/balance_sketch.h, software form), answered
+// by the Verilated rtl/balance_sketch.sv. Free of Verilator's headers (the model is behind a
+// pointer to an implementation).
 //
 // One packet per process() call, answered before it returns: the RTL takes one packet per cycle
 // and shows its decision two edges later, so each call is
@@ -29,10 +29,11 @@
 #include <memory>
 
 #include "blocks/balance_sketch.h"
+#include "cosim/harness/rtl_loop_register.h"
 
 namespace netasic {
 
-class balance_sketch_rtl {
+class balance_sketch_rtl : public balance_sketch_if {
  public:
   // Throws std::invalid_argument naming the field when the form is not software, when a
   // structural value (buckets, cells, fingerprint_bits, vote_bits, timestamp_bits, next_hops)
@@ -40,22 +41,23 @@ class balance_sketch_rtl {
   // checks and messages). Sets the cfg_* inputs, resets the RTL and runs its init sweep (whose
   // length, the Null next hop's width and the cells per bucket are checked against the
   // parameters: std::runtime_error if the BALANCE_SKETCH_RTL_* values do not match the model).
-  explicit balance_sketch_rtl(const balance_sketch_config& cfg);
+  // `calls`, if given, counts the packets answered.
+  explicit balance_sketch_rtl(const balance_sketch_config& cfg, uint64_t* calls = nullptr);
   ~balance_sketch_rtl();
   balance_sketch_rtl(const balance_sketch_rtl&) = delete;
   balance_sketch_rtl& operator=(const balance_sketch_rtl&) = delete;
 
   // One packet, as balance_sketch::process. candidate_hop >= next_hops (other than
-  // bs_random_hop) and a flow_hash wider than the RTL's 32 bits throw std::invalid_argument;
-  // now_ps below the previous call's throws std::logic_error. Nothing changes when it throws.
-  bs_decision process(uint64_t flow_hash, uint32_t fingerprint, uint32_t bytes, uint64_t now_ps,
-                      uint32_t candidate_hop = bs_random_hop);
+  // bs_random_hop) throws std::invalid_argument; now_ps below the previous call's throws
+  // std::logic_error. Nothing changes when it throws.
+  bs_decision process(uint32_t flow_hash, uint32_t fingerprint, uint32_t bytes, uint64_t now_ps,
+                      uint32_t candidate_hop = bs_random_hop) override;
 
   // The RTL's fourteen counter outputs, read after the last packet's drain cycle (so they include
   // it, as the core's do). bucket_clears, scheduler_claims and scheduler_blocked (Tofino form)
   // stay 0, as in the core's software form.
-  const bs_counters& counters() const;
-  uint64_t occupancy() const;   // cells holding a flow (see above)
+  const bs_counters& counters() const override;
+  uint64_t occupancy() const override;   // cells holding a flow (see above)
   uint64_t scheduler_occupancy() const { return 0; }   // software form
   uint64_t memory_bits() const { return uint64_t(cfg_.buckets) * cfg_.cells * bits_per_cell(); }
   unsigned bits_per_cell() const;   // fingerprint + vote + timestamp + next hop with Null, as the core
@@ -74,6 +76,10 @@ class balance_sketch_rtl {
   balance_sketch_config cfg_;
   uint64_t n_delta_ = 0, n_Delta_ = 0;
   std::unique_ptr<impl> p_;
+  uint64_t* calls_;
 };
+
+// `netasic run --rtl balance_sketch`.
+rtl_loop_block balance_sketch_rtl_loop();
 
 }  // namespace netasic

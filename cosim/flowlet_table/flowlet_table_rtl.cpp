@@ -93,7 +93,8 @@ flowlet_config flowlet_table_rtl::rtl_parameters() {
   return c;
 }
 
-flowlet_table_rtl::flowlet_table_rtl(const flowlet_config& cfg) : cfg_(cfg) {
+flowlet_table_rtl::flowlet_table_rtl(const flowlet_config& cfg, uint64_t* calls)
+    : cfg_(cfg), calls_(calls), owner_(cfg.entries), collided_(cfg.entries) {
   const flowlet_config r = rtl_parameters();
   check(cfg.entries == r.entries, "entries", cfg.entries, r.entries, "ENTRIES");
   check(cfg.age_bits == r.age_bits, "age_bits", cfg.age_bits, r.age_bits, "AGE_BITS");
@@ -131,7 +132,7 @@ flowlet_table_rtl::flowlet_table_rtl(const flowlet_config& cfg) : cfg_(cfg) {
 
 flowlet_table_rtl::~flowlet_table_rtl() = default;
 
-flowlet_result flowlet_table_rtl::lookup(uint64_t hash, uint64_t now_ps, uint32_t new_port, uint64_t /*flow_id*/) {
+flowlet_result flowlet_table_rtl::lookup(uint64_t hash, uint64_t now_ps, uint32_t new_port, uint64_t flow_id) {
   impl& p = *p_;
   if (now_ps < p.last_now) throw std::logic_error("flowlet_table_rtl: time went backwards");
   // A power-of-two table indexes with the low bits, the same for any hash width.
@@ -162,7 +163,24 @@ flowlet_result flowlet_table_rtl::lookup(uint64_t hash, uint64_t now_ps, uint32_
   p.open_new += r.new_flowlet;
   p.open_moved += (m.lk_path_change >> k) & 1;
   ++p.lookups;
+  if (calls_) ++*calls_;
+  count_collision(r, flow_id == flow_is_hash ? hash : flow_id);
   return r;
+}
+
+void flowlet_table_rtl::count_collision(const flowlet_result& r, uint64_t flow) {
+  // As the core counts: a life of an entry in which a second flow arrived, and each lookup that
+  // followed an entry another flow created.
+  if (r.new_flowlet) {
+    owner_[r.index] = flow;
+    collided_[r.index] = false;
+  } else if (owner_[r.index] != flow) {
+    ++collision_hits_;
+    if (!collided_[r.index]) {
+      collided_[r.index] = true;
+      ++collisions_;
+    }
+  }
 }
 
 void flowlet_table_rtl::advance(uint64_t now_ps) {
@@ -183,11 +201,25 @@ const flowlet_counters& flowlet_table_rtl::counters() const {
   k.sweeps = m.sweeps;
   k.sweep_conflicts = m.sweep_conflicts;
   k.sweep_overruns = m.sweep_overruns;
+  k.collisions = collisions_;
+  k.collision_hits = collision_hits_;
   return k;
 }
 
 bool flowlet_table_rtl::sweep_active() const { return p_->m->sweep_active; }
 uint32_t flowlet_table_rtl::sweep_position() const { return p_->m->sweep_position; }
 uint64_t flowlet_table_rtl::rtl_cycles() const { return p_->open; }
+
+rtl_loop_block flowlet_table_rtl_loop() {
+  const flowlet_config r = flowlet_table_rtl::rtl_parameters();
+  rtl_loop_block b;
+  b.fixed_keys = {{"lb.flowlet.entries", r.entries}, {"lb.flowlet.age_bits", r.age_bits},
+                  {"lb.flowlet.ports", r.ports}, {"lb.flowlet.sweep_width", r.sweep_width}};
+  b.unused = [](const config& c) { return c.string("lb.mode") == "letflow" ? "" : "it needs lb.mode = \"letflow\""; };
+  b.use = [](rtl_loop& loop, uint64_t* calls) {
+    loop.flowlet_table = [calls](const flowlet_config& c) { return std::make_unique<flowlet_table_rtl>(c, calls); };
+  };
+  return b;
+}
 
 }  // namespace netasic

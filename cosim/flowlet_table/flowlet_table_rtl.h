@@ -1,7 +1,7 @@
-// RTL in the loop for the flowlet table: the same calls the switch makes on the flowlet_table
-// core (systemc/blocks/flowlet_table.h), answered by the Verilated rtl/flowlet_table.sv. Free of
-// Verilator's headers (the model is behind a pointer to an implementation), so SystemC code can
-// include it.
+// RTL in the loop for the flowlet table: the calls the load balancer makes on a flowlet table
+// (flowlet_table_if, systemc/blocks/flowlet_table.h), answered by the Verilated
+// rtl/flowlet_table.sv. Free of Verilator's headers (the model is behind a pointer to an
+// implementation).
 //
 // Time: the RTL is clocked forward to the cycle of now_ps (now_ps / clock_period_ps), one edge
 // per cycle; idle cycles between packets just tick. The cycle of the latest lookups stays open
@@ -12,22 +12,26 @@
 // std::runtime_error (the core serves them anyway and counts port_overflows).
 //
 // Only lookup(new_port) is supported: CONGA's lookup_with(choose) calls back into the caller
-// with the entry's cached port, which RTL lanes cannot do. flow_id feeds only the core's
-// collision statistics, which the hardware does not keep.
+// with the entry's cached port, which RTL lanes cannot do. The collision statistics are the
+// model's, not the hardware's (it keeps no flow ID): they are kept here from the RTL's answers
+// as the core keeps them, so that a run's summary is the core run's.
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "blocks/flowlet_table.h"
+#include "cosim/harness/rtl_loop_register.h"
 
 namespace netasic {
 
-class flowlet_table_rtl {
+class flowlet_table_rtl : public flowlet_table_if {
  public:
   // Throws std::invalid_argument naming the field when a structural value (entries, age_bits,
   // ports, sweep_width, port_bits, clock_period_ps) differs from the Verilated parameters, or a
-  // value is out of range (delta_ps below one clock period or not below 2^63 ps).
-  explicit flowlet_table_rtl(const flowlet_config& cfg);
+  // value is out of range (delta_ps below one clock period or not below 2^63 ps). `calls`, if
+  // given, counts the lookups answered.
+  explicit flowlet_table_rtl(const flowlet_config& cfg, uint64_t* calls = nullptr);
   ~flowlet_table_rtl();
   flowlet_table_rtl(const flowlet_table_rtl&) = delete;
   flowlet_table_rtl& operator=(const flowlet_table_rtl&) = delete;
@@ -35,14 +39,13 @@ class flowlet_table_rtl {
   // One packet at now_ps, as flowlet_table::lookup. Times must not go backwards
   // (std::logic_error, no state change). new_port must fit in port_bits and, unless entries is a
   // power of two, hash in 32 bits (the RTL's hash width) (std::invalid_argument).
-  flowlet_result lookup(uint64_t hash, uint64_t now_ps, uint32_t new_port,
-                        uint64_t flow_id = flowlet_table::flow_is_hash);
+  flowlet_result lookup(uint64_t hash, uint64_t now_ps, uint32_t new_port, uint64_t flow_id = flow_is_hash) override;
   // Clocks the RTL through every cycle before now_ps's cycle, as flowlet_table::advance.
-  void advance(uint64_t now_ps);
+  void advance(uint64_t now_ps) override;
 
   // From the RTL's counter outputs, plus the open cycle's lookups (the core counts a lookup at
-  // once). lookups is counted here; collisions, collision_hits and port_overflows stay 0.
-  const flowlet_counters& counters() const;
+  // once). lookups, collisions and collision_hits are counted here; port_overflows stays 0.
+  const flowlet_counters& counters() const override;
   const flowlet_config& config() const { return cfg_; }
   bool sweep_active() const;
   uint32_t sweep_position() const;
@@ -55,8 +58,17 @@ class flowlet_table_rtl {
 
  private:
   struct impl;
+  void count_collision(const flowlet_result& r, uint64_t flow);
+
   flowlet_config cfg_;
   std::unique_ptr<impl> p_;
+  uint64_t* calls_;
+  std::vector<uint64_t> owner_;   // per entry: the flow that started its current life
+  std::vector<bool> collided_;    // ... and whether a second flow has used it since
+  uint64_t collisions_ = 0, collision_hits_ = 0;
 };
+
+// `netasic run --rtl flowlet_table`.
+rtl_loop_block flowlet_table_rtl_loop();
 
 }  // namespace netasic

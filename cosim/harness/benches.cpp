@@ -1,27 +1,23 @@
-// The cosimulation benches, one per RTL block (cosim/<block>/bench.cpp).
+// The cosimulation benches, one per block marked `bench` in rtl/blocks.txt
+// (cosim/<block>/bench.cpp), through the table CMake generates from it.
 #include <functional>
 #include <map>
 #include <stdexcept>
 
 #include "cosim/harness/cosim_bench.h"
+#include "rtl_blocks.h"   // generated from rtl/blocks.txt
 
 namespace netasic::cosim {
 
-std::unique_ptr<bench> make_balance_sketch_bench();
-std::unique_ptr<bench> make_crc_hash_bench();
-std::unique_ptr<bench> make_flowlet_table_bench();
-std::unique_ptr<bench> make_reciprocal_table_bench();
-std::unique_ptr<bench> make_stateful_alu_bench();
+#define NETASIC_DECLARE_BENCH(b) std::unique_ptr<bench> make_##b##_bench();
+NETASIC_RTL_BENCHES(NETASIC_DECLARE_BENCH)
+#undef NETASIC_DECLARE_BENCH
 
 namespace {
 const std::map<std::string, std::function<std::unique_ptr<bench>()>>& registry() {
-  static const std::map<std::string, std::function<std::unique_ptr<bench>()>> r = {
-      {"balance_sketch", make_balance_sketch_bench},
-      {"crc_hash", make_crc_hash_bench},
-      {"flowlet_table", make_flowlet_table_bench},
-      {"reciprocal_table", make_reciprocal_table_bench},
-      {"stateful_alu", make_stateful_alu_bench},
-  };
+#define NETASIC_BENCH_ENTRY(b) {#b, make_##b##_bench},
+  static const std::map<std::string, std::function<std::unique_ptr<bench>()>> r = {NETASIC_RTL_BENCHES(NETASIC_BENCH_ENTRY)};
+#undef NETASIC_BENCH_ENTRY
   return r;
 }
 }  // namespace

@@ -1,20 +1,33 @@
 // `netasic run --rtl BLOCK`: puts BLOCK's Verilated RTL in the loop (systemc/blocks/rtl_loop.h).
+// The blocks that can be are those of rtl/blocks.txt marked `loop`; each has its adapter in
+// cosim/BLOCK/BLOCK_rtl.{h,cpp}, which defines `rtl_loop_block BLOCK_rtl_loop()`.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "blocks/rtl_loop.h"
+#include "common/params.h"
+
 namespace netasic {
 
-// The blocks that can run in the loop.
+// What the command line needs of a block it puts in the loop.
+struct rtl_loop_block {
+  // The scenario keys whose values the Verilated parameters fix, with those values, so that a
+  // run can name the key that differs before it elaborates.
+  std::vector<std::pair<std::string, int64_t>> fixed_keys;
+  // What the scenario lacks to use the block, or "" when it uses it: a block the run does not
+  // use would leave it unchanged without saying so.
+  std::function<std::string(const config&)> unused;
+  // Injects the adapter's factory into `loop`; each call the RTL answers is counted in `calls`.
+  std::function<void(rtl_loop& loop, uint64_t* calls)> use;
+};
+
+// The blocks that can run in the loop, by name.
 std::vector<std::string> rtl_loop_block_names();
-
-// The scenario keys whose values BLOCK's Verilated RTL fixes, with those values, so that a run
-// can name the key that differs before it elaborates.
-std::vector<std::pair<std::string, int64_t>> rtl_fixed_keys(const std::string& block);
-
-// Registers BLOCK's adapter for the run to come; std::invalid_argument for another name.
-void use_rtl_block(const std::string& block);
+// std::invalid_argument naming the blocks there are for another name.
+const rtl_loop_block& rtl_loop_block_of(const std::string& block);
 
 }  // namespace netasic

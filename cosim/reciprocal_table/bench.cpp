@@ -26,7 +26,7 @@
 
 #include "common/rng.h"
 #include "cosim/harness/cosim_bench.h"
-#include "cosim/reciprocal_table/reciprocal_table_load.h"
+#include "cosim/reciprocal_table/reciprocal_table_rtl.h"
 #include "blocks/reciprocal_table.h"
 #include "Vreciprocal_table.h"
 
@@ -160,7 +160,7 @@ class reciprocal_table_bench : public bench {
   }
 
   void load_tables() {
-    load_recip_tables(*rtl_->operator->(), *table_, [this] { rtl_->tick(); });
+    reciprocal_table_rtl::load(*rtl_->operator->(), *table_, [this] { rtl_->tick(); });
   }
 
   uint64_t corner_x(unsigned i) {

@@ -127,7 +127,20 @@ struct bs_tofino_resources {
   uint64_t sram_bits = 0;
 };
 
-class balance_sketch {
+// What the load balancer and the run summary call on BalanceSketch: the core below, or with
+// `netasic run --rtl balance_sketch` its Verilated RTL, software form
+// (cosim/balance_sketch/balance_sketch_rtl.h).
+class balance_sketch_if {
+ public:
+  virtual ~balance_sketch_if() = default;
+  // One packet: see balance_sketch::process.
+  virtual bs_decision process(uint32_t flow_hash, uint32_t fingerprint, uint32_t bytes, uint64_t now_ps,
+                              uint32_t candidate_hop = bs_random_hop) = 0;
+  virtual const bs_counters& counters() const = 0;
+  virtual uint64_t occupancy() const = 0;   // cells holding a flow
+};
+
+class balance_sketch : public balance_sketch_if {
  public:
   // Throws std::invalid_argument naming the field for a bad config.
   explicit balance_sketch(const balance_sketch_config& cfg);
@@ -140,11 +153,11 @@ class balance_sketch {
   // candidate_hop: the hop to use if a path change happens now (least-loaded, power of two
   // choices...); bs_random_hop draws one uniformly from next_hops, as the paper does [B156].
   bs_decision process(uint32_t flow_hash, uint32_t fingerprint, uint32_t bytes, uint64_t now_ps,
-                      uint32_t candidate_hop = bs_random_hop);
+                      uint32_t candidate_hop = bs_random_hop) override;
 
   // Cells holding a flow (fingerprint != 0); stale ones count until evicted, as in hardware.
   // Tofino form: selector entries.
-  uint64_t occupancy() const;
+  uint64_t occupancy() const override;
   uint64_t scheduler_occupancy() const;   // Tofino form; 0 for software
 
   bs_cell cell(uint32_t bucket, uint32_t index) const;      // software form
@@ -156,7 +169,7 @@ class balance_sketch {
   bs_tofino_resources tofino_resources() const;   // throws std::logic_error on the software form
   uint64_t salu_executions() const;   // salu form: register actions run (packets + clears)
 
-  const bs_counters& counters() const { return count_; }
+  const bs_counters& counters() const override { return count_; }
   const balance_sketch_config& config() const { return cfg_; }
   uint64_t delta_slices() const { return n_delta_; }
   uint64_t Delta_slices() const { return n_Delta_; }

@@ -71,6 +71,29 @@ uint32_t crc_engine::seed_term(uint32_t init, size_t len) const {
   return compute(zeros.data(), len, init) ^ compute(zeros.data(), len, 0);
 }
 
+void flow_key(const packet& p, uint8_t (&key)[flow_key_bytes]) {
+  const uint32_t src = p.ip.src, dst = p.ip.dst;
+  const uint16_t sport = p.udp.src_port, dport = p.udp.dst_port;
+  key[0] = uint8_t(src >> 24), key[1] = uint8_t(src >> 16), key[2] = uint8_t(src >> 8), key[3] = uint8_t(src);
+  key[4] = uint8_t(dst >> 24), key[5] = uint8_t(dst >> 16), key[6] = uint8_t(dst >> 8), key[7] = uint8_t(dst);
+  key[8] = p.ip.protocol;
+  key[9] = uint8_t(sport >> 8), key[10] = uint8_t(sport), key[11] = uint8_t(dport >> 8), key[12] = uint8_t(dport);
+}
+
+crc_hash::crc_hash(const crc_hash_config& cfg)
+    : cfg_(cfg), crc_(cfg.bits == 16 ? crc_engine::crc16() : crc_engine::crc32()),
+      seed_term_(crc_.seed_term(cfg.seed, flow_key_bytes)) {}
+
+uint32_t crc_hash::hash(packet& p) {
+  if (!p.tuple_crc_valid) {
+    uint8_t key[flow_key_bytes];
+    flow_key(p, key);
+    p.tuple_crc = crc_.compute(key, flow_key_bytes, 0);
+    p.tuple_crc_valid = true;
+  }
+  return p.tuple_crc ^ seed_term_;
+}
+
 uint32_t crc_bitwise(unsigned width, uint32_t poly, uint32_t init, bool reflect, uint32_t xorout,
                      const uint8_t* data, size_t len) {
   const uint64_t mask = (uint64_t(1) << width) - 1, top = uint64_t(1) << (width - 1);

@@ -67,10 +67,23 @@ struct flowlet_counters {
   uint64_t port_overflows = 0;          // lookups beyond `ports` in one cycle (served anyway)
 };
 
-class flowlet_table {
+// What the load balancer calls on a flowlet table: the core below, or with `netasic run --rtl
+// flowlet_table` its Verilated RTL (cosim/flowlet_table/flowlet_table_rtl.h).
+class flowlet_table_if {
+ public:
+  static constexpr uint64_t flow_is_hash = UINT64_MAX;  // flow_id default: the hash identifies the flow
+
+  virtual ~flowlet_table_if() = default;
+  // One packet at time now_ps: its entry's port, or new_port if it starts a new flowlet.
+  virtual flowlet_result lookup(uint64_t hash, uint64_t now_ps, uint32_t new_port, uint64_t flow_id = flow_is_hash) = 0;
+  // Runs the checker through every cycle before now_ps's cycle.
+  virtual void advance(uint64_t now_ps) = 0;
+  virtual const flowlet_counters& counters() const = 0;
+};
+
+class flowlet_table : public flowlet_table_if {
  public:
   static constexpr uint32_t no_port = UINT32_MAX;       // `cached` of a never-written entry
-  static constexpr uint64_t flow_is_hash = UINT64_MAX;  // flow_id default: the hash identifies the flow
   // Called only when a new flowlet starts. `cached` is the port the invalid entry still holds
   // (CONGA prefers it among equally good uplinks), or no_port if the entry was never written.
   using choose_fn = std::function<uint32_t(uint32_t cached)>;
@@ -80,15 +93,15 @@ class flowlet_table {
 
   // One packet at time now_ps. Times must not go backwards (std::logic_error, no state change).
   // flow_id is used for the collision statistics only (hardware keeps no flow ID).
-  flowlet_result lookup(uint64_t hash, uint64_t now_ps, uint32_t new_port, uint64_t flow_id = flow_is_hash);
+  flowlet_result lookup(uint64_t hash, uint64_t now_ps, uint32_t new_port, uint64_t flow_id = flow_is_hash) override;
   flowlet_result lookup_with(uint64_t hash, uint64_t now_ps, const choose_fn& choose, uint64_t flow_id = flow_is_hash);
 
   // Runs the checker through every cycle before now_ps's cycle (lookups may still arrive in that
   // cycle, and they go first). Call before reading occupancy or evictions at a given time.
-  void advance(uint64_t now_ps);
+  void advance(uint64_t now_ps) override;
 
   flowlet_entry entry(uint32_t index) const;   // std::out_of_range past the table
-  const flowlet_counters& counters() const { return count_; }
+  const flowlet_counters& counters() const override { return count_; }
   const flowlet_config& config() const { return cfg_; }
   // Checker state after the last lookup or advance.
   bool sweep_active() const { return active_; }

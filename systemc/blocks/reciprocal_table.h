@@ -41,7 +41,17 @@ struct reciprocal_table_config {
   uint32_t lookup_cycles = 3;    // find and read one entry (the multiply is not included)
 };
 
-class reciprocal_table {
+// What HPCC's window update calls to divide: the table below, or with `netasic run --rtl
+// reciprocal_table` its Verilated RTL loaded from the table
+// (cosim/reciprocal_table/reciprocal_table_rtl.h).
+class reciprocal_table_if {
+ public:
+  virtual ~reciprocal_table_if() = default;
+  // x / n as reciprocal_table::divide computes it.
+  virtual uint64_t divide(uint64_t x, uint64_t n) const = 0;
+};
+
+class reciprocal_table : public reciprocal_table_if {
  public:
   // 1/n as mantissa * 2^-shift (the hardware's floating-point-like entry).
   struct value {
@@ -58,7 +68,7 @@ class reciprocal_table {
   // x / n through the table: (x * mantissa) >> shift, truncated, as the hardware's multiplier
   // does. Exact 128-bit product, so any 64-bit x is safe; the result is within
   // x/n * worst_relative_error() + 1 of x / n.
-  uint64_t divide(uint64_t x, uint64_t n) const;
+  uint64_t divide(uint64_t x, uint64_t n) const override;
 
   size_t entries() const { return keys_.size(); }
   unsigned shift_bits() const { return shift_bits_; }

@@ -61,8 +61,8 @@ packet* host_nic::make_data(flow_ctx& f) {
   p->prio = cfg_.data_priority;
   p->ip.ttl = 64;
   p->ip.protocol = 17;
-  p->ip.src = ip_of(f.src);
-  p->ip.dst = ip_of(f.dst);
+  p->ip.src = host_ip(f.src);
+  p->ip.dst = host_ip(f.dst);
   p->udp.src_port = f.src_port;
   p->fc_valid = f.fc_stamped;
   p->fc_stamp = f.fc_stamp;

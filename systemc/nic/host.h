@@ -119,8 +119,6 @@ class host_nic : public sc_core::sc_module, public pkt_receiver, private timed_c
   uint64_t mirror_received() const { return mirror_received_; }
   uint64_t mirror_bytes() const { return mirror_bytes_; }
 
-  static uint32_t ip_of(unsigned host) { return 0x0A000000u | host; }   // 10.0.0.0/8
-
  private:
   void try_send();
   void send_control(packet& p, uint64_t now);

@@ -103,6 +103,10 @@ struct pfc_frame {
   static constexpr uint32_t quantum_bits = 512;
 };
 
+// Host addresses: host h is 10.0.0.0/8 plus h, so an address's low 24 bits name its host.
+constexpr uint32_t host_ip(uint32_t host) { return 0x0A000000u | host; }
+constexpr uint32_t host_of_ip(uint32_t ip) { return ip & 0x00FFFFFFu; }
+
 // A clock-synchronisation message (Sundial's sync-message [L1209], or a PTP-like baseline's),
 // handled by the clock unit beside the MAC: it skips the packet pipelines at both ends. The
 // timestamp is taken at egress, as the frame's first bit goes onto the wire. `epoch` and

@@ -153,7 +153,7 @@ void read_mirror(const config& c, const topology& t, switch_config& sw) {
   const int64_t collector = c.integer("mirror.collector");
   if (m.to == mirror_config::target::collector && size_t(collector) >= t.hosts.size())
     fail(c, "mirror.collector", fmt::format("host {} does not exist; the topology has hosts 0 to {}", collector, t.hosts.size() - 1));
-  m.collector_ip = host_nic::ip_of(unsigned(collector));
+  m.collector_ip = host_ip(unsigned(collector));
 }
 
 void check_switch_buffer(const config& c, const topology& t, const switch_config& sw, uint32_t largest_frame,

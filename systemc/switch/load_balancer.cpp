@@ -1,18 +1,16 @@
 #include "switch/load_balancer.h"
 
+#include <utility>
+
+#include "blocks/rtl_loop.h"
+
 namespace netasic {
 
-load_balancer::load_balancer(const lb_config& cfg, unsigned group_keys) : cfg_(cfg), rng_(cfg.seed) {
-  if (cfg.mode == lb_mode::spray_round_robin) rr_.assign(group_keys, 0);
-  const rtl_loop& rtl = rtl_blocks();
-  if (cfg.mode == lb_mode::letflow) {
-    if (rtl.flowlet_table) flowlets_rtl_ = rtl.flowlet_table(cfg.flowlet);
-    else flowlets_ = std::make_unique<flowlet_table>(cfg.flowlet);
-  }
-  if (cfg.mode == lb_mode::balance_sketch) {
-    if (rtl.balance_sketch) sketch_rtl_ = rtl.balance_sketch(cfg.sketch);
-    else sketch_ = std::make_unique<balance_sketch>(cfg.sketch);
-  }
+load_balancer::load_balancer(const lb_config& cfg, const route_table& routes, const std::vector<uint64_t>& port_rate_bps)
+    : cfg_(cfg), routes_(routes), rng_(cfg.seed) {
+  if (cfg.mode == lb_mode::spray_round_robin) rr_.assign(routes.member_capacity(), 0);
+  if (cfg.mode == lb_mode::letflow) flowlets_ = flowlet_table_unit(cfg.flowlet);
+  if (cfg.mode == lb_mode::balance_sketch) sketch_ = balance_sketch_unit(cfg.sketch);
   if (cfg.mode == lb_mode::conga && cfg.conga_leaf >= 0) {
     conga_config c;
     c.leaf_id = uint32_t(cfg.conga_leaf);
@@ -24,15 +22,44 @@ load_balancer::load_balancer(const lb_config& cfg, unsigned group_keys) : cfg_(c
     c.seed = cfg.seed;
     conga_ = std::make_unique<conga_leaf>(c);
   }
+  if (cfg.mode == lb_mode::conga && cfg.conga_leaf < 0)   // a spine: a DRE per port
+    for (uint64_t rate : port_rate_bps) {
+      dre_config d = cfg.dre;
+      d.link_gbps = double(rate) / 1e9;
+      port_dre_.emplace_back(d);
+    }
+  update_hash_only();
 }
 
-uint32_t load_balancer::pick(uint32_t hash, uint32_t base, uint32_t size, uint32_t bytes, uint64_t now_ps,
-                             bool& needs_clear) {
-  needs_clear = false;
+void load_balancer::use_flowcut(const flowcut_config& cfg, const std::vector<bool>& host_port,
+                                flowcut_stage::port_bytes_fn port_bytes, flowcut_stage::resubmit_fn resubmit) {
+  flowcut_ = std::make_unique<flowcut_stage>(cfg, host_port, routes_, std::move(port_bytes), std::move(resubmit));
+  update_hash_only();
+}
+
+void load_balancer::update_hash_only() {
+  const bool hashes = cfg_.mode == lb_mode::ecmp || cfg_.mode == lb_mode::wcmp || (cfg_.mode == lb_mode::conga && !conga_);
+  hash_only_ = hashes && !flowcut_;
+}
+
+lb_route load_balancer::decide(packet& p, uint32_t hash, uint32_t base, uint32_t size, uint64_t now_ps) {
+  lb_route r;
+  const bool data = p.kind == pkt_kind::data;
+  if (flowcut_ && data) {
+    r.held = !flowcut_->data(p, hash, base, size, now_ps, r.port);
+    return r;
+  }
+  if (conga_ && conga_route(p, hash, base, size, now_ps, r.port)) return r;
+  r.port = routes_.member(base + (data ? pick(hash, base, size, p.frame_bytes(), now_ps, r.clear) : hash % size));
+  if (flowcut_ && p.fc_valid && (p.kind == pkt_kind::ack || p.kind == pkt_kind::nak)) flowcut_->ack(p, now_ps, r.port);
+  return r;
+}
+
+uint32_t load_balancer::pick(uint32_t hash, uint32_t base, uint32_t size, uint32_t bytes, uint64_t now_ps, bool& clear) {
   switch (cfg_.mode) {
     case lb_mode::ecmp:
     case lb_mode::wcmp:
-    case lb_mode::conga: return hash % size;   // CONGA's leaves are driven by the switch; spines hash
+    case lb_mode::conga: return hash % size;   // CONGA: a spine, or a packet that stays in its leaf
     case lb_mode::spray_random: return uint32_t(rng_.below(size));
     case lb_mode::spray_round_robin: {
       uint32_t& next = rr_[base];
@@ -44,38 +71,49 @@ uint32_t load_balancer::pick(uint32_t hash, uint32_t base, uint32_t size, uint32
       // A new flowlet takes a random member (LetFlow's choice); the draw is made for every packet
       // so the random stream does not depend on the table's state.
       const uint32_t fresh = uint32_t(rng_.below(size));
-      const flowlet_result r = flowlets_rtl_ ? flowlets_rtl_->lookup(hash, now_ps, fresh, flowlet_table::flow_is_hash)
-                                             : flowlets_->lookup(hash, now_ps, fresh);
-      return r.port % size;
+      return flowlets_->lookup(hash, now_ps, fresh).port % size;
     }
     case lb_mode::balance_sketch: {
       // The fingerprint comes from other bits of the hash than the bucket index does.
       const uint32_t fingerprint = (hash * 0x9E3779B1u) >> 16;
       const uint32_t hop = uint32_t(rng_.below(size));
-      const bs_decision d = sketch_rtl_ ? sketch_rtl_->process(hash, fingerprint, bytes, now_ps, hop)
-                                        : sketch_->process(hash, fingerprint, bytes, now_ps, hop);
-      needs_clear = d.bucket_clear;
+      const bs_decision d = sketch_->process(hash, fingerprint, bytes, now_ps, hop);
+      clear = d.bucket_clear;
       return d.steer ? d.next_hop % size : hash % size;
     }
   }
   return hash % size;
 }
 
+bool load_balancer::conga_route(packet& p, uint32_t hash, uint32_t base, uint32_t size, uint64_t now_ps, unsigned& out) {
+  // Every packet between leaves (data, ACKs and CNPs alike) carries the overlay header: arriving
+  // from the fabric it feeds this leaf's tables; leaving for another leaf it takes the uplink
+  // CONGA picks for its flowlet, and the header with LBTag and feedback.
+  const unsigned hosts = cfg_.hosts_per_leaf;
+  if (p.conga_valid) {
+    conga_->receive(host_of_ip(p.ip.src) / hosts, p.conga, now_ps);
+    p.conga_valid = false;
+  }
+  const unsigned dst_leaf = host_of_ip(p.ip.dst) / hosts;
+  if (p.in_port >= hosts || dst_leaf == unsigned(cfg_.conga_leaf)) return false;
+  uint32_t allowed = 0;   // the uplinks routing offers (failed ones are not in the group)
+  for (uint32_t i = 0; i < size; ++i) allowed |= 1u << (routes_.member(base + i) - hosts);
+  const conga_send s = conga_->send(hash, dst_leaf, p.frame_bytes(), now_ps, allowed);
+  out = hosts + s.uplink;
+  p.conga = s.header;
+  p.conga_valid = true;
+  return true;
+}
+
+void load_balancer::conga_transmit(unsigned port, packet& p, uint64_t start_ps) {
+  // Every link's DRE sees every frame; a frame between leaves takes the worst metric on its way
+  // (the source leaf's uplink is counted by its CONGA block).
+  port_dre_[port].add(start_ps, p.frame_bytes());
+  if (p.conga_valid) conga_hop(p.conga, port_dre_[port].metric(start_ps));
+}
+
 void load_balancer::advance(uint64_t now_ps) {
   if (flowlets_) flowlets_->advance(now_ps);
-  if (flowlets_rtl_) flowlets_rtl_->advance(now_ps);
-}
-
-const flowlet_counters* load_balancer::flowlet_counts() const {
-  return flowlets_ ? &flowlets_->counters() : flowlets_rtl_ ? &flowlets_rtl_->counters() : nullptr;
-}
-
-const bs_counters* load_balancer::sketch_counts() const {
-  return sketch_ ? &sketch_->counters() : sketch_rtl_ ? &sketch_rtl_->counters() : nullptr;
-}
-
-uint64_t load_balancer::sketch_occupancy() const {
-  return sketch_ ? sketch_->occupancy() : sketch_rtl_ ? sketch_rtl_->occupancy() : 0;
 }
 
 }  // namespace netasic

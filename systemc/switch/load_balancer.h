@@ -1,5 +1,6 @@
-// Where the switch picks the next hop of a data packet among the members of its multipath
-// group (the route table gives the group; see docs/datasheets/load_balancer.md):
+// Where the switch sends each packet: every next-hop decision is made here, among the members of
+// the packet's multipath group (the route table gives the group; see
+// docs/datasheets/load_balancer.md):
 //   ecmp, wcmp          the flow's hash; WCMP's weights are in the group itself (the route
 //                       controller replicates members by link rate)
 //   spray_random        per packet, a random member
@@ -12,11 +13,13 @@
 //                       keeps it, every other packet goes by ECMP. In its Tofino form an
 //                       outdated bucket is cleared by a mirrored packet recirculated once
 //   conga               CONGA (leaf-spine only): a source leaf picks the uplink of a new flowlet
-//                       by the congestion fed back from the destination leaf; the switch drives
-//                       it (switch_model::conga_route), since it sees more than one group
+//                       by the congestion fed back from the destination leaf, for every packet
+//                       between leaves (ACKs and CNPs carry the feedback); each spine port's DRE
+//                       raises the packets' CE as they leave (transmit). Spines hash
+//   Flowcut             (flowcut.form = ingress or switch, over ecmp or wcmp) flowcut_stage.h
 // The stored choice is a member index, taken modulo the group size, so a flowlet entry that two
 // destinations share always names a member of the packet's own group. ACKs, NAKs and CNPs
-// always follow ECMP.
+// follow ECMP, except between CONGA leaves and back through Flowcut's switches.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -25,8 +28,10 @@
 #include "blocks/balance_sketch.h"
 #include "blocks/conga.h"
 #include "blocks/flowlet_table.h"
-#include "blocks/rtl_loop.h"
 #include "common/rng.h"
+#include "protocol/packet.h"
+#include "switch/flowcut_stage.h"
+#include "switch/route_table.h"
 
 namespace netasic {
 
@@ -46,36 +51,62 @@ struct lb_config {
   uint64_t seed = 1;
 };
 
+// The decision on one packet.
+struct lb_route {
+  unsigned port = 0;     // out port
+  bool held = false;     // Flowcut holds the packet: it goes on when its flow may
+  bool clear = false;    // BalanceSketch, Tofino form: recirculate one packet to clear its bucket
+};
+
 class load_balancer {
  public:
-  // `group_keys`: how many distinct group bases exist (the member table's size), for the
-  // per-group round-robin pointers.
-  load_balancer(const lb_config& cfg, unsigned group_keys);
+  // `routes`: the switch's route table (its member table maps member indices to ports);
+  // `port_rate_bps`: each front-panel port's rate (CONGA's DREs).
+  load_balancer(const lb_config& cfg, const route_table& routes, const std::vector<uint64_t>& port_rate_bps);
+  // Flowcut in this switch (flowcut_stage.h).
+  void use_flowcut(const flowcut_config& cfg, const std::vector<bool>& host_port, flowcut_stage::port_bytes_fn port_bytes,
+                   flowcut_stage::resubmit_fn resubmit);
 
-  // Member index in [0, size) for a data packet of flow hash `hash` in the group starting at
-  // member `base`.
-  // `needs_clear` is set when the packet's BalanceSketch bucket must be cleared by a
-  // recirculated packet (Tofino form).
-  uint32_t pick(uint32_t hash, uint32_t base, uint32_t size, uint32_t bytes, uint64_t now_ps, bool& needs_clear);
+  // The out port of packet p, of flow hash `hash`, whose destination's group is the members
+  // [base, base + size) of the member table. Every switch routes every packet here: a packet
+  // that only hashes is answered inline.
+  lb_route route(packet& p, uint32_t hash, uint32_t base, uint32_t size, uint64_t now_ps) {
+    if (hash_only_ || (p.kind != pkt_kind::data && !conga_ && !flowcut_)) return {routes_.member(base + hash % size)};
+    return decide(p, hash, base, size, now_ps);
+  }
+  // p starts leaving on front-panel port `port` at start_ps (CONGA at a spine: the port's DRE).
+  void transmit(unsigned port, packet& p, uint64_t start_ps) {
+    if (!port_dre_.empty()) conga_transmit(port, p, start_ps);
+  }
+  void advance(uint64_t now_ps);
 
   lb_mode mode() const { return cfg_.mode; }
   // The flowlet table's or BalanceSketch's counters (core or RTL in the loop); null in other modes.
-  const flowlet_counters* flowlet_counts() const;
-  const bs_counters* sketch_counts() const;
-  uint64_t sketch_occupancy() const;
-  conga_leaf* conga() { return conga_.get(); }
-  const conga_leaf* conga() const { return conga_.get(); }
-  void advance(uint64_t now_ps);
+  const flowlet_counters* flowlet_counts() const { return flowlets_ ? &flowlets_->counters() : nullptr; }
+  const bs_counters* sketch_counts() const { return sketch_ ? &sketch_->counters() : nullptr; }
+  uint64_t sketch_occupancy() const { return sketch_ ? sketch_->occupancy() : 0; }
+  const conga_leaf* conga() const { return conga_.get(); }   // CONGA at a leaf; null elsewhere
+  const flowcut_stage* flowcut() const { return flowcut_.get(); }
 
  private:
+  void update_hash_only();
+  lb_route decide(packet& p, uint32_t hash, uint32_t base, uint32_t size, uint64_t now_ps);
+  // A data packet's member index in [0, size); `clear` as in lb_route.
+  uint32_t pick(uint32_t hash, uint32_t base, uint32_t size, uint32_t bytes, uint64_t now_ps, bool& clear);
+  // CONGA at a leaf: true when it chose `out` (a packet from a host to another leaf).
+  bool conga_route(packet& p, uint32_t hash, uint32_t base, uint32_t size, uint64_t now_ps, unsigned& out);
+  void conga_transmit(unsigned port, packet& p, uint64_t start_ps);
+
   lb_config cfg_;
+  const route_table& routes_;
   rng rng_;
-  std::vector<uint32_t> rr_;                  // per group base: next member (round robin)
-  std::unique_ptr<flowlet_table> flowlets_;
-  std::unique_ptr<balance_sketch> sketch_;
-  std::unique_ptr<flowlet_rtl> flowlets_rtl_;   // --rtl flowlet_table: instead of flowlets_
-  std::unique_ptr<sketch_rtl> sketch_rtl_;      // --rtl balance_sketch: instead of sketch_
-  std::unique_ptr<conga_leaf> conga_;
+  std::vector<uint32_t> rr_;                     // per group base: next member (round robin)
+  std::unique_ptr<flowlet_table_if> flowlets_;   // letflow: the core or its RTL (--rtl)
+  std::unique_ptr<balance_sketch_if> sketch_;    // balance_sketch: likewise
+  std::unique_ptr<conga_leaf> conga_;            // conga at a leaf
+  std::vector<dre> port_dre_;                    // conga at a spine: each port's DRE
+  std::unique_ptr<flowcut_stage> flowcut_;
+  bool hash_only_ = false;   // every packet goes by its hash: ECMP, WCMP, a CONGA spine, no Flowcut
 };
 
 }  // namespace netasic

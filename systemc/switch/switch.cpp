@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "blocks/rtl_loop.h"
 #include "switch/int_writer.h"
 #include "tlm/link.h"
 #include "tlm/regbus.h"
@@ -38,9 +39,9 @@ switch_model::switch_model(sc_core::sc_module_name name, unsigned id, const std:
       cfg_(cfg),
       stats_(stats),
       events_(events),
-      hash_(cfg.hash_bits == 16 ? crc_engine::crc16() : crc_engine::crc32()),
+      hash_(crc_hash_unit(crc_hash_config{cfg.hash_bits, cfg.hash_seed})),
       routes_(id, unsigned(port_rate_bps.size()), hosts, cfg.member_capacity),
-      lb_(cfg.lb, cfg.member_capacity),
+      lb_(cfg.lb, routes_, port_rate_bps),
       // Front-panel ports, one recirculation port per pipe, the CPU port.
       tm_(cfg.tm, unsigned(port_rate_bps.size()) + cfg.pipes + 1),
       port_(port_rate_bps.size() + cfg.pipes + 1),
@@ -66,41 +67,23 @@ switch_model::switch_model(sc_core::sc_module_name name, unsigned id, const std:
     pipe_[i].recirc_port.fn = &switch_model::recirc_arrive;
     pipe_[i].parser.index = pipe_[i].recirc_port.index = i;
   }
-  if (cfg.lb.mode == lb_mode::conga && cfg.lb.conga_leaf < 0)   // a spine: a DRE per port
-    for (unsigned p = 0; p < ports; ++p) {
-      dre_config d = cfg.lb.dre;
-      d.link_gbps = double(port_rate_bps[p]) / 1e9;
-      port_dre_.emplace_back(d);
-    }
   // Ingress-only tables sit in the switches flows enter by: those with hosts.
   const bool has_hosts = std::find(cfg.host_port.begin(), cfg.host_port.end(), true) != cfg.host_port.end();
   if (cfg.flowcut_on && (cfg.flowcut.variant == flowcut_variant::full_switch || has_hosts))
-    flowcut_ = std::make_unique<flowcut_table>(cfg.flowcut);
+    lb_.use_flowcut(cfg.flowcut, cfg.host_port, [this](unsigned port) { return tm_.port_bytes(port); },
+                    [this](packet& p, uint64_t now) { enqueue(p, now); });
   refresh_.sw = this;
   refresh_.fn = &switch_model::pfc_refresh;
   csr.register_b_transport(this, &switch_model::b_transport);
-  seed_term_ = hash_.seed_term(cfg.hash_seed, tuple_bytes);
-  if (rtl_blocks().crc_hash) {
-    if (cfg.hash_bits != 32) throw std::invalid_argument("--rtl crc_hash: the RTL computes CRC-32; switch.hash_bits is 16");
-    hash_rtl_ = rtl_blocks().crc_hash();
-  }
 }
 
-uint32_t switch_model::flow_hash(packet& p) const {
-  // CRC is linear in its seed: crc(seed, key) = crc(0, key) ^ seed_term. The 5-tuple never
-  // changes in flight, so its zero-seed CRC is computed at the first switch and carried along;
-  // every switch then gets exactly the value it would compute itself.
-  if (hash_rtl_ || !p.tuple_crc_valid) {
-    const uint8_t key[13] = {
-        uint8_t(p.ip.src >> 24), uint8_t(p.ip.src >> 16), uint8_t(p.ip.src >> 8), uint8_t(p.ip.src),
-        uint8_t(p.ip.dst >> 24), uint8_t(p.ip.dst >> 16), uint8_t(p.ip.dst >> 8), uint8_t(p.ip.dst),
-        p.ip.protocol,
-        uint8_t(p.udp.src_port >> 8), uint8_t(p.udp.src_port), uint8_t(p.udp.dst_port >> 8), uint8_t(p.udp.dst_port)};
-    if (hash_rtl_) return hash_rtl_->hash(key, cfg_.hash_seed);   // --rtl crc_hash: every switch hashes
-    p.tuple_crc = hash_.compute(key, sizeof key, 0);
-    p.tuple_crc_valid = true;
+switch_counters switch_model::counters() const {
+  switch_counters c = counters_;
+  if (const flowcut_stage* f = lb_.flowcut()) {
+    c.flowcut_packets_held = f->packets_held();
+    c.flowcut_held_peak_bytes = f->held_peak_bytes();
   }
-  return p.tuple_crc ^ seed_term_;
+  return c;
 }
 
 void switch_model::drop(packet& p, uint64_t drop_counters::*reason) {
@@ -183,49 +166,23 @@ bool switch_model::queue_internal(packet& c, unsigned port, uint64_t now) {
   return true;
 }
 
-bool switch_model::conga_route(packet& p, uint32_t hash, uint32_t base, uint32_t size, uint64_t now, unsigned& out) {
-  // A leaf under CONGA. Every packet between leaves (data, ACKs and CNPs alike) carries the
-  // overlay header: arriving from the fabric it feeds this leaf's tables; leaving for another
-  // leaf it takes the uplink CONGA picks for its flowlet, and the header with LBTag and feedback.
-  const lb_config& c = cfg_.lb;
-  conga_leaf& leaf = *lb_.conga();
-  if (p.conga_valid) {
-    leaf.receive((p.ip.src & 0x00FFFFFFu) / c.hosts_per_leaf, p.conga, now);
-    p.conga_valid = false;
-  }
-  const unsigned dst_leaf = (p.ip.dst & 0x00FFFFFFu) / c.hosts_per_leaf;
-  if (p.in_port >= c.hosts_per_leaf || dst_leaf == unsigned(c.conga_leaf)) return false;
-  uint32_t allowed = 0;   // the uplinks routing offers (failed ones are not in the group)
-  for (uint32_t i = 0; i < size; ++i) allowed |= 1u << (routes_.member(base + i) - c.hosts_per_leaf);
-  const conga_send s = leaf.send(hash, dst_leaf, p.frame_bytes(), now, allowed);
-  out = c.hosts_per_leaf + s.uplink;
-  p.conga = s.header;
-  p.conga_valid = true;
-  return true;
-}
-
 void switch_model::enqueue(packet& p, uint64_t now) {
   if (p.kind == pkt_kind::mirror && p.passes > 0) {   // a BalanceSketch clear, back from recirculation
     ++counters_.sketch_clears;
     return stats_.release(p);
   }
-  // Ingress match-action: route lookup and ECMP, or the pipe's recirculation port while the
-  // frame has passes left.
+  // Ingress match-action: the route lookup and the load balancer's next hop, or the pipe's
+  // recirculation port while the frame has passes left.
   unsigned out;
   if (p.kind == pkt_kind::data && p.passes < cfg_.recirculations) {
     out = unsigned(tx.size()) + port_[p.in_port].pipe;
   } else {
     uint32_t base, size;
-    if (!routes_.group(p.ip.dst & 0x00FFFFFFu, base, size)) return drop(p, &drop_counters::no_route);
-    const uint32_t hash = flow_hash(p);
-    if (flowcut_ && p.kind == pkt_kind::data) {
-      if (!flowcut_data(p, hash, base, size, now, out)) return;
-    } else if (!(lb_.conga() && conga_route(p, hash, base, size, now, out))) {
-      bool clear = false;
-      out = routes_.member(base + (p.kind == pkt_kind::data ? lb_.pick(hash, base, size, p.frame_bytes(), now, clear) : hash % size));
-      if (clear) recirculate_clear(port_[p.in_port].pipe, now);
-      if (flowcut_ && p.fc_valid && (p.kind == pkt_kind::ack || p.kind == pkt_kind::nak)) flowcut_ack(p, now, out);
-    }
+    if (!routes_.group(host_of_ip(p.ip.dst), base, size)) return drop(p, &drop_counters::no_route);
+    const lb_route r = lb_.route(p, hash_->hash(p), base, size, now);
+    if (r.held) return;
+    if (r.clear) recirculate_clear(port_[p.in_port].pipe, now);
+    out = r.port;
   }
   if (p.kind == pkt_kind::data && p.passes == 0) {
     p.path_sig = (p.path_sig ^ (id_ << 8 | out)) * 0x9E3779B1u;
@@ -245,78 +202,6 @@ void switch_model::enqueue(packet& p, uint64_t now) {
   kick(out, now);
 }
 
-bool switch_model::flowcut_data(packet& p, uint32_t hash, uint32_t base, uint32_t size, uint64_t now, unsigned& out) {
-  const bool ingress = p.in_port < cfg_.host_port.size() && cfg_.host_port[p.in_port];
-  if (!ingress && cfg_.flowcut.variant == flowcut_variant::ingress_only) {   // not tracked here: ECMP
-    out = routes_.member(base + hash % size);
-    return true;
-  }
-  const auto held = fc_held_.find(p.flow);
-  if (held != fc_held_.end()) {   // behind its flow's held packets, in order
-    flowcut_hold(p);
-    return false;
-  }
-  // A new Flowcut goes to the least-loaded next hop [F28]; ties by the flow's hash.
-  unsigned best = routes_.member(base + hash % size);
-  for (uint32_t i = 1; i < size; ++i) {
-    const unsigned m = routes_.member(base + (hash + i) % size);
-    if (tm_.port_bytes(m) < tm_.port_bytes(best)) best = m;
-  }
-  const flowcut_data_result r = flowcut_->on_data(p.flow, p.fc_bytes, now, p.in_port, uint16_t(best), ingress);
-  switch (r.action) {
-    case flowcut_action::forward:
-      out = r.out_port;
-      if (r.stamped) {
-        p.fc_valid = true;
-        p.fc_stamp = uint16_t(r.stamp);
-      }
-      return true;
-    case flowcut_action::bypass:
-      out = routes_.member(base + hash % size);
-      return true;
-    case flowcut_action::hold:
-      if (r.table_full) fc_full_.push_back(p.flow);
-      flowcut_hold(p);
-      return false;
-  }
-  return true;
-}
-
-void switch_model::flowcut_hold(packet& p) {
-  fc_held_[p.flow].push_back(&p);
-  fc_held_bytes_ += p.frame_bytes();
-  ++counters_.flowcut_packets_held;
-  counters_.flowcut_held_peak_bytes = std::max(counters_.flowcut_held_peak_bytes, fc_held_bytes_);
-}
-
-void switch_model::flowcut_ack(packet& p, uint64_t now, unsigned& out) {
-  // Ingress-only tables sit where the flow entered: the ACK is leaving towards that host.
-  if (cfg_.flowcut.variant == flowcut_variant::ingress_only && !(out < cfg_.host_port.size() && cfg_.host_port[out]))
-    return;
-  const flowcut_ack_result r = flowcut_->on_ack(p.flow, p.fc_bytes, p.fc_stamp, p.hops, now);
-  if (r.reverse_port >= 0) out = unsigned(r.reverse_port);   // full switch: back the data's way
-  if (r.resume) flowcut_release(p.flow, now);
-  if (r.freed && !fc_full_.empty()) {
-    std::vector<uint64_t> waiting;
-    waiting.swap(fc_full_);
-    for (uint64_t f : waiting) flowcut_release(f, now);
-  }
-}
-
-void switch_model::flowcut_release(uint64_t flow, uint64_t now) {
-  // The held packets go through the table again, oldest first; one that is held again keeps
-  // the rest behind it.
-  const auto it = fc_held_.find(flow);
-  if (it == fc_held_.end()) return;
-  std::deque<packet*> q;
-  q.swap(it->second);
-  fc_held_.erase(it);
-  for (packet* p : q) {
-    fc_held_bytes_ -= p->frame_bytes();
-    enqueue(*p, now);
-  }
-}
-
 void switch_model::mirror(const packet& p, uint64_t now) {
   // The copy is made by the ingress deparser and queued on its own: the original's verdict
   // does not decide the copy's, and the copy costs buffer and an egress pass like any frame.
@@ -334,7 +219,7 @@ void switch_model::mirror(const packet& p, uint64_t now) {
     m.ip.dst = mc.collector_ip;
     m.ip.protocol = 47;   // GRE
     m.udp = p.udp;        // ECMP entropy: the copy follows the hash of the flow it mirrors
-    const int r = routes_.lookup(m.ip.dst & 0x00FFFFFFu, flow_hash(m));
+    const int r = routes_.lookup(host_of_ip(m.ip.dst), hash_->hash(m));
     if (r < 0) return drop(m, &drop_counters::no_route);
     out = unsigned(r);
   }
@@ -378,12 +263,7 @@ void switch_model::emit(unsigned port, packet& p, uint64_t start) {
     counters_.mirror_cpu_bytes += bytes;
     return stats_.release(p);
   }
-  // CONGA: every link's DRE sees every frame; a frame between leaves takes the worst metric on
-  // its way (the source leaf's uplink is counted by its CONGA block).
-  if (!port_dre_.empty()) {
-    port_dre_[port].add(start, bytes);
-    if (p.conga_valid) conga_hop(p.conga, port_dre_[port].metric(start));
-  }
+  lb_.transmit(port, p, start);   // CONGA at a spine: the port's DRE
   // INT records the port as the frame leaves: txBytes counts the bytes sent before it.
   if (p.kind == pkt_kind::data && p.int_enabled &&
       int_push_hop(p.intx, id_, ps.int_speed, start, ps.tx_bytes, tm_.port_bytes(port)))

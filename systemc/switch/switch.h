@@ -24,17 +24,15 @@
 #include <deque>
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include <systemc>
 #include <tlm_utils/simple_target_socket.h>
 
-#include "blocks/flowcut_table.h"
-#include "clock/sundial_csr.h"
 #include "blocks/crc_hash.h"
+#include "blocks/flowcut_table.h"
 #include "blocks/pfc_pause.h"
-#include "blocks/rtl_loop.h"
+#include "clock/sundial_csr.h"
 #include "tlm/run_stats.h"
 #include "switch/load_balancer.h"
 #include "switch/route_table.h"
@@ -71,7 +69,7 @@ struct switch_config {
   uint16_t pfc_quanta = 0xFFFF;      // time field of the PAUSEs this switch sends
   uint64_t pfc_headroom_bytes = 0;   // per port and lossless priority; 0 = pfc_headroom_needed()
   mirror_config mirror;
-  lb_config lb;                      // how a data packet picks among its group's members
+  lb_config lb;                      // how a packet picks among its group's members
   tm_config tm;
   unsigned hash_bits = 32;           // 16 or 32
   uint32_t hash_seed = 0;
@@ -137,10 +135,10 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   uint64_t ecn_marked(unsigned port) const { return tm_.ecn_marked(port); }
   uint64_t queue_peak(unsigned port) const { return tm_.peak_bytes(port); }
   const drop_counters& drops() const { return drops_; }
-  const switch_counters& counters() const { return counters_; }
+  switch_counters counters() const;
   const traffic_manager& tm() const { return tm_; }
   const load_balancer& lb() const { return lb_; }
-  const flowcut_table* flowcut() const { return flowcut_.get(); }
+  const flowcut_table* flowcut() const { return lb_.flowcut() ? &lb_.flowcut()->table() : nullptr; }
   void lb_advance(uint64_t now_ps) { lb_.advance(now_ps); }
   uint64_t tx_bytes(unsigned port) const { return port_[port].tx_bytes; }   // sent so far
   // Clock-aligned frame to egress queue to wire, unloaded, per pass.
@@ -177,8 +175,6 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
 
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   void end_of_elaboration() override;
-  static constexpr size_t tuple_bytes = 13;   // src IP, dst IP, protocol, src port, dst port
-  uint32_t flow_hash(packet& p) const;
   void drop(packet& p, uint64_t drop_counters::*reason);
   void arm(waker& w, uint64_t at);
   uint64_t edge(uint64_t t) const { return (t + cfg_.clock_period_ps - 1) / cfg_.clock_period_ps * cfg_.clock_period_ps; }
@@ -186,13 +182,7 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   void parse(unsigned pipe, packet& p, uint64_t now);   // at the parser (plus front end)
   void parser_drain(unsigned pipe, uint64_t now);
   void recirc_arrive(unsigned pipe, uint64_t now);
-  void enqueue(packet& p, uint64_t now);                  // traffic manager
-  // Flowcut: the out port of a data packet (false: held), and an ACK's bookkeeping (its out
-  // port may become the data's input port); release re-submits a flow's held packets.
-  bool flowcut_data(packet& p, uint32_t hash, uint32_t base, uint32_t size, uint64_t now, unsigned& out);
-  void flowcut_ack(packet& p, uint64_t now, unsigned& out);
-  void flowcut_release(uint64_t flow, uint64_t now);
-  void flowcut_hold(packet& p);   // behind the flow's other held packets
+  void enqueue(packet& p, uint64_t now);                  // ingress match-action, traffic manager
   void kick(unsigned port, uint64_t now);                 // dequeue for a port if it can
   void emit(unsigned port, packet& p, uint64_t start);    // egress: INT, onto the wire
   void recirculate(unsigned pipe, packet& p, uint64_t egress_done);
@@ -200,8 +190,6 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   void recirculate_clear(unsigned pipe, uint64_t now);     // BalanceSketch's bucket clear
   packet& internal_frame(uint32_t bytes);                  // a mirror copy or a clear, from the pool
   bool queue_internal(packet& c, unsigned port, uint64_t now);   // false: refused and released
-  // CONGA at a leaf: true when it chose `out` (a packet leaving for another leaf).
-  bool conga_route(packet& p, uint32_t hash, uint32_t base, uint32_t size, uint64_t now, unsigned& out);
   void receive_pause(unsigned port, packet& p, uint64_t now);
   void send_pause(unsigned port, unsigned prio, uint16_t quanta, uint64_t now);
   void pfc_refresh(unsigned, uint64_t now);
@@ -210,21 +198,14 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   switch_config cfg_;
   run_stats& stats_;
   event_queue& events_;
-  crc_engine hash_;
-  uint32_t seed_term_ = 0;      // what this switch's seed adds to a zero-seed CRC of the 5-tuple
-  std::shared_ptr<hash_rtl> hash_rtl_;   // --rtl crc_hash
+  std::unique_ptr<crc_hash_if> hash_;   // the 5-tuple hash: the core, or its RTL (--rtl crc_hash)
   unsigned cpu_port_ = 0;    // traffic-manager port of the CPU (after the recirculation ports)
   uint64_t mirror_count_ = 0;   // data frames seen by the mirror session's sampler
   route_table routes_;
   sundial_csr sundial_;                           // Sundial register block, and the clock layer
   uint8_t sync_prio_ = 7;
   uint64_t sync_dropped_ = 0, sync_wait_max_ps_ = 0;
-  load_balancer lb_;
-  std::vector<dre> port_dre_;   // CONGA at a spine: each port's DRE
-  std::unique_ptr<flowcut_table> flowcut_;
-  std::unordered_map<uint64_t, std::deque<packet*>> fc_held_;   // per flow, in arrival order
-  std::vector<uint64_t> fc_full_;   // flows held for a free table entry
-  uint64_t fc_held_bytes_ = 0;
+  load_balancer lb_;   // every next-hop decision
   traffic_manager tm_;
   std::vector<pkt_fw_transport_if*> tx_if_;   // tx[p]'s bound link (null: no cable)
   std::vector<port_state> port_;

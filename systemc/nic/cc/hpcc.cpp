@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "blocks/rtl_loop.h"
+
 namespace netasic {
 namespace {
 __extension__ typedef unsigned __int128 u128;
@@ -37,7 +39,7 @@ hpcc::hpcc(const hpcc_config& cfg, const reciprocal_table* table) : cfg_(cfg), t
     fail("division out of range");
   if (cfg.division == hpcc_config::divider::table) {
     if (!table) fail("division = table needs a reciprocal_table (got null)");
-    if (rtl_blocks().reciprocal_table) divider_rtl_ = rtl_blocks().reciprocal_table(*table);   // --rtl reciprocal_table
+    divider_ = reciprocal_table_unit(*table);
     const reciprocal_table_config& t = table->config();
     if (t.epsilon != cfg.table.epsilon || t.input_bits != cfg.table.input_bits ||
         t.mantissa_bits != cfg.table.mantissa_bits || t.lookup_cycles != cfg.table.lookup_cycles)
@@ -109,7 +111,7 @@ void hpcc::compute_wind(bool update_wc) {
     if (cfg_.division == hpcc_config::divider::table) {
       const uint64_t top = uint64_t(1) << table_->config().input_bits;
       if (n > top) { n = top; ++u_saturations_; }
-      q = divider_rtl_ ? divider_rtl_->divide(x, n) : table_->divide(x, n);
+      q = divider_->divide(x, n);
     } else {
       q = x / n;
     }

@@ -35,10 +35,10 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <memory>
 
-#include "nic/cc/congestion_control.h"
-#include "blocks/rtl_loop.h"
 #include "blocks/reciprocal_table.h"
+#include "nic/cc/congestion_control.h"
 #include "protocol/headers.h"
 
 namespace netasic {
@@ -94,7 +94,7 @@ class hpcc : public congestion_control {
 
   hpcc_config cfg_;
   const reciprocal_table* table_;
-  std::shared_ptr<divider_rtl> divider_rtl_;   // --rtl reciprocal_table: the RTL divides instead
+  std::shared_ptr<const reciprocal_table_if> divider_;   // the table, or its RTL (--rtl reciprocal_table)
   uint64_t w_init_, eta_fx_, one_;
 
   uint64_t w_, wc_;              // W, Wc (bytes)
