@@ -14,12 +14,17 @@ namespace netasic {
 
 class pfc_pause {
  public:
-  void apply(const pfc_frame& f, uint64_t effect_ps, uint64_t rate_bps) {
-    // 65535 quanta x 512 bits x 10^12 ps/s overflows 64 bits: multiply in 128.
+  // How long `quanta` pause a port of this rate: quanta x 512 bit times, rounded up to a ps.
+  // 65535 quanta x 512 bits x 10^12 ps/s overflows 64 bits: multiply in 128.
+  static uint64_t duration_ps(uint16_t quanta, uint64_t rate_bps) {
     __extension__ typedef unsigned __int128 wide;
+    return uint64_t((wide(quanta) * pfc_frame::quantum_bits * 1'000'000'000'000ull + rate_bps - 1) / rate_bps);
+  }
+
+  void apply(const pfc_frame& f, uint64_t effect_ps, uint64_t rate_bps) {
     for (unsigned c = 0; c < 8; ++c) {
       if (!(f.class_enable >> c & 1)) continue;
-      const uint64_t len = uint64_t((wide(f.quanta[c]) * pfc_frame::quantum_bits * 1'000'000'000'000ull + rate_bps - 1) / rate_bps);
+      const uint64_t len = duration_ps(f.quanta[c], rate_bps);
       interval& i = cls_[c];
       if (i.from <= effect_ps && effect_ps < i.until) {
         i.until = effect_ps + len;   // still paused: the new time replaces what was left

@@ -1,5 +1,7 @@
 #include "clock/sync_sim.h"
 
+#include "common/stats.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -302,15 +304,8 @@ void sync_sim::close_failures(uint64_t end_ps) {
 }
 
 void sync_sim::summarise(uint64_t end_ps) {
-  // Percentiles by selection (the samples can be millions): nearest rank, the sample at
-  // ceil(p / 100 x count) in ascending order (the smallest for p = 0).
-  auto pick = [&](double p) {
-    if (eps_ns_.empty()) return 0.0;
-    const size_t rank = size_t(std::ceil(p / 100.0 * double(eps_ns_.size())));
-    auto it = eps_ns_.begin() + long(rank == 0 ? 0 : rank - 1);
-    std::nth_element(eps_ns_.begin(), it, eps_ns_.end());
-    return *it;
-  };
+  // The samples can be millions: percentiles by selection, the same nearest rank as elsewhere.
+  auto pick = [&](double p) { return percentile_unsorted(eps_ns_, p); };
   const double seconds = double(end_ps) * 1e-12;
   res_.messages_per_s = seconds > 0 ? double(res_.messages) / seconds : 0.0;
   nlohmann::json& s = res_.summary;

@@ -5,14 +5,24 @@
 
 namespace netasic {
 
-double percentile(const std::vector<double>& sorted, double p) {
-  if (sorted.empty()) return 0;
+size_t percentile_index(size_t n, double p) {
   // The rank in integers, with p taken to a millionth of a percent: in floating point,
   // 99.9 / 100 x 1000 is a hair above 999, and the ceiling would pick rank 1000.
   const uint64_t p_millionths = uint64_t(std::llround(std::clamp(p, 0.0, 100.0) * 1e6));
   const uint64_t scale = 100'000'000;   // 100 % in millionths
-  const size_t rank = size_t((p_millionths * uint64_t(sorted.size()) + scale - 1) / scale);
-  return sorted[std::min(rank == 0 ? 0 : rank - 1, sorted.size() - 1)];
+  const size_t rank = size_t((p_millionths * uint64_t(n) + scale - 1) / scale);
+  return std::min(rank == 0 ? 0 : rank - 1, n - 1);
+}
+
+double percentile(const std::vector<double>& sorted, double p) {
+  return sorted.empty() ? 0 : sorted[percentile_index(sorted.size(), p)];
+}
+
+double percentile_unsorted(std::vector<double>& values, double p) {
+  if (values.empty()) return 0;
+  const auto it = values.begin() + long(percentile_index(values.size(), p));
+  std::nth_element(values.begin(), it, values.end());
+  return *it;
 }
 
 const std::vector<uint64_t>& slowdown_bin_edges() {

@@ -11,6 +11,11 @@ namespace netasic {
 // (1-based; rank 0 is the first value). 0 for no values. Always one of the values: a reported
 // p99 is a flow or a sample that happened, not a point between two.
 double percentile(const std::vector<double>& sorted, double p);
+// The same percentile of values in any order, found by selection (it reorders them): for
+// millions of samples, where sorting would cost more.
+double percentile_unsorted(std::vector<double>& values, double p);
+// 0-based index of that rank among n > 0 sorted values.
+size_t percentile_index(size_t n, double p);
 
 // A completed flow as the slowdown statistics see it.
 struct sized_slowdown {

@@ -323,8 +323,7 @@ void switch_model::send_pause(unsigned port, unsigned prio, uint16_t quanta, uin
   ++counters_.pfc_sent;
   if (quanta) {
     // Re-send before the partner's pause runs out, while still in XOFF.
-    const uint64_t len = uint64_t(quanta) * pfc_frame::quantum_bits * 1'000'000'000'000ull / ps.rate_bps;
-    ps.refresh_at[prio] = start + len / 2;
+    ps.refresh_at[prio] = start + pfc_pause::duration_ps(quanta, ps.rate_bps) / 2;
     arm(refresh_, ps.refresh_at[prio]);
   } else {
     ps.refresh_at[prio] = 0;

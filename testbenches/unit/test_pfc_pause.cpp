@@ -90,6 +90,8 @@ TEST(PfcPause, OneQuantumIs512BitTimesAtThePortRate) {
     EXPECT_EQ(p.paused(1'000 + k.ps - 1), 1u << 3);
     EXPECT_EQ(p.paused(1'000 + k.ps), 0u);
     EXPECT_EQ(p.paused_ps(3, 1'000 + k.ps + 7), k.ps);
+    // The sender's refresh (switch.cpp) times its re-send from the same duration.
+    EXPECT_EQ(pfc_pause::duration_ps(k.quanta, k.rate), k.ps);
   }
 }
 

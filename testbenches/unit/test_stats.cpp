@@ -110,3 +110,18 @@ TEST(SlowdownBySize, PercentilesWithinABin) {
   EXPECT_EQ(b[0].p99, 99);
   EXPECT_TRUE(slowdown_by_size({}).empty());
 }
+
+// By selection, in any order, the same value as in sorted order: a shuffled 1..1000 gives the
+// rank itself.
+TEST(Percentile, UnsortedBySelectionGivesTheSameRank) {
+  std::vector<double> v;
+  for (int i = 1; i <= 1000; ++i) v.push_back(i);
+  std::reverse(v.begin(), v.begin() + 500);
+  std::rotate(v.begin(), v.begin() + 337, v.end());
+  for (const auto& [p, want] : std::vector<std::pair<double, double>>{{0, 1}, {50, 500}, {99, 990}, {99.9, 999}, {100, 1000}}) {
+    std::vector<double> w = v;
+    EXPECT_EQ(percentile_unsorted(w, p), want) << p;
+  }
+  std::vector<double> none;
+  EXPECT_EQ(percentile_unsorted(none, 50), 0);
+}
