@@ -8,6 +8,7 @@
 #include <string>
 
 #include "Vbalance_sketch.h"
+#include "cosim/harness/dut.h"
 #include "common/rng.h"
 
 // The parameters Vbalance_sketch was Verilated with: the RTL's defaults unless the build passes
@@ -66,8 +67,7 @@ void check(bool ok, const std::string& field, uint64_t got, uint64_t rtl, const 
 }  // namespace
 
 struct balance_sketch_rtl::impl {
-  std::unique_ptr<VerilatedContext> ctx = std::make_unique<VerilatedContext>();
-  std::unique_ptr<Vbalance_sketch> m = std::make_unique<Vbalance_sketch>(ctx.get());
+  cosim::dut<Vbalance_sketch> m;
 
   uint64_t slice = 1;
   uint64_t wrap_ps = 0;       // 2^s slices in ps; 0 when it does not fit 64 bits (no time folding)
@@ -82,14 +82,8 @@ struct balance_sketch_rtl::impl {
   uint32_t peek = 0;
 
   explicit impl(uint64_t seed) : draw(seed) {}
-  ~impl() { m->final(); }
 
-  void tick() {
-    m->clk = 0;
-    m->eval();
-    m->clk = 1;
-    m->eval();
-  }
+  void tick() { m.tick(); }
   // Reset (in_now_ps 0, below one slice, as the slice counter needs) and the init sweep; returns
   // the sweep's length in cycles (capped past what BUCKETS allows).
   uint64_t reset() {

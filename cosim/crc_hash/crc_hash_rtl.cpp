@@ -8,20 +8,14 @@
 #include <string>
 
 #include "Vcrc_hash.h"
+#include "cosim/harness/dut.h"
 
 namespace netasic {
 
 struct crc_hash_rtl::impl {
-  std::unique_ptr<VerilatedContext> ctx = std::make_unique<VerilatedContext>();
-  std::unique_ptr<Vcrc_hash> m = std::make_unique<Vcrc_hash>(ctx.get());
+  cosim::dut<Vcrc_hash> m;
 
-  ~impl() { m->final(); }
-  void tick() {
-    m->clk = 0;
-    m->eval();
-    m->clk = 1;
-    m->eval();
-  }
+  void tick() { m.tick(); }
 };
 
 crc_hash_rtl::crc_hash_rtl(const crc_hash_config& cfg, uint64_t* calls) : cfg_(cfg), calls_(calls) {

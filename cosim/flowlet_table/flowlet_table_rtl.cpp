@@ -8,6 +8,7 @@
 #include <string>
 
 #include "Vflowlet_table.h"
+#include "cosim/harness/dut.h"
 
 // The parameters Vflowlet_table was Verilated with: the RTL's defaults unless the build passes
 // -G to Verilator and the same values here (Verilator keeps no parameter in the model without
@@ -50,8 +51,7 @@ void check(bool ok, const std::string& field, uint64_t got, uint64_t rtl, const 
 }  // namespace
 
 struct flowlet_table_rtl::impl {
-  std::unique_ptr<VerilatedContext> ctx = std::make_unique<VerilatedContext>();
-  std::unique_ptr<Vflowlet_table> m = std::make_unique<Vflowlet_table>(ctx.get());
+  cosim::dut<Vflowlet_table> m;
   uint64_t open = 0;             // the cycle whose lookups are on the lanes, edge not yet taken
   unsigned used = 0;             // lanes taken in it
   uint64_t open_new = 0, open_moved = 0;   // its new flowlets and path changes
@@ -60,14 +60,8 @@ struct flowlet_table_rtl::impl {
   uint64_t lookups = 0;
   flowlet_counters count;
 
-  ~impl() { m->final(); }
 
-  void tick() {
-    m->clk = 0;
-    m->eval();
-    m->clk = 1;
-    m->eval();
-  }
+  void tick() { m.tick(); }
   // Takes the edges of every cycle before c: the open one with its lanes, then idle ones.
   void go_to(uint64_t c) {
     if (c <= open) return;

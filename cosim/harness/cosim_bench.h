@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "cosim/harness/dut.h"
 #include "cosim_run.h"
 
 namespace netasic::cosim {
@@ -32,58 +33,6 @@ class bench {
   virtual std::string parameters() const = 0;
   // Start or stop writing the RTL's signals (nullptr stops). Only dumps while attached.
   virtual void trace(VerilatedVcdC* vcd) = 0;
-};
-
-// Owns a Verilated model and its clock; clocks it with one rising edge per cycle and dumps both
-// edges while a VCD is attached. Every block's top has `clk` and an active-high `rst`.
-template <class V>
-class dut {
- public:
-  dut() : ctx_(std::make_unique<VerilatedContext>()) {
-    ctx_->traceEverOn(true);
-    m_ = std::make_unique<V>(ctx_.get());
-  }
-  ~dut() {
-    if (vcd_) vcd_->flush();
-    m_->final();
-  }
-  V* operator->() { return m_.get(); }
-  const V* operator->() const { return m_.get(); }
-
-  // Inputs are set by the caller before tick(); outputs read after it are the registered
-  // values of the edge just taken.
-  void tick() {
-    m_->clk = 0;
-    m_->eval();
-    dump();
-    ctx_->timeInc(half_period_ps);
-    m_->clk = 1;
-    m_->eval();
-    dump();
-    ctx_->timeInc(half_period_ps);
-  }
-  void reset(unsigned cycles = 2) {
-    m_->rst = 1;
-    for (unsigned i = 0; i < cycles; ++i) tick();
-    m_->rst = 0;
-  }
-  void trace(VerilatedVcdC* vcd) {
-    if (vcd && !traced_) {
-      m_->trace(vcd, 99);
-      traced_ = true;
-    }
-    vcd_ = vcd;
-  }
-  static constexpr uint64_t half_period_ps = 500;   // VCD time only: 1 ns cycles
-
- private:
-  void dump() {
-    if (vcd_) vcd_->dump(ctx_->time());
-  }
-  std::unique_ptr<VerilatedContext> ctx_;
-  std::unique_ptr<V> m_;
-  VerilatedVcdC* vcd_ = nullptr;
-  bool traced_ = false;
 };
 
 // A fresh bench for `block`; std::invalid_argument naming the benches there are otherwise.

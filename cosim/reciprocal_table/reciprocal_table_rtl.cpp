@@ -8,20 +8,14 @@
 #include <string>
 
 #include "Vreciprocal_table.h"
+#include "cosim/harness/dut.h"
 
 namespace netasic {
 
 struct reciprocal_table_rtl::impl {
-  std::unique_ptr<VerilatedContext> ctx = std::make_unique<VerilatedContext>();
-  std::unique_ptr<Vreciprocal_table> m = std::make_unique<Vreciprocal_table>(ctx.get());
+  cosim::dut<Vreciprocal_table> m;
 
-  ~impl() { m->final(); }
-  void tick() {
-    m->clk = 0;
-    m->eval();
-    m->clk = 1;
-    m->eval();
-  }
+  void tick() { m.tick(); }
 };
 
 reciprocal_table_rtl::reciprocal_table_rtl(const reciprocal_table& t, uint64_t* calls) : calls_(calls) {
