@@ -1,6 +1,6 @@
 // BalanceSketch, the sketch inside BurstBalancer (C++ core: systemc/blocks/balance_sketch.h,
-// software form; datasheet docs/datasheets/balance_sketch.md). Algorithm 1 [B118-160] with the
-// multi-cell bucket of §3.6 (CELLS cells) and compact cyclic timestamps [B196-202], one packet per
+// software form; datasheet docs/datasheets/balance_sketch.md). Algorithm 1 (§3.3–3.4) with the
+// multi-cell bucket of §3.6 (CELLS cells) and compact cyclic timestamps (§3.6, Fig. 4), one packet per
 // cycle. The software form is the paper's algorithm, and its per-packet work is exactly one
 // read-modify-write of one bucket word, which pipelines into one 1R1W memory with a one-deep
 // bypass. The Tofino form (selector + scheduler) would need a recirculation path for its mirrored
@@ -259,7 +259,7 @@ module balance_sketch #(
         new_cell[VOTE_OFF +: VB] = c_vote - 1'b1;
         d_vdec = 1'b1;
       end
-      // A manipulated flow (next hop set) is not voted out [B158].
+      // A manipulated flow (next hop set) is not voted out (§3.4 Case 3).
       if (new_cell[VOTE_OFF +: VB] == '0 && c_nh == NH_NULL) begin
         take = 1'b1;
         d_event = EV_REPLACE;

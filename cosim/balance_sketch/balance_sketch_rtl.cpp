@@ -132,7 +132,7 @@ balance_sketch_config balance_sketch_rtl::rtl_parameters() {
 
 balance_sketch_rtl::balance_sketch_rtl(const balance_sketch_config& cfg, uint64_t* calls) : cfg_(cfg), calls_(calls) {
   if (cfg.form != bs_form::software)
-    fail("form must be software (the RTL is Algorithm 1; the Tofino forms pipeline and salu are not)");
+    fail("form must be software (the RTL is Algorithm 1; the Tofino forms pipeline and stateful_alu are not)");
   const balance_sketch_config r = rtl_parameters();
   check(cfg.buckets == r.buckets, "buckets", cfg.buckets, r.buckets, "BUCKETS");
   check(cfg.cells == r.cells, "cells", cfg.cells, r.cells, "CELLS");

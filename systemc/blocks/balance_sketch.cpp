@@ -125,7 +125,7 @@ class balance_sketch::multi_action_register {
 // ---- construction -----------------------------------------------------------------------------------
 
 balance_sketch::balance_sketch(const balance_sketch_config& cfg) : cfg_(cfg), rng_(cfg.seed) {
-  if (uint8_t(cfg.form) > uint8_t(bs_form::salu)) fail("form out of range");
+  if (uint8_t(cfg.form) > uint8_t(bs_form::stateful_alu)) fail("form out of range");
   if (cfg.buckets < 1) fail("buckets must be at least 1");
   if (cfg.cells < 1) fail("cells must be at least 1");
   if (cfg.fingerprint_bits < 1 || cfg.fingerprint_bits > 32) fail("fingerprint_bits must be 1..32");
@@ -149,7 +149,7 @@ balance_sketch::balance_sketch(const balance_sketch_config& cfg) : cfg_(cfg), rn
     cells_.assign(size_t(cfg.buckets) * cfg.cells, bs_cell{});
     return;
   }
-  if (cfg.cells != 1) fail("cells must be 1 for the Tofino form (pipeline, salu)");
+  if (cfg.cells != 1) fail("cells must be 1 for the Tofino form (pipeline, stateful_alu)");
   if (cfg.timestamp_bits > 32) fail("timestamp_bits must be at most 32 for the Tofino form");
   if (cfg.scheduler_timestamp_bits != 8 && cfg.scheduler_timestamp_bits != 16 && cfg.scheduler_timestamp_bits != 32)
     fail("scheduler_timestamp_bits must be 8, 16 or 32");
@@ -168,7 +168,8 @@ balance_sketch::balance_sketch(const balance_sketch_config& cfg) : cfg_(cfg), rn
     return;
   }
   auto reg = [&](unsigned width, bool dual, std::vector<stateful_alu_program> actions) {
-    return std::make_unique<multi_action_register>(stateful_alu_config{cfg.buckets, width, dual, cfg.salu_latency_cycles}, actions);
+    return std::make_unique<multi_action_register>(
+        stateful_alu_config{cfg.buckets, width, dual, cfg.stateful_alu_latency_cycles}, actions);
   };
   sel_id_ = reg(w_id_, true, {bs_sel_id_vote_program(), bs_sel_id_clear_program()});
   sel_ts_ = reg(w_ts_, false, {bs_sel_ts_touch_program()});
@@ -198,7 +199,7 @@ bs_decision balance_sketch::process(uint32_t flow_hash, uint32_t fingerprint, ui
   switch (cfg_.form) {
     case bs_form::software: d = process_software(bucket, f, now_ps, candidate_hop); break;
     case bs_form::pipeline: d = process_pipeline(bucket, f, now_ps, candidate_hop); break;
-    case bs_form::salu: d = process_salu(bucket, f, now_ps, candidate_hop); break;
+    case bs_form::stateful_alu: d = process_stateful_alu(bucket, f, now_ps, candidate_hop); break;
   }
   count(d, bytes);
   return d;
@@ -248,7 +249,7 @@ bs_decision balance_sketch::process_software(uint32_t b, uint32_t f, uint64_t no
     }
     if (at == n) {
       // 3. Case 3 on the cell with the fewest votes (lowest index on ties). A manipulated flow
-      //    (next_hop set) is not voted out: it leaves only by idling > Δ [B158].
+      //    (next_hop set) is not voted out: it leaves only by idling > Δ (§3.4 Case 3).
       uint32_t m = 0;
       for (uint32_t i = 1; i < n; ++i)
         if (c[i].vote < c[m].vote) m = i;
@@ -337,7 +338,7 @@ bs_decision balance_sketch::process_pipeline(uint32_t b, uint32_t f, uint64_t no
   return d;
 }
 
-bs_decision balance_sketch::process_salu(uint32_t b, uint32_t f, uint64_t now_ps, uint32_t candidate) {
+bs_decision balance_sketch::process_stateful_alu(uint32_t b, uint32_t f, uint64_t now_ps, uint32_t candidate) {
   bs_decision d;
   d.bucket = b;
   const uint32_t ts_now = uint32_t(timestamp_of(now_ps));
@@ -412,7 +413,7 @@ uint64_t balance_sketch::occupancy() const {
     case bs_form::pipeline:
       for (const bs_tofino_entry& e : pipe_) n += e.sel_fingerprint != 0;
       break;
-    case bs_form::salu:
+    case bs_form::stateful_alu:
       for (uint32_t i = 0; i < cfg_.buckets; ++i) n += sel_id_->read(i).lo != 0;
       break;
   }
@@ -467,8 +468,8 @@ uint64_t balance_sketch::memory_bits() const {
   return tofino_resources().sram_bits;
 }
 
-uint64_t balance_sketch::salu_executions() const {
-  if (cfg_.form != bs_form::salu) return 0;
+uint64_t balance_sketch::stateful_alu_executions() const {
+  if (cfg_.form != bs_form::stateful_alu) return 0;
   return sel_id_->executions() + sel_ts_->executions() + sch_id_->executions() + sch_nh_->executions();
 }
 

@@ -4,28 +4,28 @@
 // packet goes by ECMP. Time in picoseconds, sizes in bytes.
 //
 // Three forms behind one interface (bs_form):
-//   software  Algorithm 1 [B118-160] with the multi-cell bucket of §3.6 [B204] (d cells) and the
-//             compact cyclic timestamp of §3.6 [B196-202]. The paper's own algorithm.
-//   pipeline  the Tofino form of §4.2 [B314-320] (selector + scheduler), written as plain C++.
-//   salu      the same Tofino form run on the project's stateful ALUs, register by register.
-// pipeline and salu give identical decisions and register contents (unit test). software
+//   software      Algorithm 1 (§3.3–3.4) with the multi-cell bucket (d cells) and the compact
+//                 cyclic timestamp of §3.6. The paper's own algorithm.
+//   pipeline      the Tofino form of §4.2.1–4.2.2, Fig. 8 (selector + scheduler), written as plain C++.
+//   stateful_alu  the same Tofino form run on the project's stateful ALUs, register by register.
+// pipeline and stateful_alu give identical decisions and register contents (unit test). software
 // differs from them exactly where the paper's Tofino form differs from its Algorithm 1: the
 // selector evicts at vote 0 whatever the next hop, an outdated bucket is cleared by a mirrored,
 // recirculated packet, and a scheduled flow keeps its next hop until it idles for Δ.
 //
 // Compact timestamps (§3.6). A timestamp is the slice number floor(now / slice) modulo 2^s,
 // slice = δ unless configured. The gap between two packets is (ts_now - ts) mod 2^s slices.
-// "Spaced by at least one time slice" means a whole slice lies between them [B198-200], so a
+// "Spaced by at least one time slice" means a whole slice lies between them (§3.6, Fig. 4), so a
 // threshold of n slices is crossed when the gap EXCEEDS n: new flowlet when gap > δ/slice, flow
 // ended when gap > Δ/slice. Such a test never fires early (gap > n slices implies a real idle
 // time > n * slice) and always fires once the idle time reaches (n + 1) slices; in between it
-// depends on where the packets fall in their slices (the δ..2δ miss of [B200]). With slice = 1 ps
+// depends on where the packets fall in their slices (the δ..2δ miss of §3.6). With slice = 1 ps
 // and s = 64 the tests are exactly Algorithm 1's t - time > δ and > Δ.
 // Wrap: the gap is only known modulo 2^s. A cell idle for G slices looks idle for G mod 2^s, so
 // an entry idle for a multiple of 2^s slices looks fresh: its flow is not seen to have ended
 // and a new flowlet is not seen to have started. Needs Δ/slice <= 2^s - 2.
 //
-// Tofino form (bs_form::pipeline / ::salu), d = 1, one index h(f) into every register:
+// Tofino form (bs_form::pipeline / ::stateful_alu), d = 1, one index h(f) into every register:
 //   stage 1  SEL_ID  {fingerprint, vote - 1}   vote action: fingerprint_vote() plus the key
 //                                               replacement at vote 1; clear action (mirror)
 //   stage 2  SEL_TS  {compact timestamp}       written when the packet's flow is (now) resident
@@ -43,25 +43,25 @@
 
 namespace netasic {
 
-enum class bs_form : uint8_t { software, pipeline, salu };
+enum class bs_form : uint8_t { software, pipeline, stateful_alu };
 
 constexpr uint32_t bs_null_hop = 0xFFFFFFFFu;     // next_hop = Null: the flow goes by ECMP
 constexpr uint32_t bs_random_hop = 0xFFFFFFFFu;   // process(): draw the new next hop at random
 
 struct balance_sketch_config {
   bs_form form = bs_form::software;
-  uint32_t buckets = 250;              // l: NS-2 leaf-spine default, "fits one 1R1W bank" [B432]
-  uint32_t cells = 1;                  // d cells per bucket [B204]; the Tofino form needs 1
-  unsigned fingerprint_bits = 16;      // "16-bit flow ID fingerprints" [B374, B189]; 1..32
+  uint32_t buckets = 250;              // l: NS-2 leaf-spine default, "fits one 1R1W bank" (§5.2.1)
+  uint32_t cells = 1;                  // d cells per bucket (§3.6); the Tofino form needs 1
+  unsigned fingerprint_bits = 16;      // "16-bit flow ID fingerprints" (§3.6, §5.1.1); 1..32
   unsigned vote_bits = 16;             // not stated; saturates at 2^vote_bits - 1; 1..32
-  unsigned timestamp_bits = 8;         // s: "one 8-bit timestamp suffice[s]" [B200, B374]; 2..64
-  uint64_t slice_ps = 0;               // compact time slice; 0 = δ, as the paper [B198]
-  uint64_t delta_ps = 200'000'000;     // δ flowlet threshold, 200 µs [B432]
-  uint64_t Delta_ps = 50'000'000'000;  // Δ flow timeout, 50 ms [B432]
-  uint32_t F = 0;                      // voting threshold: a burst needs vote > F; 0 [B432]
-  uint32_t next_hops = 8;              // equal-cost next hops to pick from (8 spines [B432])
+  unsigned timestamp_bits = 8;         // s: "one 8-bit timestamp suffice[s]" (§3.6, §5.1.1); 2..64
+  uint64_t slice_ps = 0;               // compact time slice; 0 = δ, as the paper (§3.6)
+  uint64_t delta_ps = 200'000'000;     // δ flowlet threshold, 200 µs (NS-2, §5.2.1)
+  uint64_t Delta_ps = 50'000'000'000;  // Δ flow timeout, 50 ms (§5.2.1)
+  uint32_t F = 0;                      // voting threshold: a burst needs vote > F; 0 (§5.2.1)
+  uint32_t next_hops = 8;              // equal-cost next hops to pick from (8 spines, §5.2.1)
   unsigned scheduler_timestamp_bits = 32;   // Tofino form: SCH_ID word width, 8/16/32 (not stated)
-  uint32_t salu_latency_cycles = 4;    // salu form: stateful_alu latency per register stage
+  uint32_t stateful_alu_latency_cycles = 4;   // stateful_alu form: ALU latency per register stage
   uint64_t seed = 1;                   // random next hops
 };
 
@@ -151,7 +151,7 @@ class balance_sketch : public balance_sketch_if {
   // One packet: insert, then pick the next hop. flow_hash picks the bucket (mod l);
   // fingerprint is truncated to fingerprint_bits, and 0 (the empty/Null key) becomes 1.
   // candidate_hop: the hop to use if a path change happens now (least-loaded, power of two
-  // choices...); bs_random_hop draws one uniformly from next_hops, as the paper does [B156].
+  // choices...); bs_random_hop draws one uniformly from next_hops, as the paper does (§3.4 Case 2).
   bs_decision process(uint32_t flow_hash, uint32_t fingerprint, uint32_t bytes, uint64_t now_ps,
                       uint32_t candidate_hop = bs_random_hop) override;
 
@@ -161,13 +161,13 @@ class balance_sketch : public balance_sketch_if {
   uint64_t scheduler_occupancy() const;   // Tofino form; 0 for software
 
   bs_cell cell(uint32_t bucket, uint32_t index) const;      // software form
-  bs_tofino_entry tofino_entry(uint32_t bucket) const;     // pipeline / salu forms
+  bs_tofino_entry tofino_entry(uint32_t bucket) const;     // pipeline / stateful_alu forms
 
   // Memory of the state: software l * d * bits_per_cell(); Tofino form the register SRAM.
   uint64_t memory_bits() const;
   unsigned bits_per_cell() const;     // software: fingerprint + vote + timestamp + next_hop (with Null)
   bs_tofino_resources tofino_resources() const;   // throws std::logic_error on the software form
-  uint64_t salu_executions() const;   // salu form: register actions run (packets + clears)
+  uint64_t stateful_alu_executions() const;   // stateful_alu form: register actions (packets + clears)
 
   const bs_counters& counters() const override { return count_; }
   const balance_sketch_config& config() const { return cfg_; }
@@ -178,7 +178,7 @@ class balance_sketch : public balance_sketch_if {
  private:
   bs_decision process_software(uint32_t bucket, uint32_t f, uint64_t now_ps, uint32_t candidate);
   bs_decision process_pipeline(uint32_t bucket, uint32_t f, uint64_t now_ps, uint32_t candidate);
-  bs_decision process_salu(uint32_t bucket, uint32_t f, uint64_t now_ps, uint32_t candidate);
+  bs_decision process_stateful_alu(uint32_t bucket, uint32_t f, uint64_t now_ps, uint32_t candidate);
   uint32_t pick(uint32_t candidate);
   void count(const bs_decision& d, uint32_t bytes);
 
@@ -196,7 +196,7 @@ class balance_sketch : public balance_sketch_if {
 
   std::vector<bs_cell> cells_;    // software: l * d
 
-  // Tofino form. Word widths and masks, then the arrays (pipeline) or the registers (salu).
+  // Tofino form. Word widths and masks, then the arrays (pipeline) or the registers (stateful_alu).
   unsigned w_id_ = 0, w_ts_ = 0, w_sch_ = 0, w_nh_ = 0;
   uint32_t id_mask_ = 0, sch_mask_ = 0;
   std::vector<bs_tofino_entry> pipe_;

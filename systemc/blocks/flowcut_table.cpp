@@ -110,7 +110,7 @@ flowcut_ack_result flowcut_table::on_ack(uint64_t key, uint32_t bytes, uint32_t 
 
   if (e.ingress) {
     // RTT from the stamp (modulo the header's width), less the serialisation of this packet on
-    // each hop, so a larger packet does not look like queueing [F38]. At least 1 unit.
+    // each hop, so a larger packet does not look like queueing (§II-B). At least 1 unit.
     hops &= 15;
     const uint32_t raw = (stamp_of(now_ps) - stamp) & stamp_mask_;
     const uint64_t tx = uint64_t(bytes) * 8 * hops * 1000 / cfg_.link_rate_gbps / cfg_.stamp_unit_ps;

@@ -1,24 +1,24 @@
 // Flowcut table (Flowcut switching; core, no SystemC). A Flowcut is a run of a flow's packets
 // on one path. The table keeps, per flow with bytes in flight, the path and the bytes not yet
 // acknowledged; a flow may take a new path only when nothing of it is in flight, so packets
-// arrive in order whatever the path delays [F19, F30]. To move a flow off a congested path the
-// table pauses its source until the in-flight bytes drain to 0, then the next packet starts a
-// new Flowcut [F36]. Time in picoseconds, sizes in bytes.
+// arrive in order whatever the path delays (§I-D, §II-A). To move a flow off a congested path
+// the table pauses its source until the in-flight bytes drain to 0, then the next packet starts
+// a new Flowcut (§II-B). Time in picoseconds, sizes in bytes.
 //
 // Per data packet (on_data): look the key up in the CAM. No entry: create one on the caller's
-// candidate port (least-loaded up-port, UGAL, or a random ECMP entropy value on a NIC [F28,
-// F71]). Add the bytes to in-flight; stamp the packet (ingress entries) with the time in the
-// Flowcut header. While the flow drains, its packets are held, not forwarded.
-// Per ACK (on_ack), which carries key, data bytes, the stamp and the hop count [F29, F80]:
-//   rtt = now - stamp (mod 2^stamp_bits, in stamp units) - bytes*8*hops/rate   (tx time [F38])
-//   minRTT[hops] = min(minRTT[hops], rtt)    one global word per hop count [F39]
-//   n = rtt / minRTT[hops] in Q8.8 (>= 1)    the normalized RTT [F48]
-//   in-flight -= bytes; at 0 the entry is deleted (and a draining flow resumes) [F30];
+// candidate port (least-loaded up-port, UGAL, or a random ECMP entropy value on a NIC;
+// §II-A, §II-D). Add the bytes to in-flight; stamp the packet (ingress entries) with the time in
+// the Flowcut header. While the flow drains, its packets are held, not forwarded.
+// Per ACK (on_ack), which carries key, data bytes, the stamp and the hop count (§II-A, §III-A1):
+//   rtt = now - stamp (mod 2^stamp_bits, in stamp units) - bytes*8*hops/rate   (tx time, §II-B)
+//   minRTT[hops] = min(minRTT[hops], rtt)    one global word per hop count (§II-B)
+//   n = rtt / minRTT[hops] in Q8.8 (>= 1)    the normalized RTT (§II-B)
+//   in-flight -= bytes; at 0 the entry is deleted (and a draining flow resumes; §II-A, §II-B);
 //   otherwise avg = EWMA(n), diff_avg = EWMA(n - last), last = n, and if avg > T_ratio or
-//   diff_avg > T_diff the flow starts to drain: pause its source (FGFC XOFF, else PFC) [F37, F48].
+//   diff_avg > T_diff the flow starts to drain: pause its source (FGFC XOFF, else PFC; §II-B).
 // EWMA weight alpha = 2^-ewma_shift on the new sample, in integers: avg += floor((n - avg) * alpha).
 //
-// Variants (flowcut_variant) [F23, F66-71]:
+// Variants (flowcut_variant; §II, §II-C, §II-D, Table II):
 //   full_switch   a table in every switch; the entry also keeps the input port so the ACK goes
 //                 back the data's way; only entries of flows entering here (ingress) measure
 //                 RTT and drain, the others only count in-flight and re-route when it reaches 0.
@@ -49,14 +49,14 @@ struct flowcut_config {
   flowcut_variant variant = flowcut_variant::full_switch;
   uint32_t capacity = 4096;              // entries (CAM); not stated, size with flowcut_memory_bytes()
   flowcut_full_policy when_full = flowcut_full_policy::hold;
-  uint32_t key_bytes = 13;               // 5-tuple key in the CAM [F80]
-  uint32_t port_bytes = 1;               // 1 B "for 256-port switches" [F90]; 1 or 2
-  unsigned inflight_bits = 21;           // 3 B "for up to 2 MiB" [F90]: 21 bits count, 3 hold the state
-  double rtt_ratio_threshold = 4.0;      // T_ratio: "an RTT ratio of 4" [F134]
+  uint32_t key_bytes = 13;               // 5-tuple key in the CAM (§III-A1)
+  uint32_t port_bytes = 1;               // 1 B "for 256-port switches" (§III-A2); 1 or 2
+  unsigned inflight_bits = 21;           // 3 B "for up to 2 MiB" (§III-A2): 21 bits count, 3 hold the state
+  double rtt_ratio_threshold = 4.0;      // T_ratio: "an RTT ratio of 4" (§III-C2)
   double rtt_diff_threshold = 0.0;       // T_diff on the EWMA of RTT differences; 0 = off (no value given)
-  unsigned ewma_shift = 3;               // alpha = 1/8 (weight symbol and value lost [F130])
-  unsigned stamp_bits = 16;              // header timestamp: 2 B "RTTs up to 64 microseconds" [F80]
-  uint64_t stamp_unit_ps = 1000;         // "nanosecond resolution" [F80]
+  unsigned ewma_shift = 3;               // alpha = 1/8 (weight symbol and value lost, §III-C1)
+  unsigned stamp_bits = 16;              // header timestamp: 2 B "RTTs up to 64 microseconds" (§III-A1)
+  uint64_t stamp_unit_ps = 1000;         // "nanosecond resolution" (§III-A1)
   uint32_t link_rate_gbps = 200;         // B in the tx-time correction; 200 Gb/s in the evaluation
 };
 
@@ -109,7 +109,7 @@ struct flowcut_counters {
   uint64_t drains = 0;             // pauses sent (triggers)
   uint64_t ratio_triggers = 0, diff_triggers = 0;
   uint64_t drains_completed = 0;   // drained to 0 and resumed: forced path switches
-  uint64_t drains_cancelled = 0;   // source timeout before the drain ended [F165]
+  uint64_t drains_cancelled = 0;   // source timeout before the drain ended (§IV-A)
   uint64_t drain_time_ps = 0;      // sum over completed drains
   uint64_t peak_entries = 0;
 };
@@ -158,7 +158,7 @@ uint32_t flowcut_entry_bytes(flowcut_variant v, uint32_t port_bytes = 1);
 
 // The memory model of §III-A2 (Equation 1, rebuilt from the prose): each host has at most
 // min(F, ceil(B * L / MTU)) flows with a packet in flight. The full switch holds, at worst, every
-// flow in the network; the ingress ToR those of its hosts; the NIC its own [F91-98].
+// flow in the network; the ingress ToR those of its hosts; the NIC its own (§III-A2, Fig. 4).
 struct flowcut_memory_model {
   uint64_t hosts = 1024;
   uint64_t flows_per_host = uint64_t(1) << 20;   // F; large = limited by the BDP

@@ -17,7 +17,7 @@ const names<lb_mode> lb_mode_names{{lb_mode::ecmp, "ecmp"},
                                    {lb_mode::letflow, "letflow"},
                                    {lb_mode::balance_sketch, "balance_sketch"},
                                    {lb_mode::conga, "conga"}};
-// BurstBalancer's two forms; the stateful-ALU form (bs_form::salu) is built by the RTL benches only.
+// BurstBalancer's two forms; the third, bs_form::stateful_alu, is built by the RTL benches only.
 const names<bs_form> sketch_form_names{{bs_form::software, "software"}, {bs_form::pipeline, "tofino"}};
 
 template <class K>

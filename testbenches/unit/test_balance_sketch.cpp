@@ -5,7 +5,7 @@
 //     votes (saturation) and tiny timestamps (wrap), checking every decision and cell;
 //   - with slice = 1 ps and 64-bit timestamps, against Algorithm 1 taken literally
 //     (t - time > δ, t - time > Δ on full times);
-//   - the Tofino form as plain C++ (pipeline) against the same form on stateful ALUs (salu):
+//   - the Tofino form as plain C++ (pipeline) against the same form on stateful ALUs (form stateful_alu):
 //     identical decisions, registers and counters on random streams;
 //   - software and Tofino forms agree where the paper's two designs coincide (no collisions,
 //     no idle time beyond Δ);
@@ -358,7 +358,7 @@ TEST(BalanceSketch, FullTimestampsAreAlgorithm1Literally) {
 
 // ---- Tofino form: plain C++ against the stateful ALUs ------------------------------------------------
 
-TEST(BalanceSketch, TofinoPipelineAndSaluGiveIdenticalDecisions) {
+TEST(BalanceSketch, TofinoPipelineAndStatefulAluGiveIdenticalDecisions) {
   rng r(4242);
   uint64_t packets = 0, saturated = 0;
   bs_counters total;
@@ -386,7 +386,7 @@ TEST(BalanceSketch, TofinoPipelineAndSaluGiveIdenticalDecisions) {
     k.seed = r.next();
     k.form = bs_form::pipeline;
     balance_sketch pipe(k);
-    k.form = bs_form::salu;
+    k.form = bs_form::stateful_alu;
     balance_sketch alu(k);
     const uint64_t wrap = r.below(2) || k.scheduler_timestamp_bits == 32 ? uint64_t(1) << k.timestamp_bits
                                                                           : uint64_t(1) << k.scheduler_timestamp_bits;
@@ -448,7 +448,7 @@ TEST(BalanceSketch, TofinoPipelineAndSaluGiveIdenticalDecisions) {
     ASSERT_EQ(pipe.occupancy(), alu.occupancy());
     ASSERT_EQ(pipe.scheduler_occupancy(), alu.scheduler_occupancy());
     // Four register actions per packet, one more per mirrored clear.
-    ASSERT_EQ(alu.salu_executions(), 4 * b.packets + b.bucket_clears);
+    ASSERT_EQ(alu.stateful_alu_executions(), 4 * b.packets + b.bucket_clears);
     ASSERT_EQ(a.collisions, a.vote_decrements);   // Tofino form: residents that stay
     total.bucket_clears += a.bucket_clears;
     total.scheduler_claims += a.scheduler_claims;
@@ -520,7 +520,7 @@ balance_sketch_config exact_ms(uint64_t delta, uint64_t Delta, uint32_t F) {
 }  // namespace
 
 TEST(BalanceSketch, Figure2Examples) {
-  // t_now = 200 ms, Δ = 30 ms, δ = 5 ms, F = 30 [B146, B164].
+  // t_now = 200 ms, Δ = 30 ms, δ = 5 ms, F = 30 (§3.4, Fig. 2).
   balance_sketch bs(exact_ms(5 * ms, 30 * ms, 30));
   // Example 1: the residing flow's last packet is 40 ms old: it ended; f1 takes the bucket, ECMP.
   EXPECT_EQ(bs.process(0, 0x100, 1000, 160 * ms).event, bs_event::insert);
@@ -714,7 +714,7 @@ TEST(BalanceSketch, CandidateHopAndDeterminism) {
 // ---- directed: the Tofino form -----------------------------------------------------------------------
 
 TEST(BalanceSketch, TofinoClearsAnOutdatedBucketByMirror) {
-  for (bs_form form : {bs_form::pipeline, bs_form::salu}) {
+  for (bs_form form : {bs_form::pipeline, bs_form::stateful_alu}) {
     balance_sketch_config k = exact_ms(100 * us, 1 * ms, 0);
     k.form = form;
     balance_sketch bs(k);
@@ -736,7 +736,7 @@ TEST(BalanceSketch, TofinoClearsAnOutdatedBucketByMirror) {
 }
 
 TEST(BalanceSketch, TofinoSelectorEvictsButSchedulerKeepsTheFlow) {
-  for (bs_form form : {bs_form::pipeline, bs_form::salu}) {
+  for (bs_form form : {bs_form::pipeline, bs_form::stateful_alu}) {
     balance_sketch_config k = exact_ms(100 * us, 10 * ms, 0);
     k.form = form;
     balance_sketch bs(k);
@@ -844,7 +844,7 @@ TEST(BalanceSketch, RejectsBadConfig) {
   EXPECT_NE(with([](auto& c) { c.slice_ps = 3; }).find("slice_ps"), std::string::npos);
   EXPECT_NE(with([](auto& c) { c.next_hops = 0; }).find("next_hops"), std::string::npos);
   EXPECT_NE(with([](auto& c) { c.timestamp_bits = 7; }).find("timestamp_bits"), std::string::npos);   // 250 > 126
-  EXPECT_NE(with([](auto& c) { c.form = bs_form::salu; c.cells = 2; }).find("cells"), std::string::npos);
+  EXPECT_NE(with([](auto& c) { c.form = bs_form::stateful_alu; c.cells = 2; }).find("cells"), std::string::npos);
   EXPECT_NE(with([](auto& c) { c.form = bs_form::pipeline; c.scheduler_timestamp_bits = 12; }).find("scheduler_timestamp_bits"),
             std::string::npos);
   EXPECT_NE(with([](auto& c) { c.form = bs_form::pipeline; c.scheduler_timestamp_bits = 8; }).find("fingerprint_bits"),
@@ -857,7 +857,7 @@ TEST(BalanceSketch, RejectsBadConfig) {
               c.Delta_ps = 300 * c.delta_ps;   // deadline offset 301 > 255
             }).find("scheduler_timestamp_bits too small"),
             std::string::npos);
-  EXPECT_NE(with([](auto& c) { c.form = bs_form::salu; c.timestamp_bits = 40; c.slice_ps = 1000; }).find("timestamp_bits"),
+  EXPECT_NE(with([](auto& c) { c.form = bs_form::stateful_alu; c.timestamp_bits = 40; c.slice_ps = 1000; }).find("timestamp_bits"),
             std::string::npos);
   EXPECT_NE(with([](auto& c) { c.form = static_cast<bs_form>(9); }).find("form"), std::string::npos);
   balance_sketch sw(k);
@@ -874,7 +874,7 @@ TEST(BalanceSketch, MemoryAndResources) {
   k.cells = 4;
   EXPECT_EQ(balance_sketch(k).memory_bits(), 250u * 4u * 44u);
   k.cells = 1;
-  k.form = bs_form::salu;
+  k.form = bs_form::stateful_alu;
   balance_sketch tf(k);
   const bs_tofino_resources r = tf.tofino_resources();
   EXPECT_EQ(r.sel_id_width, 16u);
@@ -888,6 +888,6 @@ TEST(BalanceSketch, MemoryAndResources) {
   EXPECT_EQ(tf.occupancy(), 0u);
   tf.process(1, 1, 100, 0);
   EXPECT_EQ(tf.occupancy(), 1u);
-  EXPECT_EQ(tf.salu_executions(), 4u);
+  EXPECT_EQ(tf.stateful_alu_executions(), 4u);
   EXPECT_EQ(tf.counters().bytes, 100u);
 }

@@ -721,7 +721,7 @@ TEST(FlowcutTable, AckEdgesCancelAndInflightLimit) {
   EXPECT_THROW(t.on_data(1, 4096, 0, 0, 0), std::invalid_argument);       // one packet cannot be counted
   EXPECT_THROW(t.on_data(1, 0, 0, 0, 0), std::invalid_argument);
   EXPECT_THROW(t.on_ack(1, 0, 0, 0, 0), std::invalid_argument);
-  // Trigger, then the source times out [F165]: the flow goes on on its old path.
+  // Trigger, then the source times out (§IV-A): the flow goes on on its old path.
   t.on_ack(1, 10, 0, 0, 1 * us);
   EXPECT_TRUE(t.on_ack(1, 10, 0, 0, 8 * us).pause);
   EXPECT_FALSE(t.cancel_drain(5));
