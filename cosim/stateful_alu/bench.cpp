@@ -14,7 +14,7 @@
 //     signedness, every operand in x and y, every output kind, rotating.
 //   then random programs (the unit test's generator: every field random, constants at corners),
 //     with flowradar_cell and fingerprint_vote each one time in eight.
-// On a single-word array (SALU_DUAL=0) programs that need hi are stripped of it, as the unit
+// On a single-word array (STATEFUL_ALU_DUAL=0) programs that need hi are stripped of it, as the unit
 // test does, and the two named programs (which need hi) are skipped.
 // Stimulus per cycle: an execution on a hot set of entries (so back-to-back executions on one
 // entry, at distances 1-3, recur), idle cycles, control-plane reads and writes, a rare clear,
@@ -31,7 +31,7 @@
 // Parameters: the defaults below equal the RTL's: ENTRIES = 1024 (a stage's register array; the
 // stimulus keeps a few hot entries so the forwarding paths are in use all the time), WIDTH = 32,
 // DUAL = 1 (stateful_alu_config's default is 0, but the two named programs need the hi word).
-// SALU_ENTRIES / SALU_WIDTH / SALU_DUAL override them for a build verilated with the matching
+// STATEFUL_ALU_ENTRIES / STATEFUL_ALU_WIDTH / STATEFUL_ALU_DUAL override them for a build verilated with the matching
 // -G values (parameter sweeps: more entries, 8- and 16-bit words, single-word arrays).
 #include <algorithm>
 #include <array>
@@ -45,14 +45,14 @@
 #include "cosim/harness/cosim_bench.h"
 #include "Vstateful_alu.h"
 
-#ifndef SALU_ENTRIES
-#define SALU_ENTRIES 1024
+#ifndef STATEFUL_ALU_ENTRIES
+#define STATEFUL_ALU_ENTRIES 1024
 #endif
-#ifndef SALU_WIDTH
-#define SALU_WIDTH 32
+#ifndef STATEFUL_ALU_WIDTH
+#define STATEFUL_ALU_WIDTH 32
 #endif
-#ifndef SALU_DUAL
-#define SALU_DUAL 1
+#ifndef STATEFUL_ALU_DUAL
+#define STATEFUL_ALU_DUAL 1
 #endif
 
 namespace netasic::cosim {
@@ -62,9 +62,9 @@ constexpr unsigned rtl_latency = 4;   // issue to result, the RTL's pipeline dep
 
 stateful_alu_config bench_config() {
   stateful_alu_config c;   // latency_cycles stays at its default
-  c.entries = SALU_ENTRIES;
-  c.width_bits = SALU_WIDTH;
-  c.dual = SALU_DUAL != 0;
+  c.entries = STATEFUL_ALU_ENTRIES;
+  c.width_bits = STATEFUL_ALU_WIDTH;
+  c.dual = STATEFUL_ALU_DUAL != 0;
   return c;
 }
 
