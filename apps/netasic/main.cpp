@@ -15,6 +15,7 @@
 #include "cosim/harness/cosim_run.h"
 #include "cosim/harness/rtl_loop_register.h"
 #include "run/run.h"
+#include "output/format.h"
 #include "run/resources_report.h"
 #include "run/run_outputs.h"
 #include "scenario/scenario.h"
@@ -40,13 +41,6 @@ void print_error(const std::string& what) {
   if (start < what.size()) std::cerr << "error: " << what.substr(start) << "\n";
 }
 
-std::string si(double v, const char* unit) {
-  const char* prefix[] = {"", "k", "M", "G"};
-  int i = 0;
-  while (std::abs(v) >= 1000 && i < 3) v /= 1000, ++i;
-  return fmt::format("{:.3g} {}{}", v, prefix[i], unit);
-}
-
 void print_summary(const nlohmann::json& s, const std::string& dir, bool vcd) {
   const auto& p = s["packets"];
   const auto& f = s["flows"];
@@ -56,7 +50,7 @@ void print_summary(const nlohmann::json& s, const std::string& dir, bool vcd) {
   row("simulated time", fmt::format("{:.3f} ms", s["sim_time_s"].get<double>() * 1e3));
   row("wall time", fmt::format("{:.2f} s", s["wall_time_s"].get<double>()));
   row("packet-hops", fmt::format("{} ({}/s)", s["packet_hops"].get<uint64_t>(),
-                                 si(s["packet_hops_per_s"].get<double>(), "hops")));
+                                 netasic::si(s["packet_hops_per_s"].get<double>(), "hops")));
   row("peak memory", fmt::format("{:.1f} MiB", double(s["peak_memory_bytes"].get<uint64_t>()) / 1048576.0));
   row("packets", fmt::format("{} sent = {} delivered + {} dropped + {} in flight", p["sent"].get<uint64_t>(),
                              p["delivered"].get<uint64_t>(), p["dropped"].get<uint64_t>(), p["in_flight"].get<uint64_t>()));
