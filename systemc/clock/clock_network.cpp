@@ -129,7 +129,8 @@ clock_result clock_layer::finish(uint64_t end_ps) {
   std::vector<std::string> names;
   for (clock_algorithm a : cfg.algorithms) names.push_back(clock_algorithm_name(a));
   s["algorithms"] = names;
-  s["root"] = topo.nodes[m.w.root].name;
+  out.root = topo.nodes[m.w.root].name;
+  s["root"] = out.root;
   s["devices"] = m.w.n;
   s["duration_s"] = double(end_ps) * 1e-12;
   s["sync_interval_us"] = us(cfg.sync_interval_ps);

@@ -47,6 +47,9 @@ struct clock_algorithm_result {
   std::vector<std::vector<int64_t>> offset_ideal_ps;
   uint64_t bound_checks = 0, bound_violations = 0, broken_clock_violations = 0;
   double worst_offset_over_epsilon = 0;
+  // Over every sample with a bound: epsilon's nearest-rank p50 and p99, its maximum (also at
+  // every arrival, the sawtooth's tops) and the largest |offset|, in ns.
+  double epsilon_p50_ns = 0, epsilon_p99_ns = 0, epsilon_max_ns = 0, max_abs_offset_ns = 0;
   uint64_t messages = 0, delivered = 0;   // sent onto a link; taken by a live receiver
   double messages_per_s = 0;
   std::vector<clock_failure_result> failures;
@@ -58,6 +61,7 @@ struct clock_result {
   std::vector<uint64_t> t_ps;
   std::vector<std::string> devices;         // topology node order
   std::vector<clock_algorithm_result> algorithms;
+  std::string root;                         // the configured root's name
   nlohmann::json summary;
 };
 

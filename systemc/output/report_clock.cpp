@@ -23,16 +23,6 @@ double seconds(T ps) {
   return double(ps) * 1e-12;
 }
 
-// The figures the clock layer gives only inside its summary object, not as typed fields of
-// clock_algorithm_result / clock_result: read here and nowhere else in the report.
-struct summary_figures {
-  double eps_p50_ns = 0, eps_p99_ns = 0, eps_max_ns = 0, max_abs_offset_ns = 0;
-};
-summary_figures figures_of(const clock_algorithm_result& a) {
-  return {a.summary.value("epsilon_p50_ns", 0.0), a.summary.value("epsilon_p99_ns", 0.0),
-          a.summary.value("epsilon_max_ns", 0.0), a.summary.value("max_abs_offset_ns", 0.0)};
-}
-std::string root_of(const clock_result& c) { return c.summary.value("root", ""); }
 
 // The clock's probes by algorithm name: epsilon, true offset and offset from ideal time.
 struct clock_probes {
@@ -70,11 +60,10 @@ void algorithm_table(page& pg, const clock_result& c) {
   pg.html += "<table class=\"bins\">\n<tr><th>algorithm</th><th>epsilon p50</th><th>epsilon p99</th><th>epsilon max</th>"
              "<th>max |true offset|</th><th>bound violations</th><th>sync-messages</th></tr>\n";
   for (const clock_algorithm_result& a : c.algorithms) {
-    const summary_figures f = figures_of(a);
     pg.html += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{} of {} checks</td><td>{}</td></tr>\n",
-                           html_escape(clock_algorithm_name(a.algorithm)), duration(f.eps_p50_ns * 1e-9),
-                           duration(f.eps_p99_ns * 1e-9), duration(f.eps_max_ns * 1e-9),
-                           duration(f.max_abs_offset_ns * 1e-9), a.bound_violations, a.bound_checks,
+                           html_escape(clock_algorithm_name(a.algorithm)), duration(a.epsilon_p50_ns * 1e-9),
+                           duration(a.epsilon_p99_ns * 1e-9), duration(a.epsilon_max_ns * 1e-9),
+                           duration(a.max_abs_offset_ns * 1e-9), a.bound_violations, a.bound_checks,
                            si(a.messages_per_s, "/s"));
   }
   pg.html += "</table>\n";
@@ -325,7 +314,7 @@ void clock_section(page& pg, const clock_result& c, const probe_set& probes) {
   for (const probe_series* p : cp.eps[name])
     if (!e || peak_of(p) > peak_of(e)) e = p;
   bound_plot(pg, name, e, cp.off[name], probes, t_us);
-  ideal_time_plot(pg, name, root_of(c), e, cp.ideal[name], t_us);
+  ideal_time_plot(pg, name, c.root, e, cp.ideal[name], t_us);
 }
 
 }  // namespace netasic::report

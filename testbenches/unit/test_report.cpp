@@ -116,13 +116,16 @@ TEST(ReportPage, EmptyInputsGiveSentencesNotPlots) {
 
 TEST(ReportPage, ClockSectionReadsTheTypedResult) {
   clock_result c;
-  c.summary["root"] = "core0";
+  c.root = "core0";
   clock_algorithm_result a;
   a.algorithm = clock_algorithm::sundial;
   a.bound_checks = 10;
   a.bound_violations = 3;
   a.messages_per_s = 2.5e6;
-  a.summary = {{"epsilon_p50_ns", 12.5}, {"epsilon_p99_ns", 40.0}, {"epsilon_max_ns", 55.0}, {"max_abs_offset_ns", 7.0}};
+  a.epsilon_p50_ns = 12.5;
+  a.epsilon_p99_ns = 40.0;
+  a.epsilon_max_ns = 55.0;
+  a.max_abs_offset_ns = 7.0;
   clock_failure_result f;
   f.at_ps = 2'000'000;   // 2 us
   f.text = "link agg0-core0 @ 2";
