@@ -2,13 +2,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace netasic {
 
 size_t percentile_index(size_t n, double p) {
   // The rank in integers, with p taken to a millionth of a percent: in floating point,
   // 99.9 / 100 x 1000 is a hair above 999, and the ceiling would pick rank 1000.
-  const uint64_t p_millionths = uint64_t(std::llround(std::clamp(p, 0.0, 100.0) * 1e6));
+  if (!(p >= 0 && p <= 100)) throw std::invalid_argument("percentile: p must be in 0..100 %");
+  const uint64_t p_millionths = uint64_t(std::llround(p * 1e6));
   const uint64_t scale = 100'000'000;   // 100 % in millionths
   const size_t rank = size_t((p_millionths * uint64_t(n) + scale - 1) / scale);
   return std::min(rank == 0 ? 0 : rank - 1, n - 1);

@@ -71,7 +71,13 @@ void read_flowcut(const config& c, switch_config& sw, nic_config& nic) {
   apply_keys<flowcut_config> k(c, table);
   flowcut_keys(k);
   table.variant = flowcut_form_names.value(form);
-  table.link_rate_gbps = uint32_t(std::lround(c.real("topology.host_rate")));
+  // The table prices a packet's transmission time in whole Gb/s: a fractional rate would be
+  // rounded without a word.
+  const double host_gbps = c.real("topology.host_rate");
+  if (host_gbps != std::floor(host_gbps))
+    fail(c, "topology.host_rate", fmt::format("{} Gbps: Flowcut's table keeps the link rate in whole Gb/s; use a whole "
+                                              "number with flowcut.form = \"{}\"", host_gbps, form));
+  table.link_rate_gbps = uint32_t(host_gbps);
   if (table.variant == flowcut_variant::nic_only) {
     nic.flowcut = true;
     table.port_bytes = 2;   // the "port" is 14 bits of UDP source-port entropy

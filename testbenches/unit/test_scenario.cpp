@@ -288,3 +288,24 @@ TEST(Scenario, OnlyTheChosenAlgorithmsKeysApply) {
 
 }  // namespace
 }  // namespace netasic
+
+namespace netasic {
+
+// Flowcut's table keeps the link rate in whole Gb/s: a fractional host rate is refused, naming
+// the key, rather than rounded.
+TEST(Scenario, FlowcutRefusesAFractionalHostRate) {
+  config c = default_scenario();
+  c.set_from_text("flowcut.form", "nic", "--set");
+  c.set_from_text("topology.host_rate", "25", "--set");
+  EXPECT_EQ(make_fabric_config(c).nic.flowcut_table.link_rate_gbps, 25u);
+  c.set_from_text("topology.host_rate", "12.5", "--set");
+  try {
+    make_fabric_config(c);
+    FAIL() << "12.5 Gbps was accepted";
+  } catch (const config_error& e) {
+    EXPECT_NE(std::string(e.what()).find("topology.host_rate"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("--set"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace netasic

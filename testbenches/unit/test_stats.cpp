@@ -125,3 +125,11 @@ TEST(Percentile, UnsortedBySelectionGivesTheSameRank) {
   std::vector<double> none;
   EXPECT_EQ(percentile_unsorted(none, 50), 0);
 }
+
+// A percentile outside 0..100 is a caller's bug: it is refused, not clamped.
+TEST(Percentile, OutsideZeroToHundredIsRefused) {
+  const std::vector<double> v = {1, 2, 3};
+  EXPECT_THROW(percentile(v, -1), std::invalid_argument);
+  EXPECT_THROW(percentile(v, 100.5), std::invalid_argument);
+  EXPECT_EQ(percentile(v, 100), 3);
+}
