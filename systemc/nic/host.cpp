@@ -30,7 +30,8 @@ void host_nic::start_flow(uint32_t id) {
   f.snd.last_progress_ps = now_ps();
   f.cc = make_cc(cfg_.cc, cfg_.rate_bps);
   f.np = dcqcn_np(cfg_.cc.cnp_interval_ps);   // the receiver's notification point
-  f.pace_ok_ps = f.scan_ok_ps = 0;
+  f.pace.reset();
+  f.scan_ok_ps = 0;
   active_.push_back(id);
   unsigned& qps = engine_qps_[id % cfg_.sched_engines];
   sched_.peak_qps_per_engine = std::max(sched_.peak_qps_per_engine, ++qps);
@@ -96,14 +97,15 @@ bool host_nic::pick_flow(uint64_t now, uint32_t& flow) {
       f.window_blocked = true;
       continue;
     }
-    const uint64_t due = std::max(f.pace_ok_ps, f.scan_ok_ps);
+    repace(f, now);
+    const uint64_t due = std::max(f.pace.next_ps(), f.scan_ok_ps);
     if (due <= now) {
       flow = f.id;
       return true;
     }
     if (due < earliest) {
       earliest = due;
-      earliest_paced = f.pace_ok_ps;
+      earliest_paced = f.pace.next_ps();
     }
   }
   if (earliest == UINT64_MAX) return false;   // window-limited or idle; an ACK or a new flow calls again
@@ -176,10 +178,23 @@ void host_nic::try_send() {
   // the QP again after a round over its active QPs.
   // Every CC module keeps its rate within [min rate, line rate]; the bounds only guard the division.
   const uint64_t rate = f.cc ? std::clamp<uint64_t>(f.cc->rate_bps(now), 1, cfg_.rate_bps) : cfg_.rate_bps;
-  f.pace_ok_ps = start - lead + link_timing{rate}.occupancy_ps(bytes);
+  f.pace.sent(start - lead, bytes, rate);
   f.scan_ok_ps = now + uint64_t(engine_qps_[id % cfg_.sched_engines]) * cfg_.sched_visit_cycles * cfg_.clock_period_ps;
   if (f.cc) f.cc->on_send(now, bytes);
   arm(free_ps_ - lead);
+}
+
+// A rate update applies to the frame not yet sent (qp_pacer: HPCC's scheduler re-times it).
+void host_nic::repace(flow_ctx& f, uint64_t now) {
+  if (f.cc) f.pace.retime(std::clamp<uint64_t>(f.cc->rate_bps(now), 1, cfg_.rate_bps));
+}
+
+// After an ACK or CNP changed f's rate or window: if f can now go before the pending wake-up,
+// wake earlier (a later wake-up than needed would hold the new rate back).
+void host_nic::rearm_for(const flow_ctx& f, uint64_t now) {
+  if (!wake_.armed() || f.snd.done() || !f.snd.can_send(cfg_.window_packets) || f.fc_paused || !window_open(f)) return;
+  const uint64_t due = std::max({f.pace.next_ps(), f.scan_ok_ps, now});
+  if (due < wake_.at()) arm(due);
 }
 
 void host_nic::arm(uint64_t at) {
@@ -273,12 +288,16 @@ void host_nic::pkt_receive(unsigned, packet& p, uint64_t now) {
     return;
   }
   if (p.kind == pkt_kind::cnp) {
-    if (f.cc && !f.snd.done()) f.cc->on_cnp(now);
+    if (f.cc && !f.snd.done()) {
+      f.cc->on_cnp(now);
+      repace(f, now);
+    }
     stats_.pool.release(&p);
     return;
   }
   on_feedback(f, p, now);
   stats_.pool.release(&p);
+  if (f.cc && !f.snd.done()) rearm_for(f, now);
   try_send();
 }
 
@@ -298,12 +317,13 @@ void host_nic::on_feedback(flow_ctx& f, packet& p, uint64_t now) {
     fb.rtt_ps = p.sent_ps && now > p.sent_ps ? now - p.sent_ps : 0;
     fb.intx = p.int_enabled ? &p.intx : nullptr;
     f.cc->on_ack(fb);
+    repace(f, now);
     ++sched_.cc_updates;
     sched_.cc_cycles += f.cc->update_cycles();
     // A QP waiting for its window sends no earlier than the CC module's new window is out.
     if (f.window_blocked) {
       f.window_blocked = false;
-      f.pace_ok_ps = std::max(f.pace_ok_ps, now + uint64_t(f.cc->update_cycles()) * cfg_.clock_period_ps);
+      f.pace.hold_until(now + uint64_t(f.cc->update_cycles()) * cfg_.clock_period_ps);
     }
   }
   if (f.snd.done()) {

@@ -28,6 +28,7 @@
 #include "clock/sundial_csr.h"
 #include "nic/cc/cc_factory.h"
 #include "nic/gbn_transport.h"
+#include "nic/qp_pacer.h"
 #include "tlm/event_queue.h"
 #include "tlm/packet_socket.h"
 #include "tlm/regbus.h"
@@ -79,7 +80,7 @@ struct flow_ctx {
   gbn_receiver rcv;
   // Sender: congestion control and the flow scheduler's state.
   std::unique_ptr<congestion_control> cc;
-  uint64_t pace_ok_ps = 0;          // credit: the pacing rate allows the next frame from here
+  qp_pacer pace;                    // credit: the pacing rate allows the next frame from here
   uint64_t scan_ok_ps = 0;          // the engine visits the QP again from here
   bool window_blocked = false;      // waiting for an ACK to open the window
   bool fc_paused = false;           // Flowcut: draining, or waiting for a free table entry
@@ -135,6 +136,8 @@ class host_nic : public sc_core::sc_module, public pkt_receiver, private timed_c
     return std::min<uint64_t>(uint64_t(seq) * cfg_.mtu_payload, f.size_bytes);
   }
   bool window_open(const flow_ctx& f) const;
+  void repace(flow_ctx& f, uint64_t now);                   // a new rate re-times the next frame
+  void rearm_for(const flow_ctx& f, uint64_t now);          // an update may let f go earlier
   bool flowcut_admit(flow_ctx& f, uint64_t now);            // Flowcut: may the QP send now?
   void flowcut_ack(flow_ctx& f, const packet& p, uint64_t now);
 
