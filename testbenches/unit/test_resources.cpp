@@ -121,17 +121,17 @@ TEST(Resources, ExactMatchBlockBoundary) {
 TEST(Resources, IndexTernaryLpmCost) {
   const stage_budget b;
   // Index: no key stored, 16-bit action, 8 to a word, no hash.
-  const table_decl members{"ecmp", "m", match_kind::index, 4096, 16, 16, gress::ingress, {}};
+  const table_decl members{"ecmp", "m", match_kind::index, 4096, 16, 16, gress::ingress, {}, ""};
   expect_cost(table_cost(members, 4096, b), 1, 0, 0, 0, 1);   // 512 words
   expect_cost(table_cost(members, 8193, b), 2, 0, 0, 0, 1);   // 1025 words
-  const table_decl no_data{"f", "n", match_kind::index, 10, 8, 0, gress::ingress, {}};
+  const table_decl no_data{"f", "n", match_kind::index, 10, 8, 0, gress::ingress, {}, ""};
   expect_cost(table_cost(no_data, 10, b), 0, 0, 0, 0, 1);
   // Ternary 104-bit key: 3 TCAM words; ceil(2000/512) = 4 rows of blocks, x3 = 12;
   // action 2000 * 24 = 48000 bits in 131072-bit blocks = 1.
-  const table_decl acl{"acl", "acl", match_kind::ternary, 2000, 104, 24, gress::ingress, {}};
+  const table_decl acl{"acl", "acl", match_kind::ternary, 2000, 104, 24, gress::ingress, {}, ""};
   expect_cost(table_cost(acl, 2000, b), 1, 12, 0, 0, 1);
   // LPM 32-bit key: 1 TCAM word; ceil(10000/512) = 20; 160000 action bits = 2 blocks.
-  table_decl lpm{"routing", "lpm", match_kind::lpm, 10000, 32, 16, gress::ingress, {}};
+  table_decl lpm{"routing", "lpm", match_kind::lpm, 10000, 32, 16, gress::ingress, {}, ""};
   expect_cost(table_cost(lpm, 10000, b), 2, 20, 0, 0, 1);
   lpm.action_bits = 0;
   expect_cost(table_cost(lpm, 10000, b), 0, 20, 0, 0, 1);
@@ -142,7 +142,7 @@ TEST(Resources, IndexTernaryLpmCost) {
 TEST(Resources, RegisterCost) {
   const stage_budget b;
   // 65536 x 32 x 2 = 4194304 bits = 32 blocks, +1 spare; hash index of 2^16 entries.
-  register_decl r{"cms", "cms_row0", 65536, 32, true, true, gress::ingress, {}};
+  register_decl r{"cms", "cms_row0", 65536, 32, true, true, gress::ingress, {}, ""};
   expect_cost(register_cost(r, b), 33, 0, 1, 16, 1);
   r.dual = false;
   expect_cost(register_cost(r, b), 17, 0, 1, 16, 1);
