@@ -166,6 +166,8 @@ int sc_main(int argc, char** argv) {
   auto* resources = app.add_subcommand("resources", "Place each switch's tables and register arrays in the stage budget; say whether they fit");
   resources->add_option("scenario", res_scenario, "Scenario TOML file")->required()->check(CLI::ExistingFile);
   resources->add_option("--set", res_sets, "Override a parameter: key=value (repeatable)");
+  std::string res_target;
+  resources->add_option("--target", res_target, "Pipeline target: a name of targets/ or a target file (sets switch.target)");
 
   // cosim
   std::string co_block;
@@ -213,6 +215,7 @@ int sc_main(int argc, char** argv) {
     }
     if (*resources) {
       bool fits = false;
+      if (!res_target.empty()) res_sets.push_back("switch.target=" + res_target);
       std::cout << netasic::resources_report(netasic::load_scenario(res_scenario, res_sets), fits);
       return fits ? 0 : exit_no_fit;
     }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 #include <vector>
 
 #include <fmt/format.h>
@@ -9,28 +10,125 @@
 
 #include "scenario/scenario.h"
 #include "scenario/switch_keys.h"
-#include "switch/resources.h"
+#include "sizing/switch_program.h"
+#include "sizing/target.h"
 
 namespace netasic {
 
-std::string resources_report(const config& cfg, bool& fits) {
+namespace {
+
+// Switches that run one program: same ports, host ports and CONGA role.
+struct switch_group {
+  switch_program_inputs in;
+  std::vector<std::string> names;
+  program prog;
+  allocation alloc;
+};
+
+std::vector<switch_group> build_groups(const config& cfg, const stage_budget& b) {
   const fabric_config fc = make_fabric_config(cfg);
+  const bool sundial = cfg.string("clock.algorithm") == "sundial";
+  std::map<std::tuple<unsigned, unsigned, bool>, switch_group> by_program;
+  for (unsigned s = 0; s < fc.topo.switches.size(); ++s) {
+    const topo_node& n = fc.topo.nodes[fc.topo.switches[s]];
+    unsigned host_ports = 0;
+    for (unsigned li : n.port_link) {
+      const topo_link& l = fc.topo.links[li];
+      host_ports += fc.topo.nodes[l.a].kind == node_kind::host || fc.topo.nodes[l.b].kind == node_kind::host;
+    }
+    const bool leaf = fc.sw.lb.mode == lb_mode::conga && s < fc.sw.lb.leaves;   // leaves come first (fabric.cpp)
+    switch_group& g = by_program[{unsigned(n.port_link.size()), host_ports, leaf}];
+    if (g.names.empty()) {
+      g.in = switch_program_inputs{fc.sw, fc.topo.hosts.size(), unsigned(n.port_link.size()), host_ports, leaf,
+                                   fc.nic.int_enabled, sundial, fc.nic.max_frame_bytes(), fc.nic.window_packets};
+    }
+    g.names.push_back(n.name);
+  }
+  std::vector<switch_group> groups;
+  for (auto& [key, g] : by_program) {
+    g.prog = switch_program(g.in);
+    g.alloc = allocate(g.prog, b);
+    groups.push_back(std::move(g));
+  }
+  return groups;
+}
+
+std::string describe_group(const switch_group& g) {
+  const size_t n = g.names.size();
+  return fmt::format("{} switch{} with {} ports{}: {}{}", n, n > 1 ? "es" : "", g.in.ports,
+                     g.in.conga_leaf ? " (CONGA leaf)" : "",
+                     fmt::join(g.names.begin(), g.names.begin() + std::min<size_t>(n, 8), ", "), n > 8 ? ", ..." : "");
+}
+
+std::vector<block_usage> usage_by_block(const switch_group& g) {
+  std::vector<block_usage> out;
+  const auto block = [&out](const std::string& f) -> block_usage& {
+    for (block_usage& u : out)
+      if (u.feature == f) return u;
+    out.push_back(block_usage{});
+    out.back().feature = f;
+    return out.back();
+  };
+  for (const std::string& f : g.prog.features()) block(f);
+  for (const placement& p : g.alloc.placed)
+    for (const stage_part& part : p.parts) {
+      block_usage& u = block(p.feature);
+      u.sram_blocks += part.use.sram_blocks, u.tcam_blocks += part.use.tcam_blocks;
+      u.stateful_alus += part.use.stateful_alus, u.hash_bits += part.use.hash_bits;
+      u.action_slots += part.use.action_slots;
+    }
+  for (const shortfall& s : g.alloc.shortfalls) block(s.feature).placed = false;
+  for (const phv_decl& p : g.prog.phv) block(p.feature).phv_bits += p.bits;
+  for (const recirc_decl& r : g.prog.recirc) block(r.feature).recirc_gbps += r.gbps;
+  for (const buffer_decl& d : g.prog.buffer) block(d.feature).buffer_bytes += d.bytes;
+  return out;
+}
+
+uint64_t sram_of(const allocation& a) {
+  uint64_t n = 0;
+  for (const stage_use& u : a.stage) n += u.sram_blocks;
+  return n;
+}
+
+}  // namespace
+
+placement_result place_scenario(const config& cfg) {
   const stage_budget b = make_stage_budget(cfg);
-  // Every switch runs the same program; only its port count changes it. Group switches by it.
-  std::map<unsigned, std::vector<std::string>> by_ports;
-  for (unsigned s : fc.topo.switches)
-    by_ports[unsigned(fc.topo.nodes[s].port_link.size())].push_back(fc.topo.nodes[s].name);
-  std::string out = fmt::format("netasic resources: {} ({} switches)\n", cfg.string("scenario.name"), fc.topo.switches.size());
+  const std::vector<switch_group> groups = build_groups(cfg, b);
+  placement_result r;
+  r.target = cfg.string("switch.target");
+  r.fits = std::all_of(groups.begin(), groups.end(), [](const switch_group& g) { return g.alloc.fits; });
+  if (groups.empty()) return r;
+  const auto worst = std::find_if(groups.begin(), groups.end(), [](const switch_group& g) { return !g.alloc.fits; });
+  const switch_group& g = worst != groups.end()
+                              ? *worst
+                              : *std::max_element(groups.begin(), groups.end(), [](const auto& x, const auto& y) {
+                                  return sram_of(x.alloc) < sram_of(y.alloc);
+                                });
+  r.switches = describe_group(g);
+  r.blocks = usage_by_block(g);
+  r.shortfalls = g.alloc.shortfalls;
+  if (!r.shortfalls.empty()) {
+    const shortfall& s = r.shortfalls.front();
+    r.binding_resource = s.resource, r.stage = s.stage, r.binding_item = s.item, r.advice = s.advice;
+  }
+  return r;
+}
+
+std::string resources_report(const config& cfg, bool& fits) {
+  const stage_budget b = make_stage_budget(cfg);
+  const pipeline_target t = load_target(cfg.string("switch.target"));
+  const std::vector<switch_group> groups = build_groups(cfg, b);
+  std::string out = fmt::format("netasic resources: {} on target {} ({})\n", cfg.string("scenario.name"), t.name,
+                                t.description);
   fits = true;
-  for (const auto& [ports, names] : by_ports) {
-    const program prog = forwarding_program(fc.topo.hosts.size(), fc.sw.member_capacity, ports, fc.nic.int_enabled,
-                                            fc.sw.mirror.to != mirror_config::target::off);
-    const allocation a = allocate(prog, b);
-    fits = fits && a.fits;
-    out += fmt::format("\n== {} switch{} with {} ports: {}{} ==\n", names.size(), names.size() > 1 ? "es" : "", ports,
-                       fmt::join(names.begin(), names.begin() + std::min<size_t>(names.size(), 8), ", "),
-                       names.size() > 8 ? ", ..." : "");
-    out += format_allocation(a, b);
+  for (const switch_group& g : groups) {
+    fits = fits && g.alloc.fits;
+    out += fmt::format("\n== {} ==\n", describe_group(g));
+    out += format_allocation(g.alloc, b);
+    for (const buffer_decl& d : g.prog.buffer)
+      out += fmt::format("buffer: '{}' ({}) holds up to {} B of the traffic manager's {} B ({}); not a stage resource\n",
+                         d.name, d.feature, d.bytes, g.in.sw.tm.buffer_bytes, d.basis);
   }
   return out;
 }

@@ -7,6 +7,7 @@
 
 #include "nic/host.h"
 #include "scenario/key_binding.h"
+#include "sizing/target.h"
 
 namespace netasic {
 namespace {
@@ -41,19 +42,29 @@ void pipeline_keys(K& k) {
   k.integer("switch.ecmp_members", "entries", &S::member_capacity, 1, 65535, "ECMP member table size per switch");
 }
 
-// The per-stage budget that `netasic resources` checks (Tofino-like defaults).
+// The budget `netasic resources` checks: the target's (switch.target), with any switch.stage.*
+// key that is not 0 in its place.
+struct stage_override {
+  std::string target = "generic";
+  unsigned sram_blocks = 0, sram_block_words = 0, sram_word_bits = 0, tcam_blocks = 0, tcam_block_words = 0,
+           tcam_word_bits = 0, stateful_alus = 0, hash_bits = 0, action_slots = 0, phv_bits = 0, recirc_gbps = 0;
+};
+
 template <class K>
 void stage_keys(K& k) {
-  using B = stage_budget;
-  k.integer("switch.stage.sram_blocks", "blocks", &B::sram_blocks, 1, 100000, "SRAM blocks per stage");
-  k.integer("switch.stage.sram_block_words", "words", &B::sram_block_words, 1, 1 << 24, "Words per SRAM block");
-  k.integer("switch.stage.sram_word_bits", "bits", &B::sram_word_bits, 8, 4096, "Bits per SRAM word");
-  k.integer("switch.stage.tcam_blocks", "blocks", &B::tcam_blocks, 1, 100000, "TCAM blocks per stage");
-  k.integer("switch.stage.tcam_block_words", "words", &B::tcam_block_words, 1, 1 << 24, "Words per TCAM block");
-  k.integer("switch.stage.tcam_word_bits", "bits", &B::tcam_word_bits, 8, 4096, "Bits per TCAM word");
-  k.integer("switch.stage.stateful_alus", "ALUs", &B::stateful_alus, 1, 1000, "Stateful ALUs (register arrays) per stage");
-  k.integer("switch.stage.hash_bits", "bits", &B::hash_bits, 1, 100000, "Hash-distribution output bits per stage");
-  k.integer("switch.stage.action_slots", "tables", &B::action_slots, 1, 1000, "Logical tables per stage");
+  using B = stage_override;
+  k.string("switch.target", &B::target, "Pipeline budget `netasic resources` places the program on: a target of targets/ (generic, tofino1, tofino2, rmt) or a target file");
+  k.integer("switch.stage.sram_blocks", "blocks", &B::sram_blocks, 0, 100000, "SRAM blocks per stage; 0 = the target's");
+  k.integer("switch.stage.sram_block_words", "words", &B::sram_block_words, 0, 1 << 24, "Words per SRAM block; 0 = the target's");
+  k.integer("switch.stage.sram_word_bits", "bits", &B::sram_word_bits, 0, 4096, "Bits per SRAM word; 0 = the target's");
+  k.integer("switch.stage.tcam_blocks", "blocks", &B::tcam_blocks, 0, 100000, "TCAM blocks per stage; 0 = the target's");
+  k.integer("switch.stage.tcam_block_words", "words", &B::tcam_block_words, 0, 1 << 24, "Words per TCAM block; 0 = the target's");
+  k.integer("switch.stage.tcam_word_bits", "bits", &B::tcam_word_bits, 0, 4096, "Bits per TCAM word; 0 = the target's");
+  k.integer("switch.stage.stateful_alus", "ALUs", &B::stateful_alus, 0, 1000, "Stateful ALUs (register arrays) per stage; 0 = the target's");
+  k.integer("switch.stage.hash_bits", "bits", &B::hash_bits, 0, 100000, "Hash-distribution output bits per stage; 0 = the target's");
+  k.integer("switch.stage.action_slots", "tables", &B::action_slots, 0, 1000, "Logical tables per stage; 0 = the target's");
+  k.integer("switch.stage.phv_bits", "bits", &B::phv_bits, 0, 1 << 20, "Packet header vector of the pipeline; 0 = the target's");
+  k.integer("switch.stage.recirc_gbps", "Gbps", &B::recirc_gbps, 0, 1 << 20, "Recirculation bandwidth per pipe the program may use; 0 = the target's");
 }
 
 // The ECN profiles and the lossless priorities are per-priority settings of tm_config::ecn and
@@ -118,7 +129,7 @@ void read_tm(const config& c, switch_config& sw) {
 void declare_switch_keys(param_registry& r) {
   declare_keys<switch_config> sw(r);
   pipeline_keys(sw);
-  declare_keys<stage_budget> stage(r);
+  declare_keys<stage_override> stage(r);
   stage_keys(stage);
   tm_keys(sw);
   declare_keys<mirror_config> mirror(r);
@@ -178,10 +189,32 @@ void check_switch_buffer(const config& c, const topology& t, const switch_config
 }
 
 stage_budget make_stage_budget(const config& c) {
-  stage_budget b;
-  b.stages = unsigned(c.integer("switch.stages"));   // also switch_config::stages
-  apply_keys<stage_budget> k(c, b);
+  stage_override o;
+  apply_keys<stage_override> k(c, o);
   stage_keys(k);
+  pipeline_target t;
+  try {
+    t = load_target(o.target);
+  } catch (const config_error& e) {
+    throw config_error(fmt::format("{}: switch.target: {}", c.origin("switch.target"), e.what()));
+  }
+  stage_budget b = t.budget;
+  // The simulated pipeline's stage count, when the scenario sets it, is the placed one's too.
+  if (c.origin("switch.stages") != "default") b.stages = unsigned(c.integer("switch.stages"));
+  const std::pair<unsigned stage_override::*, unsigned stage_budget::*> fields[] = {
+      {&stage_override::sram_blocks, &stage_budget::sram_blocks},
+      {&stage_override::sram_block_words, &stage_budget::sram_block_words},
+      {&stage_override::sram_word_bits, &stage_budget::sram_word_bits},
+      {&stage_override::tcam_blocks, &stage_budget::tcam_blocks},
+      {&stage_override::tcam_block_words, &stage_budget::tcam_block_words},
+      {&stage_override::tcam_word_bits, &stage_budget::tcam_word_bits},
+      {&stage_override::stateful_alus, &stage_budget::stateful_alus},
+      {&stage_override::hash_bits, &stage_budget::hash_bits},
+      {&stage_override::action_slots, &stage_budget::action_slots},
+      {&stage_override::phv_bits, &stage_budget::phv_bits},
+      {&stage_override::recirc_gbps, &stage_budget::recirc_gbps}};
+  for (const auto& [key, field] : fields)
+    if (o.*key != 0) b.*field = o.*key;
   return b;
 }
 

@@ -2,7 +2,7 @@
 // manager with ECN and PFC (tm.*, ecn.*, pfc.*) and the mirror session (mirror.*).
 #pragma once
 #include "common/params.h"
-#include "switch/resources.h"
+#include "sizing/resources.h"
 #include "switch/switch.h"
 #include "topology/topology.h"
 
@@ -18,7 +18,8 @@ void read_mirror(const config& c, const topology& t, switch_config& sw);
 void check_switch_buffer(const config& c, const topology& t, const switch_config& sw, uint32_t largest_frame,
                          uint32_t mtu_payload);
 
-// The per-stage budget that `netasic resources` places each switch's program in.
+// The budget `netasic resources` places each switch's program in: the target (switch.target)
+// with the switch.stage.* keys that are not 0 in its place. Throws config_error.
 stage_budget make_stage_budget(const config& c);
 
 }  // namespace netasic

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "common/rng.h"
-#include "switch/resources.h"
+#include "sizing/resources.h"
 
 using namespace netasic;
 
@@ -74,10 +74,10 @@ void expect_cost(const item_cost& c, uint64_t sram, uint64_t tcam, uint64_t alus
 }
 
 table_decl exact(const std::string& name, uint64_t entries, std::vector<std::string> after = {}) {
-  return table_decl{"f", name, match_kind::exact, entries, 24, 32, gress::ingress, std::move(after)};
+  return table_decl{"f", name, match_kind::exact, entries, 24, 32, gress::ingress, std::move(after), ""};
 }
 register_decl reg(const std::string& name, uint64_t entries, std::vector<std::string> after = {}) {
-  return register_decl{"sketch", name, entries, 32, false, true, gress::ingress, std::move(after)};
+  return register_decl{"sketch", name, entries, 32, false, true, gress::ingress, std::move(after), ""};
 }
 
 const placement& find(const allocation& a, const std::string& name) {
@@ -121,17 +121,17 @@ TEST(Resources, ExactMatchBlockBoundary) {
 TEST(Resources, IndexTernaryLpmCost) {
   const stage_budget b;
   // Index: no key stored, 16-bit action, 8 to a word, no hash.
-  const table_decl members{"ecmp", "m", match_kind::index, 4096, 16, 16, gress::ingress, {}};
+  const table_decl members{"ecmp", "m", match_kind::index, 4096, 16, 16, gress::ingress, {}, ""};
   expect_cost(table_cost(members, 4096, b), 1, 0, 0, 0, 1);   // 512 words
   expect_cost(table_cost(members, 8193, b), 2, 0, 0, 0, 1);   // 1025 words
-  const table_decl no_data{"f", "n", match_kind::index, 10, 8, 0, gress::ingress, {}};
+  const table_decl no_data{"f", "n", match_kind::index, 10, 8, 0, gress::ingress, {}, ""};
   expect_cost(table_cost(no_data, 10, b), 0, 0, 0, 0, 1);
   // Ternary 104-bit key: 3 TCAM words; ceil(2000/512) = 4 rows of blocks, x3 = 12;
   // action 2000 * 24 = 48000 bits in 131072-bit blocks = 1.
-  const table_decl acl{"acl", "acl", match_kind::ternary, 2000, 104, 24, gress::ingress, {}};
+  const table_decl acl{"acl", "acl", match_kind::ternary, 2000, 104, 24, gress::ingress, {}, ""};
   expect_cost(table_cost(acl, 2000, b), 1, 12, 0, 0, 1);
   // LPM 32-bit key: 1 TCAM word; ceil(10000/512) = 20; 160000 action bits = 2 blocks.
-  table_decl lpm{"routing", "lpm", match_kind::lpm, 10000, 32, 16, gress::ingress, {}};
+  table_decl lpm{"routing", "lpm", match_kind::lpm, 10000, 32, 16, gress::ingress, {}, ""};
   expect_cost(table_cost(lpm, 10000, b), 2, 20, 0, 0, 1);
   lpm.action_bits = 0;
   expect_cost(table_cost(lpm, 10000, b), 0, 20, 0, 0, 1);
@@ -142,7 +142,7 @@ TEST(Resources, IndexTernaryLpmCost) {
 TEST(Resources, RegisterCost) {
   const stage_budget b;
   // 65536 x 32 x 2 = 4194304 bits = 32 blocks, +1 spare; hash index of 2^16 entries.
-  register_decl r{"cms", "cms_row0", 65536, 32, true, true, gress::ingress, {}};
+  register_decl r{"cms", "cms_row0", 65536, 32, true, true, gress::ingress, {}, ""};
   expect_cost(register_cost(r, b), 33, 0, 1, 16, 1);
   r.dual = false;
   expect_cost(register_cost(r, b), 17, 0, 1, 16, 1);
@@ -255,7 +255,7 @@ TEST(Resources, RegisterArraysAreNeverSplit) {
   program p;
   // Stage 0 has 31 blocks left after 'a'; the 33-block register goes whole to stage 1.
   p.tables = {exact("a", 100000)};
-  p.registers = {register_decl{"cms", "cms", 65536, 32, true, true, gress::ingress, {}}};
+  p.registers = {register_decl{"cms", "cms", 65536, 32, true, true, gress::ingress, {}, ""}};
   allocation a = allocate(p, b);
   ASSERT_TRUE(a.fits);
   const placement& r = find(a, "cms");
@@ -264,7 +264,7 @@ TEST(Resources, RegisterArraysAreNeverSplit) {
   EXPECT_EQ(r.last_stage, 1u);
 
   // Larger than a stage: a table of that size would split, a register array does not fit.
-  p.registers = {register_decl{"cms", "huge", 262144, 32, true, true, gress::ingress, {}}};  // 128 + 1 blocks
+  p.registers = {register_decl{"cms", "huge", 262144, 32, true, true, gress::ingress, {}, ""}};  // 128 + 1 blocks
   a = allocate(p, b);
   EXPECT_FALSE(a.fits);
   EXPECT_FALSE(is_placed(a, "huge"));
@@ -506,14 +506,14 @@ TEST(Resources, RandomProgramsKeepTheRules) {
       if (r.below(3) == 0) {
         const unsigned widths[] = {8, 16, 32};
         p.registers.push_back(register_decl{feature, name, std::min<uint64_t>(entries, 65536),
-                                            widths[r.below(3)], r.below(2) == 0, r.below(3) != 0, where, after});
+                                            widths[r.below(3)], r.below(2) == 0, r.below(3) != 0, where, after, ""});
         made.push_back({name, where, true, p.registers.size() - 1});
       } else {
         const match_kind kinds[] = {match_kind::exact, match_kind::ternary, match_kind::lpm, match_kind::index};
         const match_kind kind = kinds[r.below(4)];
         const unsigned key = kind == match_kind::index ? unsigned(r.below(20)) : 1 + unsigned(r.below(160));
         const uint64_t e = kind == match_kind::exact || kind == match_kind::index ? entries : 1 + entries / 16;
-        p.tables.push_back(table_decl{feature, name, kind, e, key, unsigned(r.below(65)), where, after});
+        p.tables.push_back(table_decl{feature, name, kind, e, key, unsigned(r.below(65)), where, after, ""});
         made.push_back({name, where, false, p.tables.size() - 1});
       }
     }

@@ -32,6 +32,13 @@
 //                as on Tofino; this is the model's assumption)
 //             1 stateful ALU; hash bits = ceil(log2(max(2, entries))) when hashed_index
 //   every item (every part of a split table) takes 1 action slot (logical table) in its stage.
+// Pipeline-wide, besides the stages: the PHV bits every block adds (summed against phv_bits)
+// and the recirculation bandwidth blocks ask for (summed against recirc_gbps). Buffer bytes
+// (Flowcut's held packets) are reported, not placed: they share the traffic manager's buffer.
+//
+// When something does not fit, allocation::shortfalls says, per item, the binding resource, the
+// stage, what it needs against what the stage has, the most entries that would fit, and what to
+// shrink (the item's knob: the configuration key that sizes it).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -51,6 +58,8 @@ struct stage_budget {
   unsigned stateful_alus = 4;        // per stage
   unsigned hash_bits = 416;          // hash-distribution output bits per stage
   unsigned action_slots = 16;        // logical tables per stage
+  unsigned phv_bits = 4096;          // packet header vector, the whole pipeline
+  unsigned recirc_gbps = 100;        // recirculation bandwidth, per pipe
 };
 
 enum class match_kind { exact, ternary, lpm, index };  // index: directly addressed (no key compare)
@@ -63,6 +72,7 @@ struct table_decl {
   unsigned key_bits, action_bits;
   gress where = gress::ingress;
   std::vector<std::string> after;    // names of tables/registers whose result this one needs
+  std::string knob;                  // the configuration key that sets `entries` ("" = none)
 };
 
 struct register_decl {
@@ -73,11 +83,38 @@ struct register_decl {
   bool hashed_index = true;          // index comes from a hash of packet fields
   gress where = gress::ingress;
   std::vector<std::string> after;
+  std::string knob;                  // as table_decl::knob
+};
+
+// Metadata a block carries in the packet header vector (parsed headers, its results).
+struct phv_decl {
+  std::string feature, name;
+  unsigned bits;
+};
+
+// Bandwidth a block sends through the recirculation port (worst case), with how it was derived.
+struct recirc_decl {
+  std::string feature, name;
+  double gbps;
+  std::string basis;
+  std::string knob;
+};
+
+// Packet buffer a block holds (worst case), with how it was derived. Reported, not placed.
+struct buffer_decl {
+  std::string feature, name;
+  uint64_t bytes;
+  std::string basis;
 };
 
 struct program {
   std::vector<table_decl> tables;
   std::vector<register_decl> registers;
+  std::vector<phv_decl> phv;
+  std::vector<recirc_decl> recirc;
+  std::vector<buffer_decl> buffer;
+  // Every feature the program holds, even one with no item of a kind (a check can ask).
+  std::vector<std::string> features() const;
 };
 
 // What one item (or one part of a split table) takes in one stage. 64-bit: a request can be
@@ -113,11 +150,25 @@ struct placement {
   std::vector<stage_part> parts;        // ascending stages; one part for a register array
 };
 
+// Why one item (or the PHV, or the recirculation port) does not fit.
+struct shortfall {
+  std::string item, feature, knob;
+  std::string resource;                  // "SRAM blocks", "TCAM blocks", "stateful ALUs", "hash bits",
+                                         // "action slots", "stages", "PHV bits", "recirculation Gb/s"
+  int stage = -1;                        // where it binds; -1 = the whole pipeline
+  uint64_t need = 0, used = 0, budget = 0;   // of `resource` there (Gb/s rounded up)
+  uint64_t entries = 0, max_entries = 0;     // asked; the most that would fit (0 = none)
+  std::string advice;                    // what to shrink, e.g. "shrink lb.flowlet.entries to <= 2^16 (65536)"
+};
+
 struct allocation {
   bool fits = false;
   std::vector<stage_use> stage;          // size = budget.stages
   std::vector<placement> placed;         // in allocation (topological) order
   std::vector<std::string> problems;     // empty when it fits
+  std::vector<shortfall> shortfalls;     // one per item that does not fit (not for its dependents)
+  unsigned phv_used = 0;
+  double recirc_gbps = 0;
 };
 
 // Throws std::invalid_argument for a malformed budget (a zero field) or program (duplicate or
@@ -142,5 +193,8 @@ const char* to_string(gress g);
 // 32 bits: port, truncation, priority) at ingress.
 program forwarding_program(uint64_t hosts, uint64_t ecmp_members, unsigned ports, bool int_enabled,
                            bool mirror = false);
+
+// "2^N (V)" for the largest power of two N with 2^N <= v, or "V" below 1.
+std::string power_of_two_at_most(uint64_t v);
 
 }  // namespace netasic

@@ -1,8 +1,10 @@
-#include "switch/resources.h"
+#include "sizing/resources.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+#include <tuple>
 #include <functional>
 #include <queue>
 #include <stdexcept>
@@ -48,6 +50,7 @@ struct item {
   const std::vector<std::string>& after() const { return t ? t->after : r->after; }
   gress where() const { return t ? t->where : r->where; }
   uint64_t entries() const { return t ? t->entries : r->entries; }
+  const std::string& knob() const { return t ? t->knob : r->knob; }
   std::string describe() const {
     return fmt::format("{} '{}' (feature {})", t ? "table" : "register array", name(), feature());
   }
@@ -66,7 +69,9 @@ void check_budget(const stage_budget& b) {
       {"tcam_word_bits", b.tcam_word_bits},
       {"stateful_alus", b.stateful_alus},
       {"hash_bits", b.hash_bits},
-      {"action_slots", b.action_slots}};
+      {"action_slots", b.action_slots},
+      {"phv_bits", b.phv_bits},
+      {"recirc_gbps", b.recirc_gbps}};
   for (const auto& [name, value] : fields)
     if (value == 0) malformed(fmt::format("stage budget: {} is 0; every budget field must be at least 1", name));
 }
@@ -233,10 +238,71 @@ class allocator {
     if (earliest >= b_.stages) {
       a_.problems.push_back(fmt::format("{} must go after stage {} (it is after '{}'), but the last stage is {}",
                                         x.describe(), earliest - 1, items_[binding].name(), b_.stages - 1));
+      shortfall f = start_shortfall(x);
+      f.resource = "stages", f.need = earliest + 1, f.used = b_.stages, f.budget = b_.stages;
+      f.advice = fmt::format("the chain of items before it needs {} stages and the target has {}: use a target "
+                             "with more stages, or turn off a feature of the chain", earliest + 1, b_.stages);
+      a_.shortfalls.push_back(std::move(f));
       return;
     }
     if (x.r) place_register(i, earliest);
     else place_table(i, earliest);
+  }
+
+  // The first resource of `c` that stage `s` cannot give, with its numbers.
+  void binding(shortfall& f, unsigned s, const item_cost& c) const {
+    const stage_use& u = a_.stage[s];
+    const std::tuple<const char*, uint64_t, unsigned, unsigned> rs[] = {
+        {"stateful ALUs", c.stateful_alus, u.stateful_alus, b_.stateful_alus},
+        {"SRAM blocks", c.sram_blocks, u.sram_blocks, b_.sram_blocks},
+        {"TCAM blocks", c.tcam_blocks, u.tcam_blocks, b_.tcam_blocks},
+        {"hash bits", c.hash_bits, u.hash_bits, b_.hash_bits},
+        {"action slots", c.action_slots, u.action_slots, b_.action_slots}};
+    f.stage = int(s);
+    for (const auto& [what, need, used, avail] : rs)
+      if (need > avail - used) {
+        f.resource = what, f.need = need, f.used = used, f.budget = avail;
+        return;
+      }
+  }
+
+  shortfall start_shortfall(const item& x) const {
+    shortfall f;
+    f.item = x.name(), f.feature = x.feature(), f.knob = x.knob(), f.entries = x.entries();
+    return f;
+  }
+
+  void add_shortfall(shortfall f) {
+    if (f.knob.empty()) f.advice = fmt::format("free {} in stage {} (move or shrink another item there)", f.resource, f.stage);
+    else if (f.max_entries == 0)
+      f.advice = fmt::format("free {} in stage {}: no size of {} fits there beside what is placed", f.resource, f.stage, f.knob);
+    else f.advice = fmt::format("shrink {} to <= {}", f.knob, power_of_two_at_most(f.max_entries));
+    a_.shortfalls.push_back(std::move(f));
+  }
+
+  // The most entries of register `r` that stage `s` could take beside what it holds.
+  uint64_t register_room(const register_decl& r, unsigned s) const {
+    register_decl probe = r;
+    uint64_t lo = 0, hi = r.entries;
+    while (lo < hi) {
+      const uint64_t mid = lo + (hi - lo + 1) / 2;
+      probe.entries = mid;
+      if (fits_in(a_.stage[s], register_cost(probe, b_), b_)) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  // A register array that fits no stage: the stage with the most room binds.
+  void register_shortfall(const item& x, unsigned earliest, const item_cost& c) {
+    shortfall f = start_shortfall(x);
+    unsigned best = earliest;
+    for (unsigned s = earliest; s < b_.stages; ++s) {
+      const uint64_t room = register_room(*x.r, s);
+      if (room > f.max_entries || s == earliest) f.max_entries = room, best = s;
+    }
+    binding(f, best, c);
+    add_shortfall(std::move(f));
   }
 
   void place_register(size_t i, unsigned earliest) {
@@ -255,6 +321,7 @@ class allocator {
     if (!too_big.empty()) {
       a_.problems.push_back(fmt::format("{} needs {} in one stage, but a stage has only {}", x.describe(),
                                         join_and(needs), join_and(too_big)));
+      register_shortfall(x, earliest, c);
       return;
     }
     for (unsigned s = earliest; s < b_.stages; ++s)
@@ -276,6 +343,7 @@ class allocator {
                                   ? fmt::format("stage {} does not have them free", earliest)
                                   : fmt::format("no stage from {} to {} has them free", earliest, b_.stages - 1);
     a_.problems.push_back(fmt::format("{} needs {} in one stage; {} ({})", x.describe(), join_and(needs), where, why));
+    register_shortfall(x, earliest, c);
   }
 
   void place_table(size_t i, unsigned earliest) {
@@ -312,6 +380,7 @@ class allocator {
     const std::string after = earliest == 0 ? "" : fmt::format(" after stage {}", earliest - 1);
     const std::string range = stage_range(earliest, b_.stages - 1);
     const std::string lost = fmt::format("{} of its {} entries do not fit", left, t.entries);
+    table_shortfall(x, earliest, whole, t.entries - left, free_sram, free_tcam);
     std::vector<std::string> need, have;
     if (whole.sram_blocks > free_sram) {
       need.push_back(fmt::format("{} SRAM blocks", whole.sram_blocks));
@@ -332,6 +401,23 @@ class allocator {
         "{} action slots); {}",
         x.describe(), after, range, earliest + 1 == b_.stages ? "has" : "have", free_sram, free_tcam, free_hash,
         free_slots, lost));
+  }
+
+  // A table that fits no set of stages: the range from `earliest` on binds.
+  void table_shortfall(const item& x, unsigned earliest, const item_cost& whole, uint64_t placeable,
+                       uint64_t free_sram, uint64_t free_tcam) {
+    shortfall f = start_shortfall(x);
+    f.stage = int(earliest);
+    f.max_entries = placeable;
+    const uint64_t range = b_.stages - earliest;
+    if (whole.tcam_blocks > free_tcam)
+      f.resource = "TCAM blocks", f.need = whole.tcam_blocks, f.budget = range * b_.tcam_blocks,
+      f.used = f.budget - free_tcam;
+    else
+      f.resource = "SRAM blocks", f.need = whole.sram_blocks, f.budget = range * b_.sram_blocks,
+      f.used = f.budget - free_sram;
+    add_shortfall(std::move(f));
+    a_.shortfalls.back().advice += fmt::format(" (stages {}-{} together)", earliest, b_.stages - 1);
   }
 
   void commit(size_t i, const std::vector<stage_part>& parts) {
@@ -380,6 +466,46 @@ const char* to_string(match_kind k) {
 
 const char* to_string(gress g) { return g == gress::ingress ? "ingress" : "egress"; }
 
+namespace {
+
+// The PHV and the recirculation port are shared by the whole pipeline: sums against the target.
+void check_pipeline(const program& prog, const stage_budget& b, allocation& a) {
+  const phv_decl* widest = nullptr;
+  for (const phv_decl& p : prog.phv) {
+    a.phv_used += p.bits;
+    if (!widest || p.bits > widest->bits) widest = &p;
+  }
+  if (a.phv_used > b.phv_bits) {
+    a.problems.push_back(fmt::format("the packet header vector needs {} bits and the target has {} (widest: '{}' of "
+                                     "feature {}, {} bits)", a.phv_used, b.phv_bits, widest->name, widest->feature,
+                                     widest->bits));
+    shortfall f{widest->name, widest->feature, "", "PHV bits", -1, a.phv_used, 0, b.phv_bits, 0, 0, ""};
+    f.advice = fmt::format("turn off a feature that carries metadata (the widest is {}) or use a target with more PHV",
+                           widest->feature);
+    a.shortfalls.push_back(std::move(f));
+  }
+  const recirc_decl* largest = nullptr;
+  for (const recirc_decl& r : prog.recirc) {
+    a.recirc_gbps += r.gbps;
+    if (!largest || r.gbps > largest->gbps) largest = &r;
+  }
+  if (a.recirc_gbps > b.recirc_gbps) {
+    a.problems.push_back(fmt::format("the recirculation port needs up to {:.3f} Gb/s and the target has {} Gb/s "
+                                     "(largest: '{}' of feature {}, {:.3f} Gb/s: {})", a.recirc_gbps, b.recirc_gbps,
+                                     largest->name, largest->feature, largest->gbps, largest->basis));
+    shortfall f{largest->name, largest->feature, largest->knob, "recirculation Gb/s", -1,
+                uint64_t(std::ceil(a.recirc_gbps)), 0, b.recirc_gbps, 0, 0, ""};
+    // The demand is linear in the knob: scale it down to what the port leaves.
+    const double rest = a.recirc_gbps - largest->gbps, room = b.recirc_gbps - rest;
+    f.advice = room <= 0 ? fmt::format("other blocks already fill the recirculation port")
+                         : fmt::format("shrink {} by a factor of {:.2f} or more", largest->knob, largest->gbps / room);
+    a.shortfalls.push_back(std::move(f));
+  }
+  a.fits = a.problems.empty();
+}
+
+}  // namespace
+
 item_cost table_cost(const table_decl& t, uint64_t entries, const stage_budget& b) {
   item_cost c;
   if (entries == 0) return c;
@@ -418,7 +544,29 @@ allocation allocate(const program& prog, const stage_budget& budget) {
   check_budget(budget);
   const std::vector<item> items = build_items(prog);
   const std::vector<size_t> order = topological_order(items);
-  return allocator(items, budget).run(order);
+  allocation a = allocator(items, budget).run(order);
+  check_pipeline(prog, budget, a);
+  return a;
+}
+
+std::vector<std::string> program::features() const {
+  std::vector<std::string> f;
+  const auto add = [&f](const std::string& x) {
+    if (std::find(f.begin(), f.end(), x) == f.end()) f.push_back(x);
+  };
+  for (const auto& t : tables) add(t.feature);
+  for (const auto& r : registers) add(r.feature);
+  for (const auto& p : phv) add(p.feature);
+  for (const auto& r : recirc) add(r.feature);
+  for (const auto& b : buffer) add(b.feature);
+  return f;
+}
+
+std::string power_of_two_at_most(uint64_t v) {
+  if (v == 0) return "0";
+  unsigned n = 0;
+  while (n < 63 && (uint64_t(2) << n) <= v) ++n;
+  return fmt::format("2^{} ({})", n, uint64_t(1) << n);
 }
 
 std::string format_allocation(const allocation& a, const stage_budget& b) {
@@ -487,11 +635,19 @@ std::string format_allocation(const allocation& a, const stage_budget& b) {
   }
   if (items.empty()) out += "  (none)\n";
 
+  out += fmt::format("\npipeline-wide: PHV {}/{} bits, recirculation {:.3f}/{} Gb/s\n", a.phv_used, b.phv_bits,
+                     a.recirc_gbps, b.recirc_gbps);
   if (a.fits) {
     out += "\nfits\n";
   } else {
     out += fmt::format("\ndoes not fit ({}):\n", plural(a.problems.size(), "problem", "problems"));
     for (const std::string& p : a.problems) out += "  - " + p + "\n";
+    out += "\nwhat binds, and what to shrink:\n";
+    for (const shortfall& f : a.shortfalls) {
+      const std::string where = f.stage < 0 ? std::string("the pipeline") : fmt::format("stage {}", f.stage);
+      out += fmt::format("  - '{}' ({}): {} in {}: needs {}, budget {} with {} used; {}\n", f.item, f.feature,
+                         f.resource, where, f.need, f.budget, f.used, f.advice);
+    }
   }
   return out;
 }
@@ -499,19 +655,19 @@ std::string format_allocation(const allocation& a, const stage_budget& b) {
 program forwarding_program(uint64_t hosts, uint64_t ecmp_members, unsigned ports, bool int_enabled, bool mirror) {
   program p;
   // Keyed by the destination host; the action is the ECMP group (base 16 bits, size 16 bits).
-  p.tables.push_back(table_decl{"routing", "route", match_kind::exact, hosts, 24, 32, gress::ingress, {}});
+  p.tables.push_back(table_decl{"routing", "route", match_kind::exact, hosts, 24, 32, gress::ingress, {}, ""});
   // Addressed by base + hash % size (16 bits, as the route action's base); holds the port.
-  p.tables.push_back(
-      table_decl{"ecmp", "ecmp_member", match_kind::index, ecmp_members, 16, 16, gress::ingress, {"route"}});
+  p.tables.push_back(table_decl{"ecmp", "ecmp_member", match_kind::index, ecmp_members, 16, 16, gress::ingress,
+                                {"route"}, "switch.ecmp_members"});
   if (int_enabled) {
     // Indexed by the egress port, not by a hash.
-    p.registers.push_back(register_decl{"int", "int_tx_bytes", ports, 32, false, false, gress::egress, {}});
-    p.tables.push_back(table_decl{"int", "int_switch_id", match_kind::index, 1, 0, 12, gress::egress, {}});
+    p.registers.push_back(register_decl{"int", "int_tx_bytes", ports, 32, false, false, gress::egress, {}, ""});
+    p.tables.push_back(table_decl{"int", "int_switch_id", match_kind::index, 1, 0, 12, gress::egress, {}, ""});
   }
   if (mirror) {
     // One in N: a counter the sampler's stateful ALU wraps at N.
-    p.registers.push_back(register_decl{"mirror", "mirror_sampler", 1, 32, false, false, gress::ingress, {}});
-    p.tables.push_back(table_decl{"mirror", "mirror_session", match_kind::index, 1, 0, 32, gress::ingress, {"mirror_sampler"}});
+    p.registers.push_back(register_decl{"mirror", "mirror_sampler", 1, 32, false, false, gress::ingress, {}, ""});
+    p.tables.push_back(table_decl{"mirror", "mirror_session", match_kind::index, 1, 0, 32, gress::ingress, {"mirror_sampler"}, ""});
   }
   return p;
 }

@@ -1,0 +1,30 @@
+// The program one switch runs, built from the configuration structs: every block the
+// configuration enables, as the match tables, register arrays, PHV bits, recirculation and
+// buffer bytes the allocator (sizing/resources.h) places on a target. Each block's mapping onto
+// a Tofino-like pipeline, with its cost formula, is in docs/sizing.md.
+#pragma once
+#include <cstdint>
+
+#include "sizing/resources.h"
+#include "switch/switch.h"
+
+namespace netasic {
+
+struct switch_program_inputs {
+  switch_config sw;              // pipeline, lb (mode and its blocks), Flowcut, mirror
+  uint64_t hosts = 0;            // route entries (one per destination host)
+  unsigned ports = 0;            // front-panel ports
+  unsigned host_ports = 0;       // of them, facing hosts (Flowcut ingress_only is on switches with one)
+  bool conga_leaf = false;       // lb.mode conga: this switch is a leaf (else a spine)
+  bool int_enabled = false;      // INT records (nic.int_padding)
+  bool sundial = false;          // Sundial's register block (clock.algorithm = sundial)
+  uint32_t frame_bytes = 0;      // largest data frame (Flowcut's held packets)
+  uint32_t window_packets = 0;   // per flow (Flowcut's held packets)
+};
+
+// The feature name of each load-balancing mode: the name its lb.mode key takes.
+const char* lb_feature(lb_mode m);
+
+program switch_program(const switch_program_inputs& in);
+
+}  // namespace netasic
