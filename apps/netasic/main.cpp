@@ -152,6 +152,10 @@ int sc_main(int argc, char** argv) {
       ->check(CLI::IsMember({"slurm", "parallel"}));
   sweep->add_flag("--collect", sw.collect, "Run nothing: gather the points an --emit sweep left in --out");
   sweep->add_flag("--quiet", sw.quiet, "No progress lines");
+  sweep->add_option("--seeds", sw.seeds, "Run each point over N seeds (sim.seed, sim.seed + 1, ...): mean, min, max, CI")
+      ->check(CLI::Range(1u, 1000u));
+  sweep->add_option("--confidence", sw.confidence, "Confidence of the interval with --seeds (default 0.95)")
+      ->check(CLI::Range(0.5, 0.999));
 
   // params
   std::string prefix;
@@ -231,6 +235,8 @@ int sc_main(int argc, char** argv) {
       }
       for (const auto& axis : netasic::parse_grid(sw.grid))
         if (const auto* def = netasic::all_params().find(axis.key)) sw.key_units[axis.key] = def->unit;
+      // --seeds starts at the scenario's own seed (after --set) unless --seed says otherwise.
+      if (sw.seeds > 0 && !sw.seed) sw.seed = uint64_t(netasic::load_scenario(sw.scenario, sw.sets).integer("sim.seed"));
       return netasic::run_sweep(sw);
     }
     if (seed >= 0) sets.push_back(fmt::format("sim.seed={}", seed));

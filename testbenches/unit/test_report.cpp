@@ -31,8 +31,8 @@ TEST(Plot, ScriptIsDeterministicAndDropsUndrawablePoints) {
   s.xlabel = "x (us)";
   s.ylabel = "y's (bytes)";
   s.logx = true;
-  s.series.push_back({"a", {0, 1, 10}, {5, 6, 7}, "lines"});
-  s.series.push_back({"empty on log x", {-1}, {2}, "lines"});
+  s.series.push_back({"a", {0, 1, 10}, {5, 6, 7}, "lines", {}, {}, false});
+  s.series.push_back({"empty on log x", {-1}, {2}, "lines", {}, {}, false});
   std::string script = gnuplot_script(s);
   EXPECT_EQ(script, gnuplot_script(s));
   EXPECT_NE(script.find("noenhanced"), std::string::npos);
