@@ -101,10 +101,11 @@ void print_summary(const nlohmann::json& s, const std::string& dir, bool vcd) {
       violations += r["bound_violations"].get<uint64_t>();
       checks += r["bound_checks"].get<uint64_t>();
       for (const auto& f : r["failures"])
-        failures += fmt::format("{}{} {}", failures.empty() ? "; recovery: " : ", ", name,
+        failures += fmt::format("{}{} {}", failures.empty() ? "; outage: " : ", ", name,
                                 f["affected_devices"].get<uint64_t>() == 0 ? std::string("(none affected)")
-                                : f["recovery_time_us"].is_null()           ? std::string("not in the run")
-                                                                            : t(f["recovery_time_us"].get<double>() * 1e3));
+                                : !f["recovered"].get<bool>()               ? std::string("not recovered in the run")
+                                : f["max_outage_us"].is_null()              ? std::string("(last message before the run)")
+                                                                            : t(f["max_outage_us"].get<double>() * 1e3));
     }
     row("clock epsilon", eps);
     row("clock bound", fmt::format("{} violations in {} checks{}", violations, checks, failures));
