@@ -1,10 +1,15 @@
 // netasic: the command line. `run` simulates one scenario, `sweep` runs a grid of them (each
-// point in its own process), `params` lists every configuration key.
+// point in its own process), `size` searches a parameter for the smallest value that meets
+// goals, `params` lists every configuration key.
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <map>
+#include <sstream>
 
 #include <CLI/CLI.hpp>
 #include <systemc>
@@ -19,6 +24,7 @@
 #include "run/resources_report.h"
 #include "run/run_outputs.h"
 #include "scenario/scenario.h"
+#include "size.h"
 #include "sweep.h"
 #include "synth.h"
 
@@ -114,6 +120,23 @@ void print_summary(const nlohmann::json& s, const std::string& dir, bool vcd) {
                      (vcd ? ", waves.vcd, waves.gtkw)" : ")"));
 }
 
+// The keys that set a Verilog parameter of a block with RTL: each `--rtl` block's fixed keys,
+// whose last part upper-cased names a parameter of rtl/BLOCK.sv (lb.flowlet.entries: ENTRIES).
+std::map<std::string, std::pair<std::string, std::string>> rtl_parameter_keys(const std::string& rtl_dir) {
+  std::map<std::string, std::pair<std::string, std::string>> out;
+  for (const std::string& block : netasic::rtl_loop_block_names()) {
+    std::ifstream in(rtl_dir + "/" + block + ".sv");
+    std::stringstream sv;
+    sv << in.rdbuf();
+    for (const auto& [key, value] : netasic::rtl_loop_block_of(block).fixed_keys) {
+      std::string name = key.substr(key.rfind('.') + 1);
+      for (char& c : name) c = char(std::toupper(static_cast<unsigned char>(c)));
+      if (sv.str().find("parameter int " + name + " ") != std::string::npos) out[key] = {block, name};
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 // SystemC's own main() calls this (sc_elab_and_sim), so the kernel is set up the standard way.
@@ -153,6 +176,31 @@ int sc_main(int argc, char** argv) {
       ->check(CLI::IsMember({"slurm", "parallel"}));
   sweep->add_flag("--collect", sw.collect, "Run nothing: gather the points an --emit sweep left in --out");
   sweep->add_flag("--quiet", sw.quiet, "No progress lines");
+  sweep->add_option("--seeds", sw.seeds, "Run each point over N seeds (sim.seed, sim.seed + 1, ...): mean, min, max, CI")
+      ->check(CLI::Range(1u, 1000u));
+  sweep->add_option("--confidence", sw.confidence, "Confidence of the interval with --seeds (default 0.95)")
+      ->check(CLI::Range(0.5, 0.999));
+
+  // size
+  netasic::size_options sz;
+  int64_t size_seed = -1;
+  bool size_no_synth = false;
+  auto* size = app.add_subcommand("size", "Find the smallest value of a parameter that meets every goal (docs/sizing.md)");
+  size->add_option("scenario", sz.scenario, "Scenario TOML file")->required()->check(CLI::ExistingFile);
+  size->add_option("--param", sz.param, "The numeric key to size, e.g. lb.flowlet.entries")->required();
+  size->add_option("--goal", sz.goals, "METRIC OP VALUE, e.g. \"fct_slowdown.p99 <= 1.05 * ref\" (repeatable)")->required();
+  size->add_option("--ref", sz.refs, "key=value of the reference run that `ref` means (repeatable)");
+  size->add_option("--values", sz.values, "Candidate values: 1024,2048,...");
+  size->add_option("--pow2", sz.pow2, "Candidate values: every power of two MIN..MAX");
+  size->add_option("--set", sz.sets, "Override a key at every run (repeatable)");
+  size->add_option("--seeds", sz.seeds, "Seeds per point (default 3), from sim.seed up")->check(CLI::Range(2u, 1000u));
+  size->add_option("--max-seeds", sz.max_seeds, "Most seeds an undecided point grows to (default 4 x --seeds)");
+  size->add_option("--seed", size_seed, "First seed (default: the scenario's sim.seed)")->check(CLI::NonNegativeNumber);
+  size->add_option("--confidence", sz.confidence, "Confidence of each decision (default 0.95)")->check(CLI::Range(0.5, 0.999));
+  size->add_option("-j,--jobs", sz.jobs, "Runs at once (default: one per CPU)")->check(CLI::PositiveNumber);
+  size->add_option("--out", sz.out_dir, "Output directory (default out/size-<scenario file name>)");
+  size->add_flag("--no-synth", size_no_synth, "Do not run Yosys on the block's RTL at each value");
+  size->add_flag("--quiet", sz.quiet, "No progress lines");
 
   // params
   std::string prefix;
@@ -220,6 +268,14 @@ int sc_main(int argc, char** argv) {
       std::cout << netasic::resources_report(netasic::load_scenario(res_scenario, res_sets), fits);
       return fits ? 0 : exit_no_fit;
     }
+    if (*size) {
+      if (size_seed >= 0) sz.seed = uint64_t(size_seed);
+      if (sz.out_dir.empty()) sz.out_dir = "out/size-" + std::filesystem::path(sz.scenario).stem().string();
+      sz.synth = !size_no_synth;
+      sz.rtl_dir = rtl_dir;
+      sz.rtl_params = rtl_parameter_keys(rtl_dir);
+      return netasic::run_size(sz);
+    }
     if (*sweep) {
       if (sweep_seed >= 0) sw.seed = uint64_t(sweep_seed);
       if (sw.out_dir.empty()) sw.out_dir = "out/sweep-" + std::filesystem::path(sw.scenario).stem().string();
@@ -232,6 +288,8 @@ int sc_main(int argc, char** argv) {
       }
       for (const auto& axis : netasic::parse_grid(sw.grid))
         if (const auto* def = netasic::all_params().find(axis.key)) sw.key_units[axis.key] = def->unit;
+      // --seeds starts at the scenario's own seed (after --set) unless --seed says otherwise.
+      if (sw.seeds > 0 && !sw.seed) sw.seed = uint64_t(netasic::load_scenario(sw.scenario, sw.sets).integer("sim.seed"));
       return netasic::run_sweep(sw);
     }
     if (seed >= 0) sets.push_back(fmt::format("sim.seed={}", seed));

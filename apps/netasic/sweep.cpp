@@ -13,6 +13,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <set>
 #include <stdexcept>
@@ -84,31 +85,15 @@ bool runnable(const std::string& exe) {
   }
 }
 
+// A grid point: its directory and its runs (one, or one per seed in point-NNN/seed-S/).
 struct point_result {
   grid_point point;
   fs::path dir;
-  std::string status = "not run";   // "ok" or why the point failed
-  double wall_s = 0;
-  std::map<std::string, json> metrics;   // numeric scalars of summary.json, flattened
+  std::vector<uint64_t> seeds;      // empty: one run, in dir itself
+  std::vector<run_outcome> runs;
+  std::string status = "not run";   // "ok", or how many runs failed
   bool ok() const { return status == "ok"; }
 };
-
-// Reads a point's summary.json into r.metrics; false (and r.status says why) if it cannot.
-bool read_summary(point_result& r) {
-  std::ifstream in(r.dir / "summary.json");
-  if (!in) {
-    r.status = "no summary.json";
-    return false;
-  }
-  json doc = json::parse(in, nullptr, false);
-  if (doc.is_discarded() || !doc.is_object()) {
-    r.status = "unreadable summary.json";
-    return false;
-  }
-  for (const auto& [key, value] : flatten_json(doc))
-    if (value.is_number()) r.metrics[key] = value;
-  return true;
-}
 
 std::string exit_text(int status) {
   if (WIFEXITED(status)) return fmt::format("exit {}", WEXITSTATUS(status));
@@ -116,8 +101,8 @@ std::string exit_text(int status) {
   return "stopped";
 }
 
-// Starts one point with stdin from /dev/null and stdout and stderr into its log.txt.
-pid_t spawn_point(const std::vector<std::string>& argv, const fs::path& log) {
+// Starts one run with stdin from /dev/null and stdout and stderr into its log.txt.
+pid_t spawn_run(const std::vector<std::string>& argv, const fs::path& log) {
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
@@ -135,87 +120,224 @@ pid_t spawn_point(const std::vector<std::string>& argv, const fs::path& log) {
   return pid;
 }
 
-void run_points(const sweep_options& opt, std::vector<point_result>& results) {
-  using clock = std::chrono::steady_clock;
-  struct running {
-    pid_t pid;
-    size_t index;
-    clock::time_point start;
-  };
-  size_t jobs = opt.jobs > 0 ? static_cast<size_t>(opt.jobs) : std::max(1u, std::thread::hardware_concurrency());
-  std::vector<running> active;
-  size_t next = 0, finished = 0;
-  const size_t n = results.size();
+std::vector<run_job> jobs_of(const sweep_options& opt, const std::vector<point_result>& results) {
+  std::vector<run_job> jobs;
+  for (const auto& r : results) {
+    if (r.seeds.empty()) {
+      jobs.push_back({point_command(opt, r.point, r.dir.string()), r.dir.string(), describe(r.point)});
+      continue;
+    }
+    for (uint64_t s : r.seeds) {
+      const fs::path d = r.dir / fmt::format("seed-{}", s);
+      jobs.push_back({point_command(opt, r.point, d.string(), s), d.string(),
+                      describe(r.point) + fmt::format(" seed={}", s)});
+    }
+  }
+  return jobs;
+}
 
-  auto report = [&](const point_result& r) {
-    ++finished;
-    if (r.ok()) {
-      if (!opt.quiet)
-        std::cerr << fmt::format("[{}/{}] {} done in {:.1f} s\n", finished, n, describe(r.point), r.wall_s);
-    } else {
-      std::cerr << fmt::format("[{}/{}] {} FAILED ({}), see {}\n", finished, n, describe(r.point), r.status,
-                               (r.dir / "log.txt").string());
-    }
-  };
-
-  while (next < n || !active.empty()) {
-    while (next < n && active.size() < jobs) {
-      auto& r = results[next];
-      auto argv = point_command(opt, r.point, r.dir.string());
-      try {
-        active.push_back({spawn_point(argv, r.dir / "log.txt"), next, clock::now()});
-      } catch (const std::exception& e) {
-        r.status = e.what();
-        report(r);
-      }
-      ++next;
-    }
-    if (active.empty()) continue;
-    int status = 0;
-    pid_t pid = ::waitpid(-1, &status, 0);
-    if (pid < 0) {
-      if (errno == EINTR) continue;
-      throw std::runtime_error(fmt::format("waiting for the sweep's points: {}", std::strerror(errno)));
-    }
-    auto it = std::find_if(active.begin(), active.end(), [&](const running& a) { return a.pid == pid; });
-    if (it == active.end()) continue;   // not one of ours
-    auto& r = results[it->index];
-    r.wall_s = std::chrono::duration<double>(clock::now() - it->start).count();
-    active.erase(it);
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-      if (read_summary(r)) r.status = "ok";
-      else r.status = "exit 0 but " + r.status;
-    } else {
-      r.status = exit_text(status);
-    }
-    report(r);
+// Hands the runs back to their points, in job order, and sets each point's status.
+void assign_runs(std::vector<point_result>& results, std::vector<run_outcome> runs) {
+  size_t k = 0;
+  for (auto& r : results) {
+    const size_t n = std::max<size_t>(1, r.seeds.size());
+    r.runs.assign(runs.begin() + long(k), runs.begin() + long(k + n));
+    k += n;
+    size_t failed = std::count_if(r.runs.begin(), r.runs.end(), [](const run_outcome& o) { return !o.ok(); });
+    if (failed == 0) r.status = "ok";
+    else if (r.seeds.empty()) r.status = r.runs.front().status;
+    else r.status = fmt::format("{} of {} seeds failed", failed, n);
   }
 }
 
-void write_csv(const fs::path& path, const std::vector<grid_axis>& axes, const std::vector<point_result>& results,
-               const std::vector<std::string>& columns) {
+// One row per point. Without seeds, each metric as its run gave it; with seeds, the number of
+// runs that succeeded and, per metric, mean, min, max and the interval's ends.
+void write_csv(const fs::path& path, const sweep_options& opt, const std::vector<grid_axis>& axes,
+               const std::vector<point_result>& results, const std::vector<std::string>& columns) {
+  const bool seeds = opt.seeds > 0;
+  const std::string ci = ci_name(opt.confidence);
   std::string s = "point";
   for (const auto& a : axes) s += "," + csv_escape(a.key);
-  s += ",status";
-  for (const auto& c : columns) s += "," + csv_escape(c);
+  s += seeds ? ",status,seeds_ok" : ",status";
+  for (const auto& c : columns) {
+    if (!seeds) s += "," + csv_escape(c);
+    else
+      for (const char* stat : {".mean", ".min", ".max"}) s += "," + csv_escape(c + stat);
+    if (seeds) s += "," + csv_escape(c + "." + ci + "_low") + "," + csv_escape(c + "." + ci + "_high");
+  }
   s += "\n";
   for (size_t i = 0; i < results.size(); ++i) {
     const auto& r = results[i];
     s += std::to_string(i + 1);
     for (const auto& kv : r.point) s += "," + csv_escape(kv.second);
     s += "," + csv_escape(r.status);
-    for (const auto& c : columns) {
-      s += ",";
-      if (!r.ok()) continue;
-      if (auto it = r.metrics.find(c); it != r.metrics.end()) s += it->second.dump();
+    if (!seeds) {
+      for (const auto& c : columns) {
+        s += ",";
+        const auto& m = r.runs.front().metrics;
+        if (auto it = m.find(c); r.ok() && it != m.end()) s += it->second.dump();
+      }
+    } else {
+      s += fmt::format(",{}", std::count_if(r.runs.begin(), r.runs.end(), [](const run_outcome& o) { return o.ok(); }));
+      const auto agg = aggregate_runs(r.runs, opt.confidence);
+      for (const auto& c : columns) {
+        auto it = agg.find(c);
+        if (it == agg.end()) {
+          s += ",,,,,";
+          continue;
+        }
+        const sample_spread& a = it->second;
+        s += "," + csv_number(a.mean) + "," + csv_number(a.min) + "," + csv_number(a.max) + "," +
+             csv_number(a.ci_low()) + "," + csv_number(a.ci_high());
+      }
     }
     s += "\n";
   }
   write_file(path.string(), s);
 }
 
+// With seeds, every run: its point, its seed, its status and its metrics (runs.csv).
+void write_runs_csv(const fs::path& path, const std::vector<grid_axis>& axes, const std::vector<point_result>& results,
+                    const std::vector<std::string>& columns) {
+  std::string s = "point";
+  for (const auto& a : axes) s += "," + csv_escape(a.key);
+  s += ",seed,status";
+  for (const auto& c : columns) s += "," + csv_escape(c);
+  s += "\n";
+  for (size_t i = 0; i < results.size(); ++i)
+    for (size_t k = 0; k < results[i].runs.size(); ++k) {
+      const auto& r = results[i];
+      const auto& run = r.runs[k];
+      s += std::to_string(i + 1);
+      for (const auto& kv : r.point) s += "," + csv_escape(kv.second);
+      s += fmt::format(",{},{}", r.seeds[k], csv_escape(run.status));
+      for (const auto& c : columns) {
+        s += ",";
+        if (auto it = run.metrics.find(c); run.ok() && it != run.metrics.end()) s += it->second.dump();
+      }
+      s += "\n";
+    }
+  write_file(path.string(), s);
+}
+
 std::string axis_label(const std::string& key, const std::string& unit) {
   return unit.empty() ? key : fmt::format("{} ({})", key, unit);
+}
+
+// A point's value of a metric: the run's, or with seeds the mean with its interval (the interval
+// is the mean itself when unknown, so a bar of zero length). False when the point lacks it.
+bool point_value(const sweep_options& opt, const point_result& r, const std::string& metric, double& y, double& lo,
+                 double& hi) {
+  if (!r.ok()) return false;
+  if (opt.seeds == 0) {
+    auto it = r.runs.front().metrics.find(metric);
+    if (it == r.runs.front().metrics.end()) return false;
+    y = lo = hi = it->second.get<double>();
+    return true;
+  }
+  const auto agg = aggregate_runs(r.runs, opt.confidence);
+  auto it = agg.find(metric);
+  if (it == agg.end()) return false;
+  y = it->second.mean;
+  lo = it->second.has_interval() ? it->second.ci_low() : y;
+  hi = it->second.has_interval() ? it->second.ci_high() : y;
+  return true;
+}
+
+// The plot of one metric against the first grid key, one line per combination of the others.
+// False when no point has the metric.
+bool metric_plot(const sweep_options& opt, const std::vector<grid_axis>& axes, const std::vector<point_result>& results,
+                 const std::string& metric, plot_spec& spec) {
+  const auto& x_axis = axes.front();
+  // A numeric first key is an x axis; other values are evenly spaced categories.
+  const bool numeric = std::all_of(x_axis.values.begin(), x_axis.values.end(),
+                                   [](const std::string& v) { return as_number(v).has_value(); });
+  if (numeric) {
+    double lo = 1e300, hi = -1e300;
+    for (const auto& v : x_axis.values) {
+      lo = std::min(lo, *as_number(v));
+      hi = std::max(hi, *as_number(v));
+    }
+    spec.logx = lo > 0 && hi / lo >= 100;
+  } else {
+    for (size_t i = 0; i < x_axis.values.size(); ++i) spec.xtics.emplace_back(static_cast<double>(i), x_axis.values[i]);
+    spec.xmin = -0.5;
+    spec.xmax = static_cast<double>(x_axis.values.size()) - 0.5;
+  }
+  std::vector<std::string> line_names;
+  std::map<std::string, plot_series> lines;
+  for (const auto& r : results) {
+    std::string name;
+    for (size_t k = 1; k < r.point.size(); ++k) name += (name.empty() ? "" : ", ") + r.point[k].first + "=" + r.point[k].second;
+    if (name.empty()) name = opt.seeds > 0 ? metric + fmt::format(" (mean of {} seeds)", opt.seeds) : metric;
+    if (!lines.count(name)) line_names.push_back(name);
+    double y = 0, lo = 0, hi = 0;
+    if (!point_value(opt, r, metric, y, lo, hi)) continue;
+    const std::string& xv = r.point.front().second;
+    auto& s = lines[name];
+    s.x.push_back(numeric ? *as_number(xv)
+                          : double(std::find(x_axis.values.begin(), x_axis.values.end(), xv) - x_axis.values.begin()));
+    s.y.push_back(y);
+    s.ylow.push_back(lo);
+    s.yhigh.push_back(hi);
+  }
+  for (const auto& n : line_names) {
+    const auto& s = lines[n];
+    // Grid order need not be sorted: draw each line from left to right.
+    std::vector<size_t> order(s.x.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return s.x[a] < s.x[b]; });
+    plot_series sorted{n, {}, {}, "linespoints", {}, {}, false};
+    for (size_t i : order) {
+      sorted.x.push_back(s.x[i]);
+      sorted.y.push_back(s.y[i]);
+      if (opt.seeds == 0) continue;
+      sorted.ylow.push_back(s.ylow[i]);
+      sorted.yhigh.push_back(s.yhigh[i]);
+    }
+    if (!sorted.x.empty()) spec.series.push_back(std::move(sorted));
+  }
+  return !spec.series.empty();
+}
+
+// A cell of the points table: the value, or with seeds "mean ± half-width (min to max)".
+std::string point_cell(const sweep_options& opt, const point_result& r, const std::string& m) {
+  if (!r.ok()) return "";
+  if (opt.seeds == 0) {
+    auto it = r.runs.front().metrics.find(m);
+    return it != r.runs.front().metrics.end() ? format_value(m, it->second) : "";
+  }
+  const auto agg = aggregate_runs(r.runs, opt.confidence);
+  auto it = agg.find(m);
+  if (it == agg.end()) return "";
+  const sample_spread& a = it->second;
+  std::string c = format_value(m, json(a.mean));
+  if (a.has_interval()) c += " ± " + format_value(m, json(a.half_width));
+  return c + " (" + format_value(m, json(a.min)) + " to " + format_value(m, json(a.max)) + ")";
+}
+
+std::string points_table(const sweep_options& opt, const std::vector<grid_axis>& axes,
+                         const std::vector<point_result>& results, const std::function<std::string(const std::string&)>& key_unit) {
+  std::string h = "<h2>Points</h2>\n<table>\n<tr><th>point</th>";
+  for (const auto& a : axes) h += "<th>" + html_escape(axis_label(a.key, key_unit(a.key))) + "</th>";
+  h += "<th>status</th><th>wall time</th>";
+  for (const auto& m : opt.metrics) h += "<th>" + html_escape(m) + "</th>";
+  h += "<th>report</th></tr>\n";
+  for (size_t i = 0; i < results.size(); ++i) {
+    const auto& r = results[i];
+    h += fmt::format("<tr><td>{}</td>", i + 1);
+    for (const auto& kv : r.point) h += "<td>" + html_escape(kv.second) + "</td>";
+    double wall = 0;
+    for (const auto& run : r.runs) wall += run.wall_s;
+    h += "<td>" + html_escape(r.status) + "</td><td>" + (wall > 0 ? fmt::format("{:.1f} s", wall) : "") + "</td>";
+    for (const auto& m : opt.metrics) h += "<td>" + html_escape(point_cell(opt, r, m)) + "</td>";
+    // The report of the point's run, or of its first seed's.
+    const fs::path run_dir = r.seeds.empty() ? r.dir : r.dir / fmt::format("seed-{}", r.seeds.front());
+    const std::string rel = fs::relative(run_dir, r.dir.parent_path()).string() + "/report.html";
+    h += "<td>" + (fs::exists(run_dir / "report.html") ? "<a href=\"" + html_escape(rel) + "\">report</a>" : "") +
+         "</td></tr>\n";
+  }
+  return h + "</table>\n";
 }
 
 std::string html_page(const sweep_options& opt, const std::vector<grid_axis>& axes,
@@ -234,6 +356,11 @@ std::string html_page(const sweep_options& opt, const std::vector<grid_axis>& ax
     for (const auto& v : a.values) vals += (vals.empty() ? "" : ", ") + v;
     h += " " + html_escape(axis_label(a.key, key_unit(a.key))) + ": " + html_escape(vals) + ".";
   }
+  if (opt.seeds > 0)
+    h += html_escape(fmt::format(
+        " Each point ran {} seeds ({} to {}); a point shows the mean over them and its {:g} % confidence interval "
+        "(Student t, {} degrees of freedom).",
+        opt.seeds, *opt.seed, *opt.seed + opt.seeds - 1, opt.confidence * 100, opt.seeds - 1));
   h += "</p>\n";
 
   int plot_no = 0;
@@ -243,138 +370,160 @@ std::string html_page(const sweep_options& opt, const std::vector<grid_axis>& ax
       h += "<p class=\"note\">The sweep has no grid, so there is nothing to plot against; see the table.</p>\n";
       continue;
     }
-    const auto& x_axis = axes.front();
-    // A numeric first key is an x axis; other values are evenly spaced categories.
-    bool numeric = std::all_of(x_axis.values.begin(), x_axis.values.end(),
-                               [](const std::string& v) { return as_number(v).has_value(); });
     plot_spec spec;
     spec.id = fmt::format("plot{}", ++plot_no);
-    spec.title = metric + " by " + x_axis.key;
-    spec.xlabel = axis_label(x_axis.key, key_unit(x_axis.key));
+    spec.title = metric + " by " + axes.front().key;
+    spec.xlabel = axis_label(axes.front().key, key_unit(axes.front().key));
     spec.ylabel = axis_label(metric, unit_of_key(metric));
-    if (numeric) {
-      double lo = 1e300, hi = -1e300;
-      for (const auto& v : x_axis.values) {
-        lo = std::min(lo, *as_number(v));
-        hi = std::max(hi, *as_number(v));
-      }
-      spec.logx = lo > 0 && hi / lo >= 100;
-    } else {
-      for (size_t i = 0; i < x_axis.values.size(); ++i) spec.xtics.emplace_back(static_cast<double>(i), x_axis.values[i]);
-      spec.xmin = -0.5;
-      spec.xmax = static_cast<double>(x_axis.values.size()) - 0.5;
-    }
-    // One line per combination of the other keys, in grid order.
-    std::vector<std::string> line_names;
-    std::map<std::string, plot_series> lines;
-    bool any = false;
-    for (const auto& r : results) {
-      std::string name;
-      for (size_t k = 1; k < r.point.size(); ++k)
-        name += (name.empty() ? "" : ", ") + r.point[k].first + "=" + r.point[k].second;
-      if (name.empty()) name = metric;
-      if (!lines.count(name)) {
-        line_names.push_back(name);
-        lines[name].title = name;
-        lines[name].style = "linespoints";
-      }
-      if (!r.ok()) continue;
-      auto it = r.metrics.find(metric);
-      if (it == r.metrics.end()) continue;
-      const std::string& xv = r.point.front().second;
-      double x = numeric ? *as_number(xv)
-                         : static_cast<double>(std::find(x_axis.values.begin(), x_axis.values.end(), xv) -
-                                               x_axis.values.begin());
-      lines[name].x.push_back(x);
-      lines[name].y.push_back(it->second.get<double>());
-      any = true;
-    }
-    if (!any) {
+    if (!metric_plot(opt, axes, results, metric, spec)) {
       h += "<p class=\"note\">No successful point has " + html_escape(metric) + " in its summary.json.</p>\n";
       continue;
     }
-    for (const auto& n : line_names) {
-      auto& s = lines[n];
-      // Grid order need not be sorted: draw each line from left to right.
-      std::vector<size_t> order(s.x.size());
-      for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-      std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return s.x[a] < s.x[b]; });
-      plot_series sorted{s.title, {}, {}, s.style};
-      for (size_t i : order) {
-        sorted.x.push_back(s.x[i]);
-        sorted.y.push_back(s.y[i]);
-      }
-      if (!sorted.x.empty()) spec.series.push_back(std::move(sorted));
-    }
     std::string caption = axes.size() > 1 ? "One line per combination of the other grid keys." : "";
+    if (opt.seeds > 0)
+      caption += fmt::format("{}Error bars: the {:g} % confidence interval of the mean over {} seeds.",
+                             caption.empty() ? "" : " ", opt.confidence * 100, opt.seeds);
     if (failed > 0) caption += std::string(caption.empty() ? "" : " ") + "Failed points are left out.";
     h += "<figure>\n" + render_svg(spec) + "\n<figcaption>" + html_escape(caption) + "</figcaption>\n</figure>\n";
   }
-
-  // The points, with the requested metrics and a link to each point's own report.
-  h += "<h2>Points</h2>\n<table>\n<tr><th>point</th>";
-  for (const auto& a : axes) h += "<th>" + html_escape(axis_label(a.key, key_unit(a.key))) + "</th>";
-  h += "<th>status</th><th>wall time</th>";
-  for (const auto& m : opt.metrics) h += "<th>" + html_escape(m) + "</th>";
-  h += "<th>report</th></tr>\n";
-  for (size_t i = 0; i < results.size(); ++i) {
-    const auto& r = results[i];
-    h += fmt::format("<tr><td>{}</td>", i + 1);
-    for (const auto& kv : r.point) h += "<td>" + html_escape(kv.second) + "</td>";
-    h += "<td>" + html_escape(r.status) + "</td><td>" + (r.wall_s > 0 ? fmt::format("{:.1f} s", r.wall_s) : "") +
-         "</td>";
-    for (const auto& m : opt.metrics) {
-      auto it = r.metrics.find(m);
-      h += "<td>" + (r.ok() && it != r.metrics.end() ? html_escape(format_value(m, it->second)) : "") + "</td>";
-    }
-    std::string rel = r.dir.filename().string() + "/report.html";
-    h += "<td>" + (fs::exists(r.dir / "report.html") ? "<a href=\"" + html_escape(rel) + "\">report</a>" : "") +
-         "</td></tr>\n";
-  }
-  h += "</table>\n</body>\n</html>\n";
-  return h;
-}
-
-// The shell line of one point for job files: make its directory, run it, stderr to its log.
-std::string job_line(const sweep_options& opt, const point_result& r) {
-  std::string dir = shell_quote(r.dir.string());
-  return fmt::format("mkdir -p {} && {} > {}/log.txt 2>&1", dir, join_command(point_command(opt, r.point, r.dir.string())),
-                     dir);
-}
-
-int emit_jobs(const sweep_options& opt, const std::vector<point_result>& results) {
-  const fs::path out(opt.out_dir);
-  std::string lines;
-  for (const auto& r : results) lines += job_line(opt, r) + "\n";
-  if (opt.emit == "parallel") {
-    write_file((out / "jobs.txt").string(), lines);
-    std::cerr << fmt::format(
-        "wrote {} ({} commands). From this directory run:\n  parallel --jobs {} < {}\nthen gather the results "
-        "with the same sweep command and --collect.\n",
-        (out / "jobs.txt").string(), results.size(),
-        opt.jobs > 0 ? std::to_string(opt.jobs) : std::string("100%"), shell_quote((out / "jobs.txt").string()));
-    return 0;
-  }
-  write_file((out / "points.txt").string(), lines);
-  std::string script = "#!/bin/bash\n";
-  script += fmt::format("# netasic sweep of {}: {} points, one array task each.\n", opt.scenario, results.size());
-  script += "# Submit from the directory the sweep was written from (paths are relative to it).\n";
-  script += "#SBATCH --job-name=netasic-sweep\n";
-  script += fmt::format("#SBATCH --array=1-{}{}\n", results.size(), opt.jobs > 0 ? fmt::format("%{}", opt.jobs) : "");
-  script += fmt::format("#SBATCH --output={}/slurm-%A_%a.out\n", opt.out_dir);
-  script += "set -euo pipefail\n";
-  script += fmt::format("line=$(sed -n \"${{SLURM_ARRAY_TASK_ID}}p\" {})\n", shell_quote((out / "points.txt").string()));
-  script += "exec bash -c \"$line\"\n";
-  write_file((out / "sweep.slurm").string(), script);
-  std::cerr << fmt::format(
-      "wrote {} and {} ({} array tasks). From this directory run:\n  sbatch {}\nthen gather the results with the "
-      "same sweep command and --collect.\n",
-      (out / "sweep.slurm").string(), (out / "points.txt").string(), results.size(),
-      shell_quote((out / "sweep.slurm").string()));
-  return 0;
+  h += points_table(opt, axes, results, key_unit);
+  return h + "</body>\n</html>\n";
 }
 
 }  // namespace
+
+run_outcome collect_run(const std::string& dir) {
+  run_outcome r;
+  std::ifstream in(fs::path(dir) / "summary.json");
+  if (!in) {
+    r.status = "no summary.json";
+    return r;
+  }
+  json doc = json::parse(in, nullptr, false);
+  if (doc.is_discarded() || !doc.is_object()) {
+    r.status = "unreadable summary.json";
+    return r;
+  }
+  for (const auto& [key, value] : flatten_json(doc))
+    if (value.is_number()) r.metrics[key] = value;
+  r.status = "ok";
+  return r;
+}
+
+std::vector<run_outcome> run_jobs(const std::vector<run_job>& jobs, int parallel, bool quiet) {
+  using clock = std::chrono::steady_clock;
+  struct running {
+    pid_t pid;
+    size_t index;
+    clock::time_point start;
+  };
+  const size_t limit = parallel > 0 ? size_t(parallel) : std::max(1u, std::thread::hardware_concurrency());
+  const size_t n = jobs.size();
+  std::vector<run_outcome> out(n);
+  std::vector<running> active;
+  size_t next = 0, finished = 0;
+  auto report = [&](size_t i) {
+    ++finished;
+    if (out[i].ok() && !quiet)
+      std::cerr << fmt::format("[{}/{}] {} done in {:.1f} s\n", finished, n, jobs[i].label, out[i].wall_s);
+    else if (!out[i].ok())
+      std::cerr << fmt::format("[{}/{}] {} FAILED ({}), see {}\n", finished, n, jobs[i].label, out[i].status,
+                               (fs::path(jobs[i].dir) / "log.txt").string());
+  };
+  while (next < n || !active.empty()) {
+    while (next < n && active.size() < limit) {
+      const fs::path dir(jobs[next].dir);
+      try {
+        fs::create_directories(dir);
+        fs::remove(dir / "summary.json");   // a stale one must not pass for this run's result
+        active.push_back({spawn_run(jobs[next].argv, dir / "log.txt"), next, clock::now()});
+      } catch (const std::exception& e) {
+        out[next].status = e.what();
+        report(next);
+      }
+      ++next;
+    }
+    if (active.empty()) continue;
+    int status = 0;
+    pid_t pid = ::waitpid(-1, &status, 0);
+    if (pid < 0) {
+      if (errno == EINTR) continue;
+      throw std::runtime_error(fmt::format("waiting for the runs: {}", std::strerror(errno)));
+    }
+    auto it = std::find_if(active.begin(), active.end(), [&](const running& a) { return a.pid == pid; });
+    if (it == active.end()) continue;   // not one of ours
+    const size_t i = it->index;
+    const double wall = std::chrono::duration<double>(clock::now() - it->start).count();
+    active.erase(it);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+      out[i] = collect_run(jobs[i].dir);
+      if (!out[i].ok()) out[i].status = "exit 0 but " + out[i].status;
+    } else {
+      out[i].status = exit_text(status);
+    }
+    out[i].wall_s = wall;
+    report(i);
+  }
+  return out;
+}
+
+int emit_job_files(const std::string& emit, const std::string& out_dir, const std::string& name,
+                   const std::string& command, const std::vector<run_job>& jobs, int parallel) {
+  const fs::path out(out_dir);
+  std::string lines;
+  for (const auto& j : jobs) {   // make the run's directory, run it, its output to its log
+    const std::string dir = shell_quote(j.dir);
+    lines += fmt::format("mkdir -p {} && {} > {}/log.txt 2>&1\n", dir, join_command(j.argv), dir);
+  }
+  const std::string after = fmt::format("then gather the results with the same {} command and --collect.", command);
+  if (emit == "parallel") {
+    write_file((out / "jobs.txt").string(), lines);
+    std::cerr << fmt::format("wrote {} ({} commands). From this directory run:\n  parallel --jobs {} < {}\n{}\n",
+                             (out / "jobs.txt").string(), jobs.size(),
+                             parallel > 0 ? std::to_string(parallel) : std::string("100%"),
+                             shell_quote((out / "jobs.txt").string()), after);
+    return 0;
+  }
+  write_file((out / "points.txt").string(), lines);
+  const fs::path slurm = out / (name + ".slurm");
+  std::string script = "#!/bin/bash\n";
+  script += fmt::format("# netasic {}: {} runs, one array task each.\n", command, jobs.size());
+  script += "# Submit from the directory the command was run in (paths are relative to it).\n";
+  script += fmt::format("#SBATCH --job-name=netasic-{}\n", name);
+  script += fmt::format("#SBATCH --array=1-{}{}\n", jobs.size(), parallel > 0 ? fmt::format("%{}", parallel) : "");
+  script += fmt::format("#SBATCH --output={}/slurm-%A_%a.out\n", out_dir);
+  script += "set -euo pipefail\n";
+  script += fmt::format("line=$(sed -n \"${{SLURM_ARRAY_TASK_ID}}p\" {})\n", shell_quote((out / "points.txt").string()));
+  script += "exec bash -c \"$line\"\n";
+  write_file(slurm.string(), script);
+  std::cerr << fmt::format("wrote {} and {} ({} array tasks). From this directory run:\n  sbatch {}\n{}\n",
+                           slurm.string(), (out / "points.txt").string(), jobs.size(), shell_quote(slurm.string()), after);
+  return 0;
+}
+
+std::map<std::string, sample_spread> aggregate_runs(const std::vector<run_outcome>& runs, double confidence) {
+  std::map<std::string, std::vector<double>> values;
+  for (const auto& r : runs)
+    if (r.ok())
+      for (const auto& [k, v] : r.metrics) values[k].push_back(v.get<double>());
+  std::map<std::string, sample_spread> out;
+  for (const auto& [k, v] : values) out[k] = spread_of(v, confidence);
+  return out;
+}
+
+std::string csv_number(double v) {
+  if (!std::isfinite(v)) return "";
+  if (v == std::floor(v) && std::fabs(v) < 9007199254740992.0) return fmt::format("{}", int64_t(v));
+  return json(v).dump();
+}
+
+std::string ci_name(double confidence) { return fmt::format("ci{:g}", confidence * 100); }
+
+std::vector<uint64_t> replicate_seeds(uint64_t first, unsigned n) {
+  std::vector<uint64_t> s;
+  for (unsigned i = 0; i < n; ++i) s.push_back(first + i);
+  return s;
+}
 
 std::vector<grid_axis> parse_grid(const std::vector<std::string>& grid) {
   std::vector<grid_axis> axes;
@@ -427,7 +576,7 @@ std::string point_dir_name(size_t index, size_t total) {
 }
 
 std::vector<std::string> point_command(const sweep_options& opt, const grid_point& point,
-                                       const std::string& point_dir) {
+                                       const std::string& point_dir, std::optional<uint64_t> run_seed) {
   std::vector<std::string> argv = {opt.netasic_exe, "run", opt.scenario};
   for (const auto& s : opt.sets) {
     argv.push_back("--set");
@@ -443,6 +592,7 @@ std::vector<std::string> point_command(const sweep_options& opt, const grid_poin
     argv.push_back("--set");
     argv.push_back(k + "=" + v);
   }
+  if (run_seed) seed = std::to_string(*run_seed);
   if (seed) {
     argv.push_back("--seed");
     argv.push_back(*seed);
@@ -451,34 +601,74 @@ std::vector<std::string> point_command(const sweep_options& opt, const grid_poin
   return argv;
 }
 
+namespace {
+
+// Bad options, found before anything runs: std::invalid_argument.
+void check_options(sweep_options& opt, const std::vector<grid_axis>& axes) {
+  if (opt.scenario.empty()) throw std::invalid_argument("no scenario given");
+  if (opt.out_dir.empty()) throw std::invalid_argument("no output directory given (--out)");
+  if (opt.emit != "" && opt.emit != "slurm" && opt.emit != "parallel")
+    throw std::invalid_argument(fmt::format("--emit '{}': expected slurm or parallel", opt.emit));
+  if (opt.collect && !opt.emit.empty()) throw std::invalid_argument("--collect and --emit exclude each other");
+  if (opt.seeds > 0 && !opt.seed)
+    throw std::invalid_argument("--seeds needs the first seed (the scenario's sim.seed, or --seed)");
+  if (!(opt.confidence > 0 && opt.confidence < 1))
+    throw std::invalid_argument(fmt::format("--confidence {}: must be between 0 and 1", opt.confidence));
+  for (const auto& a : axes) {
+    const bool seed_key = a.key == "seed" || a.key == "sim.seed";
+    if (seed_key && opt.seeds > 0)
+      throw std::invalid_argument(fmt::format("--grid '{}=...' and --seeds exclude each other: --seeds {} already runs "
+                                              "seeds {} to {} at every point", a.key, opt.seeds, *opt.seed,
+                                              *opt.seed + opt.seeds - 1));
+    if (seed_key && opt.seed) throw std::invalid_argument(fmt::format("--grid '{}=...' and --seed exclude each other", a.key));
+    for (const auto& s : opt.sets)
+      if (s.substr(0, s.find('=')) == a.key)
+        throw std::invalid_argument(fmt::format("key '{}' is both in --grid and in --set '{}'", a.key, s));
+  }
+  if (opt.netasic_exe.empty()) opt.netasic_exe = running_executable();  // the points run this netasic
+  if (!opt.collect && !runnable(opt.netasic_exe))
+    throw std::invalid_argument(fmt::format("cannot run '{}': not an executable", opt.netasic_exe));
+  if (opt.metrics.empty()) opt.metrics = sweep_options{}.metrics;
+}
+
+// Writes sweep.csv (and runs.csv with seeds) and sweep.html; the exit code.
+int gather(const sweep_options& opt, const std::vector<grid_axis>& axes, const std::vector<point_result>& results) {
+  const fs::path out(opt.out_dir);
+  // Every numeric summary value seen at any run, in name order; one that repeats a column
+  // already there (a summary echoing its seed) is left out.
+  std::set<std::string> names;
+  for (const auto& r : results)
+    for (const auto& run : r.runs)
+      for (const auto& m : run.metrics) names.insert(m.first);
+  for (const char* k : {"point", "status", "seed", "seeds_ok"}) names.erase(k);
+  for (const auto& a : axes) names.erase(a.key);
+  for (const auto& m : opt.metrics)
+    if (!names.count(m) && std::any_of(results.begin(), results.end(), [](const point_result& r) { return r.ok(); }))
+      std::cerr << fmt::format("sweep: no summary.json has the metric '{}'\n", m);
+  write_csv(out / "sweep.csv", opt, axes, results, {names.begin(), names.end()});
+  if (opt.seeds > 0) write_runs_csv(out / "runs.csv", axes, results, {names.begin(), names.end()});
+  write_file((out / "sweep.html").string(), html_page(opt, axes, results));
+  size_t failed = std::count_if(results.begin(), results.end(), [](const point_result& r) { return !r.ok(); });
+  if (!opt.quiet || failed > 0)
+    std::cerr << fmt::format("sweep: {} of {} points succeeded; wrote {} and {}\n", results.size() - failed,
+                             results.size(), (out / "sweep.csv").string(), (out / "sweep.html").string());
+  return failed > 0 ? 1 : 0;
+}
+
+}  // namespace
+
 int run_sweep(const sweep_options& options) {
   sweep_options opt = options;
   std::vector<grid_axis> axes;
   std::vector<grid_point> points;
   try {
-    if (opt.scenario.empty()) throw std::invalid_argument("no scenario given");
-    if (opt.out_dir.empty()) throw std::invalid_argument("no output directory given (--out)");
-    if (opt.emit != "" && opt.emit != "slurm" && opt.emit != "parallel")
-      throw std::invalid_argument(fmt::format("--emit '{}': expected slurm or parallel", opt.emit));
-    if (opt.collect && !opt.emit.empty()) throw std::invalid_argument("--collect and --emit exclude each other");
     axes = parse_grid(opt.grid);
     points = expand_grid(opt.grid);
-    for (const auto& a : axes) {
-      if (a.key == "seed" && opt.seed)
-        throw std::invalid_argument("--grid 'seed=...' and --seed exclude each other");
-      for (const auto& s : opt.sets)
-        if (s.substr(0, s.find('=')) == a.key)
-          throw std::invalid_argument(fmt::format("key '{}' is both in --grid and in --set '{}'", a.key, s));
-    }
-    if (opt.netasic_exe.empty()) opt.netasic_exe = running_executable();  // the points run this netasic
-    if (!opt.collect && !runnable(opt.netasic_exe))
-      throw std::invalid_argument(fmt::format("cannot run '{}': not an executable", opt.netasic_exe));
-    if (opt.metrics.empty()) opt.metrics = sweep_options{}.metrics;
+    check_options(opt, axes);
   } catch (const std::exception& e) {
     std::cerr << "netasic sweep: " << e.what() << "\n";
     return 2;
   }
-
   try {
     const fs::path out(opt.out_dir);
     fs::create_directories(out);
@@ -486,42 +676,22 @@ int run_sweep(const sweep_options& options) {
     for (size_t i = 0; i < points.size(); ++i) {
       results[i].point = points[i];
       results[i].dir = out / point_dir_name(i + 1, points.size());
+      if (opt.seeds > 0) results[i].seeds = replicate_seeds(*opt.seed, opt.seeds);
     }
-    if (!opt.emit.empty()) return emit_jobs(opt, results);
-
+    const std::vector<run_job> jobs = jobs_of(opt, results);
+    if (!opt.emit.empty()) return emit_job_files(opt.emit, opt.out_dir, "sweep", "sweep", jobs, opt.jobs);
+    std::vector<run_outcome> runs;
     if (opt.collect) {
-      for (auto& r : results)
-        if (read_summary(r)) r.status = "ok";
+      for (const auto& j : jobs) runs.push_back(collect_run(j.dir));
     } else {
-      for (auto& r : results) {
-        fs::create_directories(r.dir);
-        fs::remove(r.dir / "summary.json");   // a stale one must not pass for this run's result
-      }
       if (!opt.quiet)
-        std::cerr << fmt::format("sweep: {} point{} of {}, output in {}\n", results.size(),
-                                 results.size() == 1 ? "" : "s", opt.scenario, opt.out_dir);
-      run_points(opt, results);
+        std::cerr << fmt::format("sweep: {} point{} of {}{}, output in {}\n", results.size(),
+                                 results.size() == 1 ? "" : "s", opt.scenario,
+                                 opt.seeds > 0 ? fmt::format(", {} seeds each", opt.seeds) : "", opt.out_dir);
+      runs = run_jobs(jobs, opt.jobs, opt.quiet);
     }
-
-    // Every numeric summary value seen at any point, in name order; one that repeats a column
-    // already there (a summary echoing its seed) is left out.
-    std::set<std::string> names;
-    for (const auto& r : results)
-      for (const auto& m : r.metrics) names.insert(m.first);
-    names.erase("point");
-    names.erase("status");
-    for (const auto& a : axes) names.erase(a.key);
-    for (const auto& m : opt.metrics)
-      if (!names.count(m) && std::any_of(results.begin(), results.end(), [](const point_result& r) { return r.ok(); }))
-        std::cerr << fmt::format("sweep: no summary.json has the metric '{}'\n", m);
-    write_csv(out / "sweep.csv", axes, results, {names.begin(), names.end()});
-    write_file((out / "sweep.html").string(), html_page(opt, axes, results));
-
-    size_t failed = std::count_if(results.begin(), results.end(), [](const point_result& r) { return !r.ok(); });
-    if (!opt.quiet || failed > 0)
-      std::cerr << fmt::format("sweep: {} of {} points succeeded; wrote {} and {}\n", results.size() - failed,
-                               results.size(), (out / "sweep.csv").string(), (out / "sweep.html").string());
-    return failed > 0 ? 1 : 0;
+    assign_runs(results, std::move(runs));
+    return gather(opt, axes, results);
   } catch (const std::exception& e) {
     std::cerr << "netasic sweep: " << e.what() << "\n";
     return 2;

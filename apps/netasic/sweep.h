@@ -1,5 +1,7 @@
 // `netasic sweep`: runs a scenario over the cartesian product of parameter values, each point
-// in its own process, and gathers the points' summary.json into sweep.csv and sweep.html.
+// in its own process, and gathers the points' summary.json into sweep.csv and sweep.html. With
+// --seeds N each point runs N times (seeds sim.seed, sim.seed + 1, ..., sim.seed + N - 1) and
+// sweep.csv reports each metric's mean, min, max and Student t confidence interval.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -8,6 +10,10 @@
 #include <string>
 #include <utility>
 #include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "common/stats.h"
 
 namespace netasic {
 
@@ -18,7 +24,9 @@ struct sweep_options {
   std::vector<std::string> sets;    // extra --set passed to every point
   std::string out_dir;
   int jobs = 0;                     // points run at once; <= 0 = one per CPU (no limit for slurm)
-  std::optional<uint64_t> seed;
+  std::optional<uint64_t> seed;     // with seeds > 0: the first seed (the caller sets it from sim.seed)
+  unsigned seeds = 0;               // 0: one run per point; N: N runs per point, seeds seed .. seed + N - 1
+  double confidence = 0.95;         // of the interval sweep.csv and sweep.html give with seeds
   std::vector<std::string> metrics = {"fct_slowdown.p50", "fct_slowdown.p99"};   // summary.json paths
   std::string emit;                 // "", "slurm" or "parallel": write job files, run nothing
   bool quiet = false;               // no progress lines (failures are still reported)
@@ -43,9 +51,48 @@ std::vector<grid_point> expand_grid(const std::vector<std::string>& grid);
 // "point-007": 1-based, at least 3 digits, as many as the largest index needs.
 std::string point_dir_name(size_t index, size_t total);
 
-// argv of one point: EXE run SCENARIO --set k=v ... [--seed N] --out DIR --quiet.
+// argv of one point: EXE run SCENARIO --set k=v ... [--seed N] --out DIR --quiet. `seed`, when
+// given, is the seed of this run (one of a point's replicates).
 std::vector<std::string> point_command(const sweep_options& opt, const grid_point& point,
-                                       const std::string& point_dir);
+                                       const std::string& point_dir, std::optional<uint64_t> seed = std::nullopt);
+
+// The seeds of a point's N replicates: first, first + 1, ..., first + N - 1 (the run's random
+// source is a Mersenne Twister whose seeding spreads the seed over its whole state, so
+// neighbouring seeds give unrelated streams).
+std::vector<uint64_t> replicate_seeds(uint64_t first, unsigned n);
+
+// One `netasic run` in its own process and what came of it; shared with `netasic size`.
+struct run_job {
+  std::vector<std::string> argv;
+  std::string dir;      // its run directory: log.txt, summary.json
+  std::string label;    // for progress lines: "traffic.load=0.2 seed=3"
+};
+struct run_outcome {
+  std::string status = "not run";   // "ok" or why the run failed
+  double wall_s = 0;
+  std::map<std::string, nlohmann::json> metrics;   // numeric scalars of summary.json, flattened
+  bool ok() const { return status == "ok"; }
+};
+
+// Runs the jobs, at most `parallel` at once (<= 0: one per CPU), each with stdin from /dev/null
+// and its output into DIR/log.txt, and reads each DIR/summary.json. A stale summary.json is
+// removed first. Progress lines on stderr unless quiet; failures always.
+std::vector<run_outcome> run_jobs(const std::vector<run_job>& jobs, int parallel, bool quiet);
+// What a run that already happened (an emitted job) left in its directory.
+run_outcome collect_run(const std::string& dir);
+// Job files instead of runs: `emit` "parallel" writes OUT/jobs.txt (one shell line per job),
+// "slurm" OUT/points.txt and OUT/<name>.slurm (one array task per job). `command` is what the
+// user reruns with --collect afterwards. Returns 0.
+int emit_job_files(const std::string& emit, const std::string& out_dir, const std::string& name,
+                   const std::string& command, const std::vector<run_job>& jobs, int parallel);
+
+// Each metric over the successful runs that have it: mean, min, max, interval.
+std::map<std::string, sample_spread> aggregate_runs(const std::vector<run_outcome>& runs, double confidence);
+// A number for a CSV cell: integers without a fraction, others as JSON writes them (shortest
+// round trip), "" for NaN.
+std::string csv_number(double v);
+// "ci95": the column stem of an interval at this confidence.
+std::string ci_name(double confidence);
 
 // Runs (or emits, or collects) the sweep; the exit code for `netasic sweep`: 0 when every point
 // succeeded, 1 when some failed, 2 for bad options.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace netasic {
@@ -57,6 +58,83 @@ std::vector<slowdown_bin> slowdown_by_size(const std::vector<sized_slowdown>& fl
     bins.push_back(bin);
   }
   return bins;
+}
+
+namespace {
+
+// Continued fraction of the regularized incomplete beta function (modified Lentz's method,
+// Numerical Recipes 3rd ed. section 6.4); converges fast for x < (a + 1) / (a + b + 2).
+double beta_fraction(double a, double b, double x) {
+  const double tiny = 1e-300;
+  double c = 1, d = 1 - (a + b) * x / (a + 1);
+  d = 1 / (std::fabs(d) < tiny ? tiny : d);
+  double h = d;
+  for (int m = 1; m <= 1000; ++m) {
+    for (int half = 0; half < 2; ++half) {
+      const double num = half == 0 ? m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m))
+                                   : -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1));
+      d = 1 + num * d;
+      d = 1 / (std::fabs(d) < tiny ? tiny : d);
+      c = 1 + num / c;
+      if (std::fabs(c) < tiny) c = tiny;
+      h *= d * c;
+      if (half == 1 && std::fabs(d * c - 1) < 1e-15) return h;
+    }
+  }
+  return h;
+}
+
+// I_x(a, b), the regularized incomplete beta function.
+double incomplete_beta(double a, double b, double x) {
+  if (x <= 0) return 0;
+  if (x >= 1) return 1;
+  const double front = std::exp(std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + a * std::log(x) + b * std::log1p(-x));
+  if (x < (a + 1) / (a + b + 2)) return front * beta_fraction(a, b, x) / a;
+  return 1 - front * beta_fraction(b, a, 1 - x) / b;
+}
+
+// P(T <= t) for Student's t with df degrees of freedom.
+double student_t_cdf(double t, double df) {
+  const double tail = 0.5 * incomplete_beta(df / 2, 0.5, df / (df + t * t));
+  return t >= 0 ? 1 - tail : tail;
+}
+
+}  // namespace
+
+double student_t_quantile(double p, double df) {
+  if (!(p > 0 && p < 1)) throw std::invalid_argument("student_t_quantile: p must be in (0, 1)");
+  if (!(df > 0)) throw std::invalid_argument("student_t_quantile: df must be above 0");
+  if (p < 0.5) return -student_t_quantile(1 - p, df);
+  // Bracket, then bisect the monotone CDF: 200 halvings reach the resolution of a double.
+  double lo = 0, hi = 1;
+  while (student_t_cdf(hi, df) < p) hi *= 2;
+  for (int i = 0; i < 200 && hi - lo > 1e-13 * hi; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (student_t_cdf(mid, df) < p ? lo : hi) = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+
+sample_spread spread_of(const std::vector<double>& values, double confidence) {
+  if (values.empty()) throw std::invalid_argument("spread_of: no values");
+  if (!(confidence > 0 && confidence < 1)) throw std::invalid_argument("spread_of: confidence must be in (0, 1)");
+  sample_spread s;
+  s.n = values.size();
+  s.confidence = confidence;
+  s.min = *std::min_element(values.begin(), values.end());
+  s.max = *std::max_element(values.begin(), values.end());
+  double sum = 0;
+  for (double v : values) sum += v;
+  s.mean = sum / double(s.n);
+  if (s.n < 2) {
+    s.half_width = std::numeric_limits<double>::quiet_NaN();
+    return s;
+  }
+  double ss = 0;
+  for (double v : values) ss += (v - s.mean) * (v - s.mean);
+  s.sd = std::sqrt(ss / double(s.n - 1));
+  s.half_width = student_t_quantile((1 + confidence) / 2, double(s.n - 1)) * s.sd / std::sqrt(double(s.n));
+  return s;
 }
 
 }  // namespace netasic

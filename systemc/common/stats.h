@@ -36,4 +36,24 @@ struct slowdown_bin {
 const std::vector<uint64_t>& slowdown_bin_edges();   // min_bytes of each bin, then no_upper_bound
 std::vector<slowdown_bin> slowdown_by_size(const std::vector<sized_slowdown>& flows);
 
+// Quantile of Student's t distribution with `df` > 0 degrees of freedom: the t with
+// P(T <= t) = p, 0 < p < 1. Computed by inverting the CDF (regularized incomplete beta function,
+// continued fraction) to about 1e-12, so t(0.975, 4) = 2.776445... for any df, not a table.
+double student_t_quantile(double p, double df);
+
+// A metric over n repeated runs (seeds): mean, extremes, sample standard deviation (n - 1) and
+// the two-sided Student t confidence interval of the mean, mean +- t((1 + c) / 2, n - 1) s / sqrt(n).
+// With fewer than two values the interval is unknown: half_width is NaN.
+struct sample_spread {
+  size_t n = 0;
+  double mean = 0, min = 0, max = 0, sd = 0;
+  double confidence = 0;   // c, e.g. 0.95
+  double half_width = 0;   // NaN when n < 2
+  double ci_low() const { return mean - half_width; }
+  double ci_high() const { return mean + half_width; }
+  bool has_interval() const { return half_width == half_width; }
+};
+// Throws std::invalid_argument for no values or a confidence outside (0, 1).
+sample_spread spread_of(const std::vector<double>& values, double confidence);
+
 }  // namespace netasic

@@ -93,17 +93,29 @@ std::string gnuplot_script(const plot_spec& spec) {
     if (ser.x.size() != ser.y.size())
       throw std::invalid_argument(fmt::format("plot '{}': series '{}' has {} x and {} y values", spec.title,
                                               ser.title, ser.x.size(), ser.y.size()));
+    const bool bars = !ser.ylow.empty() || !ser.yhigh.empty();
+    if (bars && (ser.ylow.size() != ser.y.size() || ser.yhigh.size() != ser.y.size()))
+      throw std::invalid_argument(fmt::format("plot '{}': series '{}' has {} y values but {} low and {} high ends",
+                                              spec.title, ser.title, ser.y.size(), ser.ylow.size(), ser.yhigh.size()));
+    const bool logy = ser.y2 ? spec.logy2 : spec.logy;
     std::string block;
     size_t points = 0;
     for (size_t k = 0; k < ser.x.size(); ++k) {
       double x = ser.x[k], y = ser.y[k];
-      if (!std::isfinite(x) || !std::isfinite(y) || (spec.logx && x <= 0) || (spec.logy && y <= 0)) continue;
-      block += fmt::format("{:.10g} {:.10g}\n", x, y);
+      if (!std::isfinite(x) || !std::isfinite(y) || (spec.logx && x <= 0) || (logy && y <= 0)) continue;
+      block += fmt::format("{:.10g} {:.10g}", x, y);
+      // An end a log axis cannot show (or an unknown one) is drawn at the point itself.
+      if (bars)
+        for (double e : {ser.ylow[k], ser.yhigh[k]})
+          block += fmt::format(" {:.10g}", std::isfinite(e) && (!logy || e > 0) ? e : y);
+      block += "\n";
       ++points;
     }
     if (points == 0) continue;
     s += fmt::format("$d{} << EOD\n{}EOD\n", i, block);
-    plots.push_back(fmt::format("$d{} using 1:2 with {} lw 1.5 title {}", i, ser.style, quoted(ser.title)));
+    const std::string with = !bars ? ser.style : ser.style == "points" ? "yerrorbars" : "yerrorlines";
+    plots.push_back(fmt::format("$d{} using {} with {} lw 1.5{} title {}", i, bars ? "1:2:3:4" : "1:2", with,
+                                ser.y2 ? " axes x1y2" : "", quoted(ser.title)));
   }
   if (plots.empty()) throw std::invalid_argument(fmt::format("plot '{}' has no data to draw", spec.title));
   s += "set title " + quoted(spec.title) + "\n";
@@ -113,6 +125,10 @@ std::string gnuplot_script(const plot_spec& spec) {
   s += "set key outside right top vertical Left reverse noautotitle\n";
   if (spec.logx) s += "set logscale x\n";
   if (spec.logy) s += "set logscale y\n";
+  if (!spec.y2label.empty()) {
+    s += "set y2label " + quoted(spec.y2label) + "\nset y2tics\nset format y2 '%g'\nset border 11\n";
+    if (spec.logy2) s += "set logscale y2\n";
+  }
   s += "set format x " + quoted(spec.xformat.empty() ? "%g" : spec.xformat) + "\n";
   s += "set format y " + quoted(spec.yformat.empty() ? "%g" : spec.yformat) + "\n";
   s += "set offsets 0, 0, graph 0.05, graph 0.05\n";   // autoscaled y: lines clear of the frame

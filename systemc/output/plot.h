@@ -12,12 +12,17 @@ struct plot_series {
   std::string title;              // legend entry
   std::vector<double> x, y;       // same length; points that a log axis cannot show are dropped
   std::string style = "lines";    // gnuplot "with" style: lines, steps, linespoints, points
+  // Error bars: both empty, or both as long as y (each point's low and high end); a series with
+  // them is drawn "with yerrorlines" (or "yerrorbars" when style is "points").
+  std::vector<double> ylow, yhigh;
+  bool y2 = false;                // against the right-hand y axis (spec.y2label)
 };
 
 struct plot_spec {
   std::string title;
   std::string xlabel, ylabel;     // with the unit, e.g. "flow size (bytes)"
-  bool logx = false, logy = false;
+  std::string y2label;            // the right-hand axis, for series with y2 set
+  bool logx = false, logy = false, logy2 = false;
   std::string xformat, yformat;   // gnuplot tic formats, e.g. "%.0s %cB" for 1 kB, 1 MB; "" = "%g"
   std::optional<double> xmin, xmax, ymin, ymax;   // unset = autoscale
   std::vector<std::pair<double, std::string>> xtics;   // labelled x positions; empty = automatic

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <stdexcept>
 #include <vector>
 
 #include "common/stats.h"
@@ -132,4 +134,51 @@ TEST(Percentile, OutsideZeroToHundredIsRefused) {
   EXPECT_THROW(percentile(v, -1), std::invalid_argument);
   EXPECT_THROW(percentile(v, 100.5), std::invalid_argument);
   EXPECT_EQ(percentile(v, 100), 3);
+}
+
+// Student t quantiles against published table values (e.g. NIST/SEMATECH e-Handbook, table
+// 1.3.6.7.2) and the two closed forms: df 1 is Cauchy, tan(pi (p - 1/2)); df 2 is
+// (2p - 1) / sqrt(2p (1 - p)).
+TEST(StudentT, QuantilesMatchTablesAndClosedForms) {
+  const double pi = std::acos(-1.0);
+  for (double p : {0.6, 0.9, 0.975, 0.995}) {
+    EXPECT_NEAR(student_t_quantile(p, 1), std::tan(pi * (p - 0.5)), 1e-9 * std::tan(pi * (p - 0.5))) << p;
+    EXPECT_NEAR(student_t_quantile(p, 2), (2 * p - 1) / std::sqrt(2 * p * (1 - p)), 1e-10) << p;
+  }
+  EXPECT_NEAR(student_t_quantile(0.975, 1), 12.706, 5e-4);
+  EXPECT_NEAR(student_t_quantile(0.975, 2), 4.303, 5e-4);
+  EXPECT_NEAR(student_t_quantile(0.975, 4), 2.776, 5e-4);
+  EXPECT_NEAR(student_t_quantile(0.975, 9), 2.262, 5e-4);
+  EXPECT_NEAR(student_t_quantile(0.975, 29), 2.045, 5e-4);
+  EXPECT_NEAR(student_t_quantile(0.995, 4), 4.604, 5e-4);
+  EXPECT_NEAR(student_t_quantile(0.95, 10), 1.812, 5e-4);
+  EXPECT_NEAR(student_t_quantile(0.975, 1e7), 1.959964, 1e-5);   // the normal's 97.5 % point
+  EXPECT_DOUBLE_EQ(student_t_quantile(0.025, 4), -student_t_quantile(0.975, 4));
+  EXPECT_THROW(student_t_quantile(1, 4), std::invalid_argument);
+  EXPECT_THROW(student_t_quantile(0.9, 0), std::invalid_argument);
+}
+
+// Five seeds 1, 2, 3, 4, 10: mean 4, squares about the mean 9 + 4 + 1 + 0 + 36 = 50, s = sqrt(50/4)
+// = 3.5355; the 95 % interval is 4 +- 2.776445 x 3.5355 / sqrt(5) = 4 +- 4.3899.
+TEST(SampleSpread, MeanAndStudentIntervalByHand) {
+  const sample_spread s = spread_of({3, 1, 10, 4, 2}, 0.95);
+  EXPECT_EQ(s.n, 5u);
+  EXPECT_DOUBLE_EQ(s.mean, 4);
+  EXPECT_DOUBLE_EQ(s.min, 1);
+  EXPECT_DOUBLE_EQ(s.max, 10);
+  EXPECT_NEAR(s.sd, 3.5355339, 1e-7);
+  EXPECT_NEAR(s.half_width, 4.3899, 1e-4);
+  EXPECT_NEAR(s.ci_low(), -0.3899, 1e-4);
+  EXPECT_NEAR(s.ci_high(), 8.3899, 1e-4);
+  // Two values 10 and 12: mean 11, s = sqrt(2), t(0.975, 1) = 12.7062: 11 +- 12.7062.
+  const sample_spread two = spread_of({10, 12}, 0.95);
+  EXPECT_NEAR(two.half_width, 12.7062, 1e-4);
+  // Equal values: no spread, an interval of width 0.
+  const sample_spread flat = spread_of({7, 7, 7}, 0.99);
+  EXPECT_EQ(flat.half_width, 0);
+  EXPECT_TRUE(flat.has_interval());
+  // One value: a mean, no interval.
+  EXPECT_FALSE(spread_of({5}, 0.95).has_interval());
+  EXPECT_THROW(spread_of({}, 0.95), std::invalid_argument);
+  EXPECT_THROW(spread_of({1, 2}, 1.0), std::invalid_argument);
 }

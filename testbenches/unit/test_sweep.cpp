@@ -110,3 +110,68 @@ TEST(Sweep, RunsPointsAndGathersSummaries) {
   EXPECT_EQ(run_sweep(o), 2);
 }
 
+
+// --seeds N: each point runs N times with seeds first .. first + N - 1, and sweep.csv gives each
+// metric's mean, min, max and Student t interval. The stand-in writes its seed as the metric,
+// so with seeds 3..7 the mean is 5, s = sqrt(10 / 4) = 1.5811 and the 95 % interval is
+// 5 +- t(0.975, 4) 1.5811 / sqrt(5) = 5 +- 2.776445 x 0.70711 = 5 +- 1.96324.
+TEST(Sweep, SeedsAggregateToMeanAndStudentInterval) {
+  temp_dir dir("sweep_seeds");
+  fs::path exe = dir.path / "fake-netasic";
+  {
+    std::ofstream f(exe);
+    f << "#!/bin/sh\n"
+         "out=; seed=; lv=\n"
+         "while [ $# -gt 0 ]; do case $1 in\n"
+         "  --seed) seed=$2; shift 2;; --set) lv=${2#*=}; shift 2;;\n"
+         "  --out) out=$2; shift 2;; *) shift;; esac; done\n"
+         "echo \"{\\\"m\\\": $seed, \\\"lv\\\": $lv}\" > $out/summary.json\n";
+  }
+  fs::permissions(exe, fs::perms::owner_all);
+  sweep_options o;
+  o.netasic_exe = exe.string();
+  o.scenario = "s.toml";
+  o.grid = {"leaves=2,4"};
+  o.out_dir = (dir.path / "out").string();
+  o.seeds = 5;
+  o.seed = 3;
+  o.metrics = {"m"};
+  o.quiet = true;
+  ASSERT_EQ(run_sweep(o), 0);
+  auto lines = split(slurp(dir.path / "out" / "sweep.csv"), '\n');
+  ASSERT_EQ(lines.size(), 4u);   // the header, two points, the empty piece after the last newline
+  EXPECT_EQ(lines[0], "point,leaves,status,seeds_ok,lv.mean,lv.min,lv.max,lv.ci95_low,lv.ci95_high,"
+                      "m.mean,m.min,m.max,m.ci95_low,m.ci95_high");
+  auto cells = split(lines[2], ',');
+  ASSERT_EQ(cells.size(), 14u);
+  EXPECT_EQ(cells[3], "5");
+  EXPECT_EQ(std::stod(cells[4]), 4);   // every seed of point 2 has lv 4: an interval of width 0
+  EXPECT_EQ(std::stod(cells[7]), 4);
+  EXPECT_EQ(std::stod(cells[9]), 5);
+  EXPECT_EQ(std::stod(cells[10]), 3);
+  EXPECT_EQ(std::stod(cells[11]), 7);
+  EXPECT_NEAR(std::stod(cells[12]), 5 - 1.96324, 1e-5);
+  EXPECT_NEAR(std::stod(cells[13]), 5 + 1.96324, 1e-5);
+  // Every run is kept, in its own directory, and listed in runs.csv.
+  EXPECT_TRUE(fs::exists(dir.path / "out" / "point-001" / "seed-7" / "summary.json"));
+  EXPECT_EQ(split(slurp(dir.path / "out" / "runs.csv"), '\n').size(), 12u);
+  const std::string html = slurp(dir.path / "out" / "sweep.html");
+  EXPECT_NE(html.find("95 % confidence interval"), std::string::npos);
+  EXPECT_NE(html.find("5 ± 1.963"), std::string::npos) << "the points table gives mean ± half-width";
+
+  // Job files carry each run's seed.
+  o.emit = "parallel";
+  o.out_dir = (dir.path / "emit").string();
+  ASSERT_EQ(run_sweep(o), 0);
+  auto jobs = split(slurp(dir.path / "emit" / "jobs.txt"), '\n');
+  ASSERT_EQ(jobs.size(), 11u);
+  EXPECT_NE(jobs[4].find("--seed 7 --out"), std::string::npos) << jobs[4];
+  EXPECT_NE(jobs[4].find("point-001/seed-7"), std::string::npos) << jobs[4];
+
+  // A grid over the seed itself cannot go with --seeds.
+  o.emit = "";
+  o.grid = {"sim.seed=1,2"};
+  EXPECT_EQ(run_sweep(o), 2);
+  o.grid = {"seed=1,2"};
+  EXPECT_EQ(run_sweep(o), 2);
+}
