@@ -1,10 +1,15 @@
 // netasic: the command line. `run` simulates one scenario, `sweep` runs a grid of them (each
-// point in its own process), `params` lists every configuration key.
+// point in its own process), `size` searches a parameter for the smallest value that meets
+// goals, `params` lists every configuration key.
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <map>
+#include <sstream>
 
 #include <CLI/CLI.hpp>
 #include <systemc>
@@ -19,6 +24,7 @@
 #include "run/resources_report.h"
 #include "run/run_outputs.h"
 #include "scenario/scenario.h"
+#include "size.h"
 #include "sweep.h"
 #include "synth.h"
 
@@ -101,16 +107,34 @@ void print_summary(const nlohmann::json& s, const std::string& dir, bool vcd) {
       violations += r["bound_violations"].get<uint64_t>();
       checks += r["bound_checks"].get<uint64_t>();
       for (const auto& f : r["failures"])
-        failures += fmt::format("{}{} {}", failures.empty() ? "; recovery: " : ", ", name,
+        failures += fmt::format("{}{} {}", failures.empty() ? "; outage: " : ", ", name,
                                 f["affected_devices"].get<uint64_t>() == 0 ? std::string("(none affected)")
-                                : f["recovery_time_us"].is_null()           ? std::string("not in the run")
-                                                                            : t(f["recovery_time_us"].get<double>() * 1e3));
+                                : !f["recovered"].get<bool>()               ? std::string("not recovered in the run")
+                                : f["max_outage_us"].is_null()              ? std::string("(last message before the run)")
+                                                                            : t(f["max_outage_us"].get<double>() * 1e3));
     }
     row("clock epsilon", eps);
     row("clock bound", fmt::format("{} violations in {} checks{}", violations, checks, failures));
   }
   row("outputs", dir + "/ (report.html, summary.json, flows.csv, links.csv, probes.csv, config.toml" +
                      (vcd ? ", waves.vcd, waves.gtkw)" : ")"));
+}
+
+// The keys that set a Verilog parameter of a block with RTL: each `--rtl` block's fixed keys,
+// whose last part upper-cased names a parameter of rtl/BLOCK.sv (lb.flowlet.entries: ENTRIES).
+std::map<std::string, std::pair<std::string, std::string>> rtl_parameter_keys(const std::string& rtl_dir) {
+  std::map<std::string, std::pair<std::string, std::string>> out;
+  for (const std::string& block : netasic::rtl_loop_block_names()) {
+    std::ifstream in(rtl_dir + "/" + block + ".sv");
+    std::stringstream sv;
+    sv << in.rdbuf();
+    for (const auto& [key, value] : netasic::rtl_loop_block_of(block).fixed_keys) {
+      std::string name = key.substr(key.rfind('.') + 1);
+      for (char& c : name) c = char(std::toupper(static_cast<unsigned char>(c)));
+      if (sv.str().find("parameter int " + name + " ") != std::string::npos) out[key] = {block, name};
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -156,6 +180,27 @@ int sc_main(int argc, char** argv) {
       ->check(CLI::Range(1u, 1000u));
   sweep->add_option("--confidence", sw.confidence, "Confidence of the interval with --seeds (default 0.95)")
       ->check(CLI::Range(0.5, 0.999));
+
+  // size
+  netasic::size_options sz;
+  int64_t size_seed = -1;
+  bool size_no_synth = false;
+  auto* size = app.add_subcommand("size", "Find the smallest value of a parameter that meets every goal (docs/sizing.md)");
+  size->add_option("scenario", sz.scenario, "Scenario TOML file")->required()->check(CLI::ExistingFile);
+  size->add_option("--param", sz.param, "The numeric key to size, e.g. lb.flowlet.entries")->required();
+  size->add_option("--goal", sz.goals, "METRIC OP VALUE, e.g. \"fct_slowdown.p99 <= 1.05 * ref\" (repeatable)")->required();
+  size->add_option("--ref", sz.refs, "key=value of the reference run that `ref` means (repeatable)");
+  size->add_option("--values", sz.values, "Candidate values: 1024,2048,...");
+  size->add_option("--pow2", sz.pow2, "Candidate values: every power of two MIN..MAX");
+  size->add_option("--set", sz.sets, "Override a key at every run (repeatable)");
+  size->add_option("--seeds", sz.seeds, "Seeds per point (default 3), from sim.seed up")->check(CLI::Range(2u, 1000u));
+  size->add_option("--max-seeds", sz.max_seeds, "Most seeds an undecided point grows to (default 4 x --seeds)");
+  size->add_option("--seed", size_seed, "First seed (default: the scenario's sim.seed)")->check(CLI::NonNegativeNumber);
+  size->add_option("--confidence", sz.confidence, "Confidence of each decision (default 0.95)")->check(CLI::Range(0.5, 0.999));
+  size->add_option("-j,--jobs", sz.jobs, "Runs at once (default: one per CPU)")->check(CLI::PositiveNumber);
+  size->add_option("--out", sz.out_dir, "Output directory (default out/size-<scenario file name>)");
+  size->add_flag("--no-synth", size_no_synth, "Do not run Yosys on the block's RTL at each value");
+  size->add_flag("--quiet", sz.quiet, "No progress lines");
 
   // params
   std::string prefix;
@@ -222,6 +267,14 @@ int sc_main(int argc, char** argv) {
       if (!res_target.empty()) res_sets.push_back("switch.target=" + res_target);
       std::cout << netasic::resources_report(netasic::load_scenario(res_scenario, res_sets), fits);
       return fits ? 0 : exit_no_fit;
+    }
+    if (*size) {
+      if (size_seed >= 0) sz.seed = uint64_t(size_seed);
+      if (sz.out_dir.empty()) sz.out_dir = "out/size-" + std::filesystem::path(sz.scenario).stem().string();
+      sz.synth = !size_no_synth;
+      sz.rtl_dir = rtl_dir;
+      sz.rtl_params = rtl_parameter_keys(rtl_dir);
+      return netasic::run_size(sz);
     }
     if (*sweep) {
       if (sweep_seed >= 0) sw.seed = uint64_t(sweep_seed);

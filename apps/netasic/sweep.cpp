@@ -150,9 +150,6 @@ void assign_runs(std::vector<point_result>& results, std::vector<run_outcome> ru
   }
 }
 
-// A number as summary.json wrote it (integers stay integers); "" for one not known.
-std::string csv_number(double v) { return std::isfinite(v) ? json(v).dump() : std::string(); }
-
 // One row per point. Without seeds, each metric as its run gave it; with seeds, the number of
 // runs that succeeded and, per metric, mean, min, max and the interval's ends.
 void write_csv(const fs::path& path, const sweep_options& opt, const std::vector<grid_axis>& axes,
@@ -512,6 +509,12 @@ std::map<std::string, sample_spread> aggregate_runs(const std::vector<run_outcom
   std::map<std::string, sample_spread> out;
   for (const auto& [k, v] : values) out[k] = spread_of(v, confidence);
   return out;
+}
+
+std::string csv_number(double v) {
+  if (!std::isfinite(v)) return "";
+  if (v == std::floor(v) && std::fabs(v) < 9007199254740992.0) return fmt::format("{}", int64_t(v));
+  return json(v).dump();
 }
 
 std::string ci_name(double confidence) { return fmt::format("ci{:g}", confidence * 100); }

@@ -88,6 +88,9 @@ int emit_job_files(const std::string& emit, const std::string& out_dir, const st
 
 // Each metric over the successful runs that have it: mean, min, max, interval.
 std::map<std::string, sample_spread> aggregate_runs(const std::vector<run_outcome>& runs, double confidence);
+// A number for a CSV cell: integers without a fraction, others as JSON writes them (shortest
+// round trip), "" for NaN.
+std::string csv_number(double v);
 // "ci95": the column stem of an interval at this confidence.
 std::string ci_name(double confidence);
 

@@ -27,6 +27,10 @@ class crc_engine {
 
   static crc_engine crc32() { return crc_engine(32, 0x04C11DB7u, 0xFFFFFFFFu, true, 0xFFFFFFFFu); }
   static crc_engine crc16() { return crc_engine(16, 0x1021u, 0xFFFFu, false, 0); }
+  // CRC-32C (Castagnoli). Its polynomial is coprime with CRC-32's, so on the same key the two
+  // CRCs are together one CRC modulo the product (degree 64): for uniformly random keys their 64
+  // bits are independent. BalanceSketch's fingerprint unit (load_balancer) uses it.
+  static crc_engine crc32c() { return crc_engine(32, 0x1EDC6F41u, 0xFFFFFFFFu, true, 0xFFFFFFFFu); }
 
  private:
   unsigned width_;

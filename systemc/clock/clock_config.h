@@ -38,6 +38,9 @@ struct clock_network_config {
   int64_t initial_offset_ps = 1'000'000;       // clocks start uniform in +-1 us, unsynchronised
   uint64_t oscillator_period_ps = 1'000;
   int64_t broken_rate_ppb = 1'000'000;         // a broken clock runs at +1000 ppm, 5x max_drift
+  // false: the controller programs no backup parents and no backup root (the control of every
+  // backup-plan check): an affected device then waits for the controller's new plan.
+  bool backup_plan = true;
   uint64_t controller_delay_ps = 100'000'000'000;   // 100 ms: the controller's reaction (Fig. 3.19)
   // Valid receipt to the forwarded message's egress (standalone) or to its traffic-manager queue
   // (a fabric run: the switch adds the queueing and its egress pipeline).

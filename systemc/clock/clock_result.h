@@ -14,17 +14,29 @@ namespace netasic {
 // One failure as one algorithm saw it. Affected: the surviving devices whose current path to
 // the root crossed the failed element (or every device, when the root failed); cut off: the
 // survivors the failure disconnected from every root (they cannot recover and are not
-// counted). A device recovers at its first valid sync-message that left the root at or after
-// the failure (or when it becomes the root itself). Outage: from its last valid message before
-// the failure to that one (the recovery time of §3.6.1.3). Peak: the largest epsilon of an
-// affected device from the failure to its recovery (or the end of the run).
+// counted). A device resynchronises at its first valid sync-message that left the root at or
+// after the failure (or when it becomes the root itself).
+//
+// Two durations per device, and they are not the same figure:
+//  - the outage: the time without a valid sync-message, from its last valid message before the
+//    failure to that first one after. This is what the drift term of epsilon counts, and what the
+//    paper's link-failure recovery measures ("after the 185us timeout, the next message is at
+//    270us", §3.6.1.3, with the 84 ns peak = 30 ns + 270 us x 200 ppm). For a given tree it does
+//    not depend on where in the sync interval the failure lands;
+//  - the resync time: from the failure itself to that first message. It is the outage minus the
+//    time from the last message to the failure, so it moves with the failure's phase in the sync
+//    interval (by up to one interval).
+// Peak: the largest epsilon of an affected device from the failure to its recovery (or the end of
+// the run).
 struct clock_failure_result {
   uint64_t at_ps = 0;
   std::string kind, target, text;
   uint32_t affected = 0, cut_off = 0, recovered = 0;
   bool all_recovered = true;
-  uint64_t recovery_ps = 0;              // to the last affected device's recovery (all_recovered)
+  uint64_t resync_ps = 0;                // failure to the last affected device's resync (all_recovered)
+  uint64_t min_resync_ps = 0;            // failure to the first affected device's resync
   uint64_t max_outage_ps = 0;            // over the recovered devices whose last message is known
+  uint64_t min_outage_ps = 0;
   bool outage_known = false;             // (a baseline's last message before the run is not)
   int64_t peak_epsilon_ps = 0;
   std::string peak_device;

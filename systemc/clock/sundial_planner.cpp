@@ -10,9 +10,10 @@ namespace {
 
 constexpr uint32_t no_port = sundial_firmware_config::no_port;
 
-// Without a complete plan the backup parents are not safe to use: run without them.
-void drop_unsafe_backups(backup_plan& plan) {
-  if (plan.ok()) return;
+// Without a complete plan the backup parents are not safe to use: run without them. Nor when
+// the configuration switches the backup plan off (clock_network_config::backup_plan).
+void drop_unsafe_backups(backup_plan& plan, const clock_network_config& cfg) {
+  if (plan.ok() && cfg.backup_plan) return;
   std::fill(plan.backup_parent.begin(), plan.backup_parent.end(), backup_plan::none);
   plan.backup_root = backup_plan::none;
 }
@@ -97,7 +98,7 @@ struct sundial_planner::impl {
   impl(std::unique_ptr<clock_world> o, const clock_world& world) : own(std::move(o)), w(world) {
     g = w.graph0;
     plan = w.plan0;
-    drop_unsafe_backups(plan);
+    drop_unsafe_backups(plan, w.cfg);
     down.assign(w.topo.links.size(), 0);
     for (unsigned li = 0; li < w.topo.links.size(); ++li) down[li] = w.topo.links[li].failed;
     dead.assign(w.n, 0);
@@ -163,7 +164,7 @@ sundial_planner::observed sundial_planner::react(const std::vector<unsigned>& li
   seen.replanned = r.root != backup_plan::none;
   if (!seen.replanned) return seen;
   m.plan = std::move(r.plan);
-  drop_unsafe_backups(m.plan);
+  drop_unsafe_backups(m.plan, m.w.cfg);
   return seen;
 }
 

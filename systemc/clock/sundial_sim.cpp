@@ -266,6 +266,7 @@ void sundial_sim::finish(nlohmann::json& s) {
   uint32_t deepest = 0;
   for (uint32_t d : w_.plan0.depth_primary)
     if (d != backup_plan::none) deepest = std::max(deepest, d);
+  s["backup_plan"] = cfg_.backup_plan;   // false: no backup parents programmed (clock.backup_plan)
   s["plan_status"] = plan_status_name(w_.plan0.status);
   if (!w_.plan0.ok()) s["plan_reason"] = w_.plan0.reason;
   s["backup_root"] = w_.plan0.backup_root == backup_plan::none ? std::string()

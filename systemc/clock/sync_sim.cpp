@@ -76,11 +76,14 @@ void sync_sim::synced(uint32_t u, uint64_t t, int64_t eps_before, uint32_t epoch
     ++f.r.recovered;
     f.r.impacted_ps += t - (f.last_before[u] != never ? f.last_before[u] : f.r.at_ps);
     if (f.last_before[u] != never) {
-      f.r.max_outage_ps = std::max(f.r.max_outage_ps, t - f.last_before[u]);
+      const uint64_t outage = t - f.last_before[u];
+      f.r.min_outage_ps = f.r.outage_known ? std::min(f.r.min_outage_ps, outage) : outage;
+      f.r.max_outage_ps = std::max(f.r.max_outage_ps, outage);
       f.r.outage_known = true;
     }
-    if (t - f.r.at_ps >= f.r.recovery_ps) {
-      f.r.recovery_ps = t - f.r.at_ps;
+    f.r.min_resync_ps = f.r.recovered == 1 ? t - f.r.at_ps : std::min(f.r.min_resync_ps, t - f.r.at_ps);
+    if (t - f.r.at_ps >= f.r.resync_ps) {
+      f.r.resync_ps = t - f.r.at_ps;
       f.r.slowest = w_.topo.nodes[u].name;
     }
     p[i] = p.back();
@@ -333,7 +336,7 @@ void sync_sim::summarise(uint64_t end_ps) {
   for (tracked& f : fails_) {
     impacted += f.r.impacted_ps;
     impacted_devices += f.r.affected;
-    if (!f.r.all_recovered) f.r.recovery_ps = never;
+    if (!f.r.all_recovered) f.r.resync_ps = never;
     res_.failures.push_back(f.r);
     const clock_failure_result& r = f.r;
     fl.push_back({{"time_us", us(r.at_ps)},
@@ -344,8 +347,10 @@ void sync_sim::summarise(uint64_t end_ps) {
                   {"cut_off_devices", r.cut_off},
                   {"recovered_devices", r.recovered},
                   {"recovered", r.all_recovered},
-                  {"recovery_time_us", r.all_recovered ? nlohmann::json(us(r.recovery_ps)) : nlohmann::json(nullptr)},
                   {"max_outage_us", r.outage_known ? nlohmann::json(us(r.max_outage_ps)) : nlohmann::json(nullptr)},
+                  {"min_outage_us", r.outage_known ? nlohmann::json(us(r.min_outage_ps)) : nlohmann::json(nullptr)},
+                  {"resync_after_failure_us", r.all_recovered ? nlohmann::json(us(r.resync_ps)) : nlohmann::json(nullptr)},
+                  {"first_resync_after_failure_us", r.recovered > 0 ? nlohmann::json(us(r.min_resync_ps)) : nlohmann::json(nullptr)},
                   {"peak_epsilon_ns", ns(r.peak_epsilon_ps)},
                   {"peak_device", r.peak_device},
                   {"peak_epsilon_base_ns", ns(r.peak_epsilon_base_ps)},

@@ -74,20 +74,31 @@ using report::page;
 
 std::string flow_count(size_t n) { return fmt::format("{} flow{}", group_digits(static_cast<int64_t>(n)), n == 1 ? "" : "s"); }
 
-// A display of summary.json itself, every value with its unit: the one section that reads the
-// JSON, because showing that file is its job.
+// summary.json itself, last: every value with its unit, grouped by its top-level key, each group
+// collapsed (<details>). The one section that lists the JSON, because showing that file is its job.
 void summary_section(page& pg, const json& summary) {
-  pg.html += "<h2>Summary</h2>\n";
+  pg.html += "<h2 id=\"all-values\">All summary values</h2>\n";
   auto rows = flatten_json(summary);
   if (rows.empty()) {
     pg.note("The run wrote no summary values.");
     return;
   }
-  pg.html += "<table class=\"summary\">\n<tr><th>metric</th><th>value</th></tr>\n";
-  for (const auto& [key, value] : rows)
-    pg.html += fmt::format("<tr><td>{}</td><td title=\"{} = {}\">{}</td></tr>\n", html_escape(key), html_escape(key),
-                           html_escape(value.dump()), html_escape(format_value(key, value)));
-  pg.html += "</table>\n";
+  std::vector<std::string> groups;
+  std::map<std::string, std::vector<std::pair<std::string, json>>> by_group;
+  for (const auto& row : rows) {
+    const std::string g = row.first.substr(0, row.first.find('.'));
+    if (!by_group.count(g)) groups.push_back(g);
+    by_group[g].push_back(row);
+  }
+  for (const auto& g : groups) {
+    const auto& members = by_group[g];
+    pg.html += fmt::format("<details><summary>{} ({} value{})</summary>\n<table class=\"summary\">\n<tr><th>metric</th><th>value</th></tr>\n",
+                           html_escape(g), members.size(), members.size() == 1 ? "" : "s");
+    for (const auto& [key, value] : members)
+      pg.html += fmt::format("<tr><td>{}</td><td title=\"{} = {}\">{}</td></tr>\n", html_escape(key), html_escape(key),
+                             html_escape(value.dump()), html_escape(format_value(key, value)));
+    pg.html += "</table>\n</details>\n";
+  }
 }
 
 // "3,000 ≤ size < 12,000 bytes": a bin of slowdown_by_size, half open.
@@ -96,6 +107,60 @@ std::string bin_range(const slowdown_bin& b) {
   if (b.max_bytes == slowdown_bin::no_upper_bound) return "size ≥ " + lo + " bytes";
   const std::string hi = group_digits(int64_t(b.max_bytes));
   return b.min_bytes == 0 ? "size < " + hi + " bytes" : lo + " ≤ size < " + hi + " bytes";
+}
+
+// A summary value at a dotted path, or null.
+const json* at_path(const json& doc, const std::string& path) {
+  const json* v = &doc;
+  for (size_t start = 0;;) {
+    const size_t dot = path.find('.', start);
+    const std::string part = path.substr(start, dot - start);
+    if (!v->is_object() || !v->contains(part)) return nullptr;
+    v = &(*v)[part];
+    if (dot == std::string::npos) return v;
+    start = dot + 1;
+  }
+}
+
+double number_at(const json& doc, const std::string& path) {
+  const json* v = at_path(doc, path);
+  return v && v->is_number() ? v->get<double>() : 0;
+}
+
+// The page's first screen: the figures an architect looks for first, each with its unit.
+void glance_section(page& pg, const json& summary, const std::vector<flow_record>& flows) {
+  pg.html += "<h2 id=\"at-a-glance\">At a glance</h2>\n<table class=\"glance\">\n";
+  auto row = [&](const std::string& what, const std::string& value) {
+    pg.html += "<tr><th>" + html_escape(what) + "</th><td>" + html_escape(value) + "</td></tr>\n";
+  };
+  std::string fct;
+  for (const slowdown_bin& b : slowdown_by_size(completed_slowdowns(flows)))
+    fct += fmt::format("{}{}: p50 {:.2f}×, p99 {:.2f}× ({})", fct.empty() ? "" : "; ", bin_range(b), b.p50, b.p99, flow_count(b.flows));
+  row("FCT slowdown by flow size", fct.empty() ? "no completed flow" : fct);
+  if (const json* d = at_path(summary, "drops"); d && d->is_object()) {
+    std::string drops;
+    for (auto it = d->begin(); it != d->end(); ++it)
+      if (it->is_number() && it->get<double>() > 0)
+        drops += fmt::format("{}{}: {} packets", drops.empty() ? "" : ", ", it.key(), group_digits(it->get<int64_t>()));
+    row("Drops by reason", drops.empty() ? "none (0 packets)" : drops);
+  }
+  if (const json* pfc = at_path(summary, "pfc"); pfc && pfc->is_object()) {
+    double paused = number_at(summary, "pfc.host_pause_time_s");
+    if (const json* t = at_path(summary, "pfc.switch_port_pause_time_s_by_priority"); t && t->is_array())
+      for (const auto& v : *t) paused += v.is_number() ? v.get<double>() : 0;
+    row("PFC pause time", fmt::format("{} over all ports, {} pause frames sent", duration(paused),
+                                      group_digits(int64_t(number_at(summary, "pfc.pause_frames_sent")))));
+  }
+  if (const json* q = at_path(summary, "queue.peak_port"); q && q->is_string())
+    row("Peak queue", fmt::format("{} bytes at {}", group_digits(int64_t(number_at(summary, "queue.peak_bytes"))), q->get<std::string>()));
+  if (at_path(summary, "load_balancer.table_entries")) {
+    const double used = number_at(summary, "load_balancer.peak_table_occupancy"), cap = number_at(summary, "load_balancer.table_entries");
+    row("Flowlet table occupancy", fmt::format("peak {} of {} entries ({:.1f} %)", group_digits(int64_t(used)),
+                                               group_digits(int64_t(cap)), cap > 0 ? 100 * used / cap : 0.0));
+  }
+  if (const json* r = at_path(summary, "resources"); r && r->is_object())
+    for (const auto& [key, value] : flatten_json(*r)) row("Resources: " + key, format_value("resources." + key, value));
+  pg.html += "</table>\n";
 }
 
 // FCT slowdown by flow size: the bins of summary.json's fct_slowdown_by_size, plotted at each
@@ -311,6 +376,7 @@ std::string html_page_head(const std::string& title) {
          "td:nth-child(n+2){font-variant-numeric:tabular-nums}\n"
          "figure{margin:1.5em 0}figcaption{font-size:.9em;color:#555;max-width:820px}\n"
          "svg{max-width:100%;height:auto}.note{color:#555;font-style:italic}\n"
+         "table.glance th{text-align:right;width:16em}details{margin:.3em 0}summary{cursor:pointer}\n"
          "</style>\n</head>\n<body>\n";
 }
 
@@ -320,10 +386,12 @@ std::string report_html(const json& summary, const std::vector<flow_record>& flo
   const std::string title = "netasic report: " + scenario_name(summary);
   page pg;
   pg.html = html_page_head(title) + "<h1>" + html_escape(title) + "</h1>\n";
-  summary_section(pg, summary);
+  // The first screen: the headline figures; then a section per block; every value last.
+  glance_section(pg, summary, flows);
   flow_sections(pg, flows);
   if (clock && !probes.t_s.empty()) report::clock_section(pg, *clock, probes);
   probe_sections(pg, probes);
+  summary_section(pg, summary);
   pg.html += "</body>\n</html>\n";
   return pg.html;
 }

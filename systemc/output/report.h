@@ -1,5 +1,5 @@
-// report.html: one self-contained page per run (inline CSS and SVG, no script, no URL) with
-// the summary table and the FCT, clock and probe plots. The plots need gnuplot (see plot.h).
+// report.html: one self-contained page per run (inline CSS and SVG, no script, no URL): the
+// headline figures first, the FCT, clock and probe plots, then every summary value. The plots need gnuplot (see plot.h).
 #pragma once
 #include <string>
 #include <vector>
@@ -17,9 +17,11 @@ std::string html_escape(const std::string& s);
 std::string scenario_name(const nlohmann::json& summary);
 
 // The page, and writing it to a file (std::runtime_error on I/O errors or without gnuplot).
-// `summary` is shown as it is, one row per value (with the title from its scenario name); the
-// figures the page picks out come from the typed results: the flows, the probes and the clock
-// layer's result (null without the clock layer).
+// It opens with "At a glance" (FCT slowdown by size, drops by reason, PFC pause time, peak
+// queue, table occupancy against capacity, resources when the summary has them), then a
+// section per block (flows, clock, probes), and ends with every value of `summary`, grouped
+// by its top-level key in collapsed <details>. The plots' figures come from the typed results:
+// the flows, the probes and the clock layer's result (null without the clock layer).
 std::string report_html(const nlohmann::json& summary, const std::vector<flow_record>& flows,
                         const probe_set& probes, const clock_result* clock = nullptr);
 void write_report_html(const std::string& path, const nlohmann::json& summary, const std::vector<flow_record>& flows,

@@ -177,9 +177,10 @@ json letflow_summary(const fabric& fab, const probe_set& probes) {
 // BalanceSketch: the sketches of every switch.
 json balance_sketch_summary(const fabric& fab) {
   bs_counters b;
-  uint64_t occupancy = 0, clears = 0, clears_lost = 0;
+  uint64_t occupancy = 0, clears = 0, clears_lost = 0, fingerprint_collisions = 0;
   for (const auto& sw : fab.switches()) {
     const bs_counters& c = *sw->lb().sketch_counts();
+    fingerprint_collisions += sw->lb().sketch_fingerprint_collisions();
     b.packets += c.packets;
     b.collisions += c.collisions;
     b.flowlet_starts += c.flowlet_starts;
@@ -192,6 +193,7 @@ json balance_sketch_summary(const fabric& fab) {
   }
   return {{"sketch_packets", b.packets},
           {"sketch_collisions", b.collisions},
+          {"fingerprint_collisions", fingerprint_collisions},
           {"flowlet_starts", b.flowlet_starts},
           {"burst_path_changes", b.path_changes},
           {"steered_packets", b.steered_packets},

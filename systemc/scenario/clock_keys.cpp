@@ -27,6 +27,7 @@ void clock_network_keys(K& k) {
   k.real("clock.oscillator_bound", ppm_as_ppb, &N::oscillator_bound_ppb, 0, 1e4, "Oscillator frequency offsets are drawn uniformly within +-this");
   k.real("clock.drift", ppm_per_s_as_ppb_per_s, &N::drift_ppb_per_s, 0, 1e6, "Each oscillator's offset changes at a rate drawn uniformly within +-this, saturating at clock.oscillator_bound");
   k.real("clock.broken_rate", ppm_as_ppb, &N::broken_rate_ppb, -1e5, 1e5, "Frequency offset a clock jumps to when it breaks (clock.faults broken_clock)");
+  k.boolean("clock.backup_plan", &N::backup_plan, "Sundial: the controller programs backup parents and a backup root (§3.4.2); false leaves every affected device waiting for the controller (a control)");
   k.real("clock.controller_delay", us_as_ps, &N::controller_delay_ps, 0, 1e9, "Failure to the controller's new plan (Sundial) or new tree (baselines)");
   k.real("clock.ptp_interval", us_as_ps, &N::ptp_interval_ps, 0.001, 1e12, "ptp: sync interval");
   k.real("clock.ptp_recovery", us_as_ps, &N::ptp_recovery_ps, 0, 1e12, "ptp: T_recovery, added to the age of the last message of every device that is not a child of the root");
@@ -72,6 +73,21 @@ void check_timing(const config& c, const clock_network_config& k) {
                              c.origin("clock.max_drift"), c.real("clock.max_drift"), c.real("clock.oscillator_bound"));
 }
 
+// clock.fault_shift moves every fault by the same time, so a sweep of it places one failure at
+// each phase of the root's sync interval (the resync time depends on that phase, §3.6.1.3).
+void shift_faults(const config& c, clock_network_config& k) {
+  const uint64_t shift = to_ps(c.real("clock.fault_shift"), 1e6);
+  if (shift == 0) return;
+  if (k.faults.empty()) warn_unused(c, {"clock.fault_shift"}, "without clock.faults");
+  for (clock_fault& f : k.faults) {
+    f.at_ps += shift;
+    if (f.at_ps >= k.duration_ps)
+      fail(c, "clock.fault_shift", fmt::format("{} us moves '{}' to {} us, past the end of the run ({} us)",
+                                               c.real("clock.fault_shift"), f.text, double(f.at_ps) / 1e6,
+                                               double(k.duration_ps) / 1e6));
+  }
+}
+
 }  // namespace
 
 void declare_clock_keys(param_registry& r) {
@@ -84,6 +100,7 @@ void declare_clock_keys(param_registry& r) {
   clock_network_keys(k);
   declare_keys<fabric_config> f(r);
   sync_priority_key(f);
+  r.real("clock.fault_shift", "us", 0, 0, 1e9, "Added to the time of every clock.faults item: sweep it over one clock.sync_interval to land a failure at every phase of the sync period");
   r.string_list("clock.faults", "", {}, "Faults at chosen times in us: \"link agg0-core0 @ 1000\", \"device agg3 @ 1500\", \"root @ 2000\", \"domain pod2 @ 2500\", \"broken_clock edge4 @ 3000\"");
 }
 
@@ -119,6 +136,7 @@ bool make_clock_config(const config& c, fabric_config& f, clock_network_config& 
       fail(c, "clock.faults", e.what());
     }
   }
+  shift_faults(c, k);
   try {
     check_clock_network(f.topo, k);
   } catch (const config_error& e) {

@@ -1,5 +1,6 @@
 #include "switch/load_balancer.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "blocks/rtl_loop.h"
@@ -10,7 +11,10 @@ load_balancer::load_balancer(const lb_config& cfg, const route_table& routes, co
     : cfg_(cfg), routes_(routes), rng_(cfg.seed) {
   if (cfg.mode == lb_mode::spray_round_robin) rr_.assign(routes.member_capacity(), 0);
   if (cfg.mode == lb_mode::letflow) flowlets_ = flowlet_table_unit(cfg.flowlet);
-  if (cfg.mode == lb_mode::balance_sketch) sketch_ = balance_sketch_unit(cfg.sketch);
+  if (cfg.mode == lb_mode::balance_sketch) {
+    sketch_ = balance_sketch_unit(cfg.sketch);
+    sketch_owner_.assign(size_t(cfg.sketch.buckets) * cfg.sketch.cells, flow_key_t{});
+  }
   if (cfg.mode == lb_mode::conga && cfg.conga_leaf >= 0) {
     conga_config c;
     c.leaf_id = uint32_t(cfg.conga_leaf);
@@ -50,12 +54,13 @@ lb_route load_balancer::decide(packet& p, uint32_t hash, uint32_t base, uint32_t
     return r;
   }
   if (conga_ && conga_route(p, hash, base, size, now_ps, r.port)) return r;
-  r.port = routes_.member(base + (data ? pick(hash, base, size, p.frame_bytes(), now_ps, r.clear) : hash % size));
+  r.port = routes_.member(base + (data ? pick(p, hash, base, size, now_ps, r.clear) : hash % size));
   if (flowcut_ && p.fc_valid && (p.kind == pkt_kind::ack || p.kind == pkt_kind::nak)) flowcut_->ack(p, now_ps, r.port);
   return r;
 }
 
-uint32_t load_balancer::pick(uint32_t hash, uint32_t base, uint32_t size, uint32_t bytes, uint64_t now_ps, bool& clear) {
+uint32_t load_balancer::pick(const packet& p, uint32_t hash, uint32_t base, uint32_t size, uint64_t now_ps,
+                            bool& clear) {
   switch (cfg_.mode) {
     case lb_mode::ecmp:
     case lb_mode::wcmp:
@@ -73,16 +78,42 @@ uint32_t load_balancer::pick(uint32_t hash, uint32_t base, uint32_t size, uint32
       const uint32_t fresh = uint32_t(rng_.below(size));
       return flowlets_->lookup(hash, now_ps, fresh).port % size;
     }
-    case lb_mode::balance_sketch: {
-      // The fingerprint comes from other bits of the hash than the bucket index does.
-      const uint32_t fingerprint = (hash * 0x9E3779B1u) >> 16;
-      const uint32_t hop = uint32_t(rng_.below(size));
-      const bs_decision d = sketch_->process(hash, fingerprint, bytes, now_ps, hop);
-      clear = d.bucket_clear;
-      return d.steer ? d.next_hop % size : hash % size;
-    }
+    case lb_mode::balance_sketch: return sketch_pick(p, hash, size, now_ps, clear);
   }
   return hash % size;
+}
+
+namespace {
+const crc_engine& fingerprint_crc() {
+  static const crc_engine crc = crc_engine::crc32c();
+  return crc;
+}
+}  // namespace
+
+uint32_t load_balancer::sketch_fingerprint(const packet& p) {
+  uint8_t key[flow_key_bytes];
+  flow_key(p, key);
+  return fingerprint_crc().compute(key, flow_key_bytes);
+}
+
+uint32_t load_balancer::sketch_pick(const packet& p, uint32_t hash, uint32_t size, uint64_t now_ps, bool& clear) {
+  // The bucket comes from the flow hash, the fingerprint from a second hash unit whose bits are
+  // independent of it, up to the configured width (BurstBalancer §3.6: a collision needs the same
+  // bucket AND the same fingerprint, Pr = 1 - (1 - 2^-n)^(M/l)).
+  uint8_t raw[flow_key_bytes];
+  flow_key(p, raw);
+  const uint32_t hop = uint32_t(rng_.below(size));
+  const bs_decision d = sketch_->process(hash, fingerprint_crc().compute(raw, flow_key_bytes), p.frame_bytes(), now_ps, hop);
+  clear = d.bucket_clear;
+  flow_key_t key;
+  std::copy(raw, raw + flow_key_bytes, key.begin());
+  flow_key_t& owner = sketch_owner_[size_t(d.bucket) * cfg_.sketch.cells + d.cell];
+  if (d.event == bs_event::hit) {
+    fingerprint_collisions_ += owner != key;   // the sketch took this packet for another flow's
+  } else if (d.event != bs_event::decrement && d.event != bs_event::blocked) {
+    owner = key;   // insert, expire, restart, replace: this flow took the cell
+  }
+  return d.steer ? d.next_hop % size : hash % size;
 }
 
 bool load_balancer::conga_route(packet& p, uint32_t hash, uint32_t base, uint32_t size, uint64_t now_ps, unsigned& out) {

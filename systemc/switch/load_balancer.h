@@ -11,7 +11,9 @@
 //   balance_sketch      BurstBalancer: the BalanceSketch finds the flows that burst; a burst
 //                       (a flowlet of a resident flow with vote > F) takes a random member and
 //                       keeps it, every other packet goes by ECMP. In its Tofino form an
-//                       outdated bucket is cleared by a mirrored packet recirculated once
+//                       outdated bucket is cleared by a mirrored packet recirculated once. The
+//                       bucket is the flow hash mod l; the fingerprint is a second hash unit's
+//                       CRC-32C of the 5-tuple, independent of the flow hash (crc_engine::crc32c)
 //   conga               CONGA (leaf-spine only): a source leaf picks the uplink of a new flowlet
 //                       by the congestion fed back from the destination leaf, for every packet
 //                       between leaves (ACKs and CNPs carry the feedback); each spine port's DRE
@@ -21,12 +23,14 @@
 // destinations share always names a member of the packet's own group. ACKs, NAKs and CNPs
 // follow ECMP, except between CONGA leaves and back through Flowcut's switches.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
 
 #include "blocks/balance_sketch.h"
 #include "blocks/conga.h"
+#include "blocks/crc_hash.h"
 #include "blocks/flowlet_table.h"
 #include "common/rng.h"
 #include "protocol/packet.h"
@@ -85,6 +89,12 @@ class load_balancer {
   const flowlet_counters* flowlet_counts() const { return flowlets_ ? &flowlets_->counters() : nullptr; }
   const bs_counters* sketch_counts() const { return sketch_ ? &sketch_->counters() : nullptr; }
   uint64_t sketch_occupancy() const { return sketch_ ? sketch_->occupancy() : 0; }
+  // BalanceSketch: data packets whose fingerprint matched a cell taken by another flow (another
+  // 5-tuple), so that the sketch took them for that flow. Hardware cannot see these; the model
+  // keeps each cell's true owner to count them exactly.
+  uint64_t sketch_fingerprint_collisions() const { return fingerprint_collisions_; }
+  // The fingerprint BalanceSketch is given for packet p: CRC-32C of its 5-tuple (flow_key).
+  static uint32_t sketch_fingerprint(const packet& p);
   const conga_leaf* conga() const { return conga_.get(); }   // CONGA at a leaf; null elsewhere
   const flowcut_stage* flowcut() const { return flowcut_.get(); }
 
@@ -92,7 +102,8 @@ class load_balancer {
   void update_hash_only();
   lb_route decide(packet& p, uint32_t hash, uint32_t base, uint32_t size, uint64_t now_ps);
   // A data packet's member index in [0, size); `clear` as in lb_route.
-  uint32_t pick(uint32_t hash, uint32_t base, uint32_t size, uint32_t bytes, uint64_t now_ps, bool& clear);
+  uint32_t pick(const packet& p, uint32_t hash, uint32_t base, uint32_t size, uint64_t now_ps, bool& clear);
+  uint32_t sketch_pick(const packet& p, uint32_t hash, uint32_t size, uint64_t now_ps, bool& clear);
   // CONGA at a leaf: true when it chose `out` (a packet from a host to another leaf).
   bool conga_route(packet& p, uint32_t hash, uint32_t base, uint32_t size, uint64_t now_ps, unsigned& out);
   void conga_transmit(unsigned port, packet& p, uint64_t start_ps);
@@ -103,6 +114,9 @@ class load_balancer {
   std::vector<uint32_t> rr_;                     // per group base: next member (round robin)
   std::unique_ptr<flowlet_table_if> flowlets_;   // letflow: the core or its RTL (--rtl)
   std::unique_ptr<balance_sketch_if> sketch_;    // balance_sketch: likewise
+  using flow_key_t = std::array<uint8_t, flow_key_bytes>;
+  std::vector<flow_key_t> sketch_owner_;         // per cell: the 5-tuple that took it (model only)
+  uint64_t fingerprint_collisions_ = 0;
   std::unique_ptr<conga_leaf> conga_;            // conga at a leaf
   std::vector<dre> port_dre_;                    // conga at a spine: each port's DRE
   std::unique_ptr<flowcut_stage> flowcut_;

@@ -182,3 +182,54 @@ TEST(Cli, ResourcesSaysWhetherTheProgramFits) {
   EXPECT_NE(no.output.find("does not fit"), std::string::npos) << no.output;
   EXPECT_NE(no.output.find("'ecmp_member'"), std::string::npos) << no.output;
 }
+
+namespace {
+
+const std::string tiny_lb = NETASIC_SOURCE_DIR "/scenarios/demo.toml --set topology.leaves=2 --set topology.hosts_per_leaf=2"
+                            " --set sim.duration=20 --set sim.drain=200 --set clock.algorithm=off --set clock.root=";
+
+}  // namespace
+
+// The table's size is in the summary (load_balancer.table_entries), so a goal on it has an
+// exact answer known without the tool: >= 0.25 x the reference's 64 entries is 16 entries.
+// The control: a goal no candidate meets ends with the documented exit code and the best value.
+TEST(Cli, SizeFindsTheSmallestValueAndSaysWhenNoneMeetsTheGoal) {
+  const fs::path d = scratch("cli", "size");
+  const std::string base = "size " + tiny_lb + " --param lb.flowlet.entries --pow2 4..64 --seeds 2 -j 2 --quiet --no-synth";
+  const outcome o = netasic(base + " --goal 'load_balancer.table_entries >= 0.25 * ref' --goal 'flows.max_reorder_packets <= 0'"
+                                   " --ref lb.flowlet.entries=64 --out " + d.string());
+  ASSERT_EQ(o.code, 0) << o.output;
+  EXPECT_NE(o.output.find("lb.flowlet.entries = 16 entries"), std::string::npos) << o.output;
+  const std::string csv = slurp(d / "size.csv");
+  EXPECT_NE(csv.find("\n8,2,not met,8,8,8,8,8,16,not met,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\n16,2,met,16,16,16,16,16,16,met,"), std::string::npos) << csv;
+  const std::string html = slurp(d / "size.html");
+  EXPECT_NE(html.find("<b>lb.flowlet.entries = 16 entries</b>"), std::string::npos);
+  EXPECT_NE(html.find("Placement on the target"), std::string::npos);
+  EXPECT_NE(html.find("<svg"), std::string::npos);
+
+  const fs::path n = scratch("cli", "size_never");
+  const outcome never = netasic(base + " --goal 'load_balancer.table_entries >= 1000' --out " + n.string());
+  EXPECT_EQ(never.code, 6) << never.output;
+  EXPECT_NE(never.output.find("the best seen is 64"), std::string::npos) << never.output;
+  EXPECT_NE(slurp(n / "size.html").find("No value from 4 to 64 entries meets every goal."), std::string::npos);
+}
+
+TEST(Cli, SizeRefusesBadInputBeforeAnyRun) {
+  const fs::path d = scratch("cli", "size_bad");
+  const std::string base = "size " + tiny_lb + " --pow2 4..64 --quiet --out " + d.string();
+  auto refused = [&](const std::string& args, const std::string& says) {
+    const outcome o = netasic(base + " " + args);
+    EXPECT_EQ(o.code, 2) << args << "\n" << o.output;
+    EXPECT_NE(o.output.find(says), std::string::npos) << args << "\n" << o.output;
+    EXPECT_FALSE(fs::exists(d / "size.csv")) << args;
+  };
+  refused("--param lb.flowlet.entries --goal 'flows.max_reorder_packet <= 0'",
+          "no metric 'flows.max_reorder_packet'; the closest is 'flows.max_reorder_packets'");
+  refused("--param lb.mode --goal 'flows.max_reorder_packets <= 0'", "--param 'lb.mode': not a number");
+  refused("--param lb.flowlet.entrys --goal 'flows.max_reorder_packets <= 0'", "did you mean 'lb.flowlet.entries'");
+  refused("--param lb.flowlet.entries --goal 'flows.max_reorder_packets == 0'", "unknown operator '=='");
+  refused("--param lb.flowlet.entries --goal 'fct_slowdown.p99 <= 1.05 * ref'", "no --ref");
+  refused("--param lb.flowlet.entries --goal 'fct_slowdown.p99 <= 2' --ref lb.flowlet.entries=64", "no --goal uses ref");
+  refused("--param lb.flowlet.ports --goal 'fct_slowdown.p99 <= 2'", "lb.flowlet.ports");   // 32, 64 out of range
+}

@@ -1,8 +1,11 @@
 // System tests of the load balancers in the switch: on a symmetric leaf-spine every balancer
 // spreads the load evenly over the uplinks (each within a tolerance derived from how many
-// independent choices it makes), spraying reorders packets and flowlet switching does not.
+// independent choices it makes); WCMP's uplink bytes are exactly those its flows' hashes predict;
+// on asymmetric paths spraying reorders packets and flowlet switching does not, and CONGA steers
+// away from a slow uplink. Each behaviour's control (ECMP, spraying) runs in the test, by the CLI.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -14,7 +17,10 @@
 #include <string>
 #include <vector>
 
+#include "blocks/crc_hash.h"
+#include "fabric/route_controller.h"
 #include "run/run.h"
+#include "scenario/scenario.h"
 #include "harness.h"
 
 using namespace netasic;
@@ -76,26 +82,166 @@ TEST(LoadBalance, RandomSprayIsEvenWithinItsBinomialBound) {
   expect_even(all_to_all("spray_random"), four_sigma(128 * 200));
 }
 
-TEST(LoadBalance, LetFlowIsEvenAndKeepsFlowletsInOrder) {
-  // Each flowlet takes a random uplink; with a timeout longer than any gap, one flowlet per flow,
-  // so no packet of a flow overtakes another.
-  const run_result r = all_to_all("letflow", {{"lb.flowlet.timeout", "100"}});
-  const auto& lb = r.summary["load_balancer"];
-  expect_even(r, four_sigma(double(lb["new_flowlets"].get<uint64_t>()) / 3));   // leaf0's share of all switches' flowlets
-  EXPECT_EQ(r.summary["flows"]["out_of_order_packets"].get<uint64_t>(), 0u);
-  EXPECT_GT(lb["new_flowlets"].get<uint64_t>(), 0u);
+namespace {
+
+// A control: the same scenario under another mode, run by the CLI (the kernel runs once per
+// process). Returns its output directory.
+std::filesystem::path cli_run(const std::string& name, const std::vector<std::pair<std::string, std::string>>& sets) {
+  const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / ("netasic_LoadBalance_" + name);
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "defaults.toml") << "";
+  std::string cmd = std::string(NETASIC_BINARY) + " run " + (dir / "defaults.toml").string() + " --quiet --out " +
+                    (dir / "out").string();
+  for (const auto& [k, v] : sets) cmd += " --set '" + k + "=" + v + "'";
+  EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  return dir / "out";
 }
 
-TEST(LoadBalance, WcmpWeighsNextHopsByLinkRate) {
-  // One of leaf0's four uplinks runs at 100 Gbps instead of 400: WCMP gives it a quarter of the
-  // share of each other uplink (replicas 4:4:4:1), ECMP would give it the same.
-  const run_result r = all_to_all("wcmp", {{"topology.degraded_links", "[\"leaf0-spine3#0=100\"]"}});
-  const std::vector<double> load = uplink_load(r);
-  ASSERT_EQ(load.size(), spines);
-  // The slow uplink carries about 1/4 of each other's bytes (the hash spreads 128 flows over 13
-  // member entries: allow four standard deviations).
-  const double fast = (load[0] + load[1] + load[2]) / 3, slow = load[3];
-  EXPECT_NEAR(slow / fast, 0.25, 4 * std::sqrt(12.0 / 128) * 0.25 * 4);
+nlohmann::json cli_summary(const std::filesystem::path& out) {
+  std::ifstream f(out / "summary.json");
+  return nlohmann::json::parse(f);
+}
+
+// A control run's links.csv as link records (from, to, bytes).
+std::vector<link_record> cli_links(const std::string& name, const std::vector<std::pair<std::string, std::string>>& sets) {
+  std::vector<link_record> links;
+  std::ifstream csv(cli_run(name, sets) / "links.csv");
+  std::string line;
+  std::getline(csv, line);   // header: from,to,rate_gbps,bytes,utilization
+  while (std::getline(csv, line)) {
+    std::vector<std::string> f;
+    std::stringstream cells(line);
+    for (std::string c; std::getline(cells, c, ',');) f.push_back(c);
+    if (f.size() >= 4) links.push_back({f[0], f[1], 0, std::stoull(f[3]), 0});
+  }
+  return links;
+}
+
+uint64_t link_bytes(const std::vector<link_record>& links, const std::string& from) {
+  for (const link_record& l : links)
+    if (l.from == from) return l.bytes;
+  ADD_FAILURE() << "no link from " << from;
+  return 0;
+}
+
+// leaf0's flow hash of a 5-tuple, from the definition: CRC-32 (reflected, final XOR all ones) of
+// src IP, dst IP, protocol, src port, dst port in network order, with the switch's seed as initial
+// value (switch.hash_seed 0, leaf0 is switch 0, so 0), computed bit by bit.
+uint32_t leaf0_hash(unsigned src_host, unsigned dst_host, uint16_t sport) {
+  const uint32_t src = 0x0A000000u | src_host, dst = 0x0A000000u | dst_host;
+  const uint16_t dport = 4791;   // RoCEv2
+  const uint8_t key[13] = {uint8_t(src >> 24), uint8_t(src >> 16), uint8_t(src >> 8), uint8_t(src),
+                           uint8_t(dst >> 24), uint8_t(dst >> 16), uint8_t(dst >> 8), uint8_t(dst), 17,
+                           uint8_t(sport >> 8), uint8_t(sport), uint8_t(dport >> 8), uint8_t(dport)};
+  return crc_bitwise(32, 0x04C11DB7u, 0, true, 0xFFFFFFFFu, key, sizeof key);
+}
+
+// Bytes each of leaf0's uplinks (ports 8..11) must carry if every packet leaving leaf0 for leaf1
+// takes member hash % members.size() of `members`: each flow out of leaf0 is 200 data frames of
+// 1000 payload bytes (14 Ethernet + 20 IP + 8 UDP + 12 BTH + 4 ICRC + 4 FCS = 1062 bytes), each
+// flow into leaf0 sends back 200 ACKs (the same headers and a 4-byte AETH, no payload: 66 bytes)
+// with the addresses swapped and the same ports.
+std::vector<uint64_t> predicted_uplink_bytes(const std::vector<flow_record>& flows, const std::vector<uint32_t>& members) {
+  std::vector<uint64_t> bytes(spines, 0);
+  for (const flow_record& f : flows) {
+    const uint16_t sport = uint16_t(49152 + (f.id * 2654435761u >> 18) % 16384);   // the flow's ephemeral port
+    const bool out = f.src < hosts_per_leaf && f.dst >= hosts_per_leaf, in = f.src >= hosts_per_leaf && f.dst < hosts_per_leaf;
+    if (out) bytes[members[leaf0_hash(f.src, f.dst, sport) % members.size()] - hosts_per_leaf] += 200 * 1062;
+    if (in) bytes[members[leaf0_hash(f.dst, f.src, sport) % members.size()] - hosts_per_leaf] += 200 * 66;
+  }
+  return bytes;
+}
+
+}  // namespace
+
+TEST(LoadBalance, WcmpUplinkBytesAreExactlyWhatTheFlowsHashesPredict) {
+  // One of leaf0's four uplinks runs at 100 Gbps instead of 400. The route controller installs
+  // leaf0's group towards leaf1 with replicas in proportion to the rates, 400:400:400:100 =
+  // 4:4:4:1, 13 entries. Each uplink must then carry exactly the bytes of the flows whose hash
+  // lands on its entries. The share is a sample: 64 flows over 13 entries put 64/13 = 4.9 +- 2.1
+  // flows on the slow uplink (binomial), and this run's hashes put 1 there, so it carries about
+  // 5% of a fast uplink's bytes, not 25%. The control is ECMP on the same flows: its bytes follow
+  // hash % 4 and must miss the WCMP prediction.
+  const std::vector<std::pair<std::string, std::string>> sets = {
+      {"topology.leaves", "2"}, {"topology.spines", std::to_string(spines)},
+      {"topology.hosts_per_leaf", std::to_string(hosts_per_leaf)}, {"traffic.pattern", "all_to_all"},
+      {"traffic.flow_size", "200000"}, {"nic.mtu", "1000"}, {"switch.hash_seed", "0"},
+      {"topology.degraded_links", "[\"leaf0-spine3#0=100\"]"}};
+
+  // The installed table: leaf0's group for a leaf1 host.
+  std::vector<std::pair<std::string, std::string>> wcmp = sets;
+  wcmp.push_back({"lb.mode", "wcmp"});
+  const config cfg = small_config(wcmp);
+  const fabric_config fc = make_fabric_config(cfg);
+  const route_plan plan = plan_routes(fc.topo, fc.sw.lb.wcmp_table_size);
+  const auto& leaf0 = plan.per_switch[0];
+  const uint32_t route = leaf0.route[hosts_per_leaf];   // host 8, the first of leaf1
+  const std::vector<uint32_t> members(leaf0.members.begin() + (route >> 16),
+                                      leaf0.members.begin() + (route >> 16) + (route & 0xFFFF));
+  ASSERT_EQ(members.size(), 13u);
+  for (unsigned u = 0; u < spines; ++u)
+    EXPECT_EQ(std::count(members.begin(), members.end(), hosts_per_leaf + u), u == 3 ? 1 : 4) << "uplink " << u;
+
+  const run_result r = run_scenario(cfg, progress_mode::none);
+  EXPECT_EQ(r.summary["flows"]["retransmitted_packets"].get<uint64_t>(), 0u);
+  EXPECT_EQ(r.summary["packets"]["sent"].get<uint64_t>(), 2u * 200 * r.flows.size());   // data and ACKs only
+  const std::vector<uint64_t> want = predicted_uplink_bytes(r.flows, members);
+  for (unsigned u = 0; u < spines; ++u)
+    EXPECT_EQ(link_bytes(r.links, "leaf0.port" + std::to_string(hosts_per_leaf + u)), want[u]) << "uplink " << u;
+  expect_accounting(r);
+
+  // Control: ECMP through the command line. Its bytes are hash % 4, and not the WCMP prediction.
+  std::vector<std::pair<std::string, std::string>> ecmp = sets;
+  ecmp.push_back({"lb.mode", "ecmp"});
+  const std::vector<link_record> ecmp_links = cli_links("WcmpControl", ecmp);
+  const std::vector<uint32_t> equal = {hosts_per_leaf, hosts_per_leaf + 1, hosts_per_leaf + 2, hosts_per_leaf + 3};
+  const std::vector<uint64_t> ecmp_want = predicted_uplink_bytes(r.flows, equal);
+  unsigned misses = 0;
+  for (unsigned u = 0; u < spines; ++u) {
+    const uint64_t got = link_bytes(ecmp_links, "leaf0.port" + std::to_string(hosts_per_leaf + u));
+    EXPECT_EQ(got, ecmp_want[u]) << "ECMP, uplink " << u;
+    misses += got != want[u];
+  }
+  EXPECT_EQ(misses, spines) << "ECMP matched the WCMP prediction on some uplink";
+}
+
+TEST(LoadBalance, LetFlowSpreadsFlowletsEvenly) {
+  // Each flowlet takes a random uplink: on the symmetric fabric the uplinks' bytes are even
+  // within 4 sigma of the flowlets leaf0 placed (a third of all switches' flowlets).
+  const run_result r = all_to_all("letflow", {{"lb.flowlet.timeout", "100"}});
+  const auto& lb = r.summary["load_balancer"];
+  EXPECT_GT(lb["new_flowlets"].get<uint64_t>(), 0u);
+  expect_even(r, four_sigma(double(lb["new_flowlets"].get<uint64_t>()) / 3));
+}
+
+TEST(LoadBalance, LetFlowMovesFlowletsInOrderWhereSprayingReorders) {
+  // An asymmetric pair of paths: leaf0's uplink to spine1 runs at 25 Gbps beside a 100 Gbps one.
+  // With 10 us links and a window of 8 packets, each flow sends bursts of 8 a round trip (about
+  // 80 us) apart. Sprayed, a burst's packets on the slow uplink fall behind those on the fast one
+  // (control: asserted to reorder). LetFlow with a 10 us timeout keeps a burst together and may
+  // move the next one, since its gap exceeds the paths' delay difference (a burst of 8 queued on
+  // the slow uplink takes 2.7 us): flows change path and no packet arrives out of order
+  // (LetFlow §3: the gap must exceed the path latency difference).
+  const std::vector<std::pair<std::string, std::string>> sets = {
+      {"topology.leaves", "2"}, {"topology.spines", "2"}, {"topology.hosts_per_leaf", "4"},
+      {"topology.uplink_rate", "100"}, {"topology.degraded_links", "[\"leaf0-spine1#0=25\"]"},
+      {"topology.link_delay", "10000"}, {"nic.window", "8"}, {"traffic.pattern", "permutation"},
+      {"traffic.flow_size", "100000"}};
+  std::vector<std::pair<std::string, std::string>> spray = sets;
+  spray.push_back({"lb.mode", "spray_random"});
+  const nlohmann::json control = cli_summary(cli_run("SprayControl", spray));
+  EXPECT_GT(control["flows"]["out_of_order_packets"].get<uint64_t>(), 0u) << "spraying did not reorder";
+
+  std::vector<std::pair<std::string, std::string>> letflow = sets;
+  letflow.push_back({"lb.mode", "letflow"});
+  letflow.push_back({"lb.flowlet.timeout", "10"});
+  const run_result r = run_scenario(small_config(letflow), progress_mode::none);
+  const auto& flows = r.summary["flows"];
+  EXPECT_GT(flows["path_changes"].get<uint64_t>(), 0u) << "no flowlet moved: the in-order check would be empty";
+  EXPECT_EQ(flows["out_of_order_packets"].get<uint64_t>(), 0u);
+  EXPECT_EQ(flows["retransmitted_packets"].get<uint64_t>(), 0u);
+  EXPECT_EQ(flows["completed"], flows["total"]);
   expect_accounting(r);
 }
 
@@ -141,24 +287,9 @@ TEST(LoadBalance, CongaSteersNewFlowletsAwayFromASlowUplink) {
     return slow / (fast + slow);
   };
   // The control: ECMP through the command line, on the same keys.
-  const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / "netasic_LoadBalance_CongaControl";
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  std::ofstream(dir / "defaults.toml") << "";
-  std::string cmd = std::string(NETASIC_BINARY) + " run " + (dir / "defaults.toml").string() + " --quiet --out " +
-                    (dir / "ecmp").string() + " --set lb.mode=ecmp";
-  for (const auto& [k, v] : sets) cmd += " --set '" + k + "=" + v + "'";
-  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
-  std::vector<link_record> ecmp_links;
-  std::ifstream csv(dir / "ecmp" / "links.csv");
-  std::string line;
-  std::getline(csv, line);   // header: from,to,rate_gbps,bytes,utilization
-  while (std::getline(csv, line)) {
-    std::vector<std::string> f;
-    std::stringstream cells(line);
-    for (std::string c; std::getline(cells, c, ',');) f.push_back(c);
-    if (f.size() >= 4) ecmp_links.push_back({f[0], f[1], 0, std::stoull(f[3]), 0});
-  }
+  std::vector<std::pair<std::string, std::string>> ecmp_sets = sets;
+  ecmp_sets.push_back({"lb.mode", "ecmp"});
+  const std::vector<link_record> ecmp_links = cli_links("CongaControl", ecmp_sets);
   const double ecmp = slow_share(ecmp_links);
 
   std::vector<std::pair<std::string, std::string>> conga = sets;

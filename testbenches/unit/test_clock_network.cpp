@@ -8,6 +8,7 @@
 // of Li's thesis.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <stdexcept>
@@ -148,7 +149,7 @@ TEST(ClockNetwork, TheBoundHoldsUnderEveryFaultType) {
         const clock_failure_result& f = of(r, clock_algorithm::sundial).failures[0];
         EXPECT_TRUE(f.all_recovered) << where << ": " << f.recovered << " of " << f.affected << ", slowest " << f.slowest;
         if (f.all_recovered && k != "broken_root") {
-          EXPECT_LT(f.recovery_ps, c.controller_delay_ps) << where;
+          EXPECT_LT(f.resync_ps, c.controller_delay_ps) << where;
         }
         if (k == "broken_clock" || k == "broken_root") {
           EXPECT_GE(of(r, clock_algorithm::sundial).summary["evictions"].get<int>() +
@@ -188,8 +189,8 @@ TEST(ClockNetwork, LinkFailureRecoveryFollowsTheTimeouts) {
   EXPECT_GE(f.max_outage_ps, c.first_timeout_ps);
   EXPECT_LE(f.max_outage_ps, c.first_timeout_ps + c.sync_interval_ps + 20 * us);
   // From the failure, which came at most one interval after the last message.
-  EXPECT_GE(f.recovery_ps, c.first_timeout_ps - c.sync_interval_ps);
-  EXPECT_LE(f.recovery_ps, f.max_outage_ps);
+  EXPECT_GE(f.resync_ps, c.first_timeout_ps - c.sync_interval_ps);
+  EXPECT_LE(f.resync_ps, f.max_outage_ps);
   // Peak: eps_base_backup + the outage x 200 ppm (84 ns = 30 + 270 x 0.2 in the paper).
   EXPECT_LE(f.peak_epsilon_ps - f.peak_epsilon_base_ps, int64_t(double(f.max_outage_ps) * 200e-6 * 1.0002) + 1);
   EXPECT_GE(f.peak_epsilon_ps - f.peak_epsilon_base_ps, int64_t(double(c.first_timeout_ps) * 200e-6));
@@ -197,7 +198,7 @@ TEST(ClockNetwork, LinkFailureRecoveryFollowsTheTimeouts) {
   const clock_failure_result& p = of(r, clock_algorithm::ptp_fast).failures[0];
   if (p.affected > 0) {
     ASSERT_TRUE(p.all_recovered);
-    EXPECT_GE(p.recovery_ps, c.controller_delay_ps);
+    EXPECT_GE(p.resync_ps, c.controller_delay_ps);
     EXPECT_GT(p.peak_epsilon_ps, f.peak_epsilon_ps);
   }
 }
@@ -216,7 +217,7 @@ TEST(ClockNetwork, RootFailureRecoveryIsBothTimeouts) {
   // 185 + 180 us after the last message the backup root elects itself and sends at once (§3.6.1.3).
   EXPECT_GE(f.max_outage_ps, c.first_timeout_ps + c.second_timeout_ps);
   EXPECT_NEAR(double(f.max_outage_ps) / us, 365.0, 20.0);
-  EXPECT_GE(f.recovery_ps, c.first_timeout_ps + c.second_timeout_ps - c.sync_interval_ps);
+  EXPECT_GE(f.resync_ps, c.first_timeout_ps + c.second_timeout_ps - c.sync_interval_ps);
   EXPECT_EQ(s.bound_violations, 0u);
   // PTP+DTP+eps: the controller names a new grandmaster after its delay (100 ms: beyond the run).
   EXPECT_FALSE(of(r, clock_algorithm::ptp_fast).failures[0].all_recovered);
@@ -479,4 +480,61 @@ TEST(ClockNetwork, ImpactedDeviceTimeIsTheAffectedDevicesOutages) {
   EXPECT_GE(f.impacted_ps, uint64_t(f.affected) * c.first_timeout_ps);
   EXPECT_LE(f.impacted_ps, uint64_t(f.affected) * f.max_outage_ps);
   EXPECT_DOUBLE_EQ(r.algorithms[0].summary["impacted_device_time_ms"].get<double>(), double(f.impacted_ps) / 1e9);
+}
+
+// The paper's recovery arithmetic (§3.4.1.2, §3.6.1.3): an affected device times out T after its
+// last valid message and takes the root's next message over its backup path, so its outage (from
+// that last message) lies in (T, T + I + D_b], D_b the backup path's propagation: here at most
+// (max depth_backup + 1) hops of link delay, frame time and forwarding. The bound holds at every
+// phase of the sync interval the failure lands on, on five seeds; the resync time from the failure
+// moves with the phase, the outage does not. Control: without a backup plan the same failure
+// leaves the devices waiting for the controller, far beyond the bound.
+TEST(ClockNetwork, OutageIsWithinTimeoutPlusIntervalPlusBackupPathAtEveryPhase) {
+  const topology t = fat_tree(4);
+  constexpr uint64_t phases = 10;
+  auto run = [&](uint64_t seed, uint64_t phase, bool backup) {
+    clock_network_config c = all_three(2'500 * us, seed);
+    c.algorithms = {clock_algorithm::sundial};
+    c.controller_delay_ps = 1'000 * us;
+    c.backup_plan = backup;
+    c.faults = {parse_clock_fault("link agg0-core0 @ 1000")};
+    c.faults[0].at_ps += phase * c.sync_interval_ps / phases;
+    return run_clock_network(t, c);
+  };
+  const clock_network_config d;
+  const uint64_t hop_ps = t.links[0].delay_ps + 100 * 8 * 1'000'000'000'000 / 400'000'000'000 + d.forward_delay_ps;
+  for (uint64_t seed = 1; seed <= 5; ++seed) {
+    uint64_t out_lo = UINT64_MAX, out_hi = 0, resync_lo = UINT64_MAX, resync_hi = 0;
+    for (uint64_t phase = 0; phase < phases; ++phase) {
+      const clock_result r = run(seed, phase, true);
+      const clock_algorithm_result& s = r.algorithms[0];
+      const clock_failure_result& f = s.failures[0];
+      const std::string where = "seed " + std::to_string(seed) + " phase " + std::to_string(phase);
+      ASSERT_TRUE(f.all_recovered && f.outage_known) << where;
+      const uint64_t d_b = (s.summary["max_depth_backup"].get<uint64_t>() + 1) * hop_ps;
+      // Oscillators within +-100 ppm stretch the root's interval and the device's timeout.
+      const double bound = double(d.first_timeout_ps + d.sync_interval_ps + d_b) * (1 + 2e-4);
+      EXPECT_GT(double(f.min_outage_ps), double(d.first_timeout_ps) * (1 - 2e-4)) << where;
+      EXPECT_LE(double(f.max_outage_ps), bound) << where;
+      // From the failure: at most the same bound (a message in flight at the failure can shorten
+      // a device's outage below its resync time), and at least the timeout less one interval.
+      EXPECT_LE(double(f.resync_ps), bound) << where;
+      EXPECT_GT(double(f.min_resync_ps), double(d.first_timeout_ps - d.sync_interval_ps)) << where;
+      out_lo = std::min(out_lo, f.max_outage_ps);
+      out_hi = std::max(out_hi, f.max_outage_ps);
+      resync_lo = std::min(resync_lo, f.resync_ps);
+      resync_hi = std::max(resync_hi, f.resync_ps);
+    }
+    // The outage is the tree's, whatever the phase (up to the clocks' rates); the resync time
+    // follows the phase across the interval.
+    EXPECT_LT(out_hi - out_lo, 100'000u) << "seed " << seed;
+    EXPECT_GT(resync_hi - resync_lo, d.sync_interval_ps * (phases - 1) / phases - 1'000'000) << "seed " << seed;
+  }
+  // The control: no backup parents, so the devices wait for the controller's plan.
+  const clock_result off = run(1, 0, false);
+  const clock_failure_result& f = off.algorithms[0].failures[0];
+  ASSERT_TRUE(f.all_recovered && f.outage_known);
+  const clock_network_config c;
+  EXPECT_GT(double(f.max_outage_ps), 3.0 * double(c.first_timeout_ps + c.sync_interval_ps + 20 * hop_ps));
+  EXPECT_GE(f.resync_ps, 1'000 * us);
 }

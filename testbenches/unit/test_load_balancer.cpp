@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <deque>
 #include <functional>
 #include <map>
@@ -17,6 +18,7 @@
 
 #include "blocks/balance_sketch.h"
 #include "blocks/conga.h"
+#include "blocks/crc_hash.h"
 #include "blocks/flowcut_table.h"
 #include "common/rng.h"
 #include "protocol/packet.h"
@@ -264,9 +266,116 @@ TEST(LoadBalancer, LetFlowKeepsAFlowletAndMovesANewOne) {
   }
 }
 
+namespace {
+
+// BalanceSketch's fingerprint unit, written from its definition: CRC-32C (Castagnoli) of the
+// 13-byte 5-tuple key, bit by bit.
+uint32_t crc32c_reference(const packet& p) {
+  uint8_t key[flow_key_bytes];
+  flow_key(p, key);
+  return crc_bitwise(32, 0x1EDC6F41u, 0xFFFFFFFFu, true, 0xFFFFFFFFu, key, flow_key_bytes);
+}
+
+packet random_flow_packet(rng& r) {
+  packet p;
+  p.kind = pkt_kind::data;
+  p.ip.src = uint32_t(r.next());
+  p.ip.dst = uint32_t(r.next());
+  p.ip.protocol = 17;
+  p.udp.src_port = uint16_t(r.next());
+  p.udp.dst_port = uint16_t(r.next());
+  p.payload_bytes = 1000;
+  return p;
+}
+
+struct collision_run {
+  uint64_t probes = 0, collisions = 0, replacements = 0;
+};
+
+// Every bucket of a d-cell sketch is filled with d resident flows of distinct fingerprints, each
+// made a BurstFollower (F = 0, a gap > delta, so its next hop is set): Case 3 then never votes one out
+// (§3.4), and the buckets stay as they are. Each probe is one packet of a fresh random 5-tuple. The
+// bucket comes from the switch's flow hash (CRC-32), the fingerprint from the balancer's own unit.
+// Returns the collisions the balancer counted during the probes.
+collision_run fingerprint_collisions(unsigned bits, uint32_t buckets, uint32_t cells, uint64_t probes) {
+  routes_fixture rf = mixed_groups();
+  lb_config c;
+  c.mode = lb_mode::balance_sketch;
+  c.sketch.buckets = buckets;
+  c.sketch.cells = cells;
+  c.sketch.fingerprint_bits = bits;
+  c.sketch.F = 0;
+  c.sketch.delta_ps = 1'000;
+  c.sketch.Delta_ps = 1'000'000'000;
+  c.sketch.timestamp_bits = 32;
+  load_balancer lb(c, rf.routes, std::vector<uint64_t>(ports, 100'000'000'000ull));
+  crc_hash flow_hash(crc_hash_config{32, 0x5EED});
+  rng r(bits);
+  const uint32_t mask = bits == 32 ? 0xFFFFFFFFu : (1u << bits) - 1;
+  std::vector<std::vector<uint32_t>> resident(buckets);
+  std::vector<packet> residents;
+  while (residents.size() < size_t(buckets) * cells) {
+    packet p = random_flow_packet(r);
+    const uint32_t b = flow_hash.hash(p) % buckets;
+    uint32_t fp = load_balancer::sketch_fingerprint(p) & mask;
+    if (fp == 0) fp = 1;
+    auto& in = resident[b];
+    if (in.size() == cells || std::find(in.begin(), in.end(), fp) != in.end()) continue;
+    in.push_back(fp);
+    residents.push_back(p);
+    lb.route(p, flow_hash.hash(p), 0, 4, 0);
+  }
+  constexpr uint64_t later = 10'000;   // 10 slices of delta later: each resident's next flowlet is moved
+  for (packet& p : residents) lb.route(p, flow_hash.hash(p), 0, 4, later);
+  EXPECT_EQ(lb.sketch_counts()->path_changes, residents.size());
+  EXPECT_EQ(lb.sketch_fingerprint_collisions(), 0u);   // distinct fingerprints: none yet
+  const uint64_t taken = lb.sketch_counts()->replacements + lb.sketch_counts()->inserts;
+  collision_run out;
+  for (out.probes = 0; out.probes < probes; ++out.probes) {
+    packet p = random_flow_packet(r);
+    lb.route(p, flow_hash.hash(p), 0, 4, later);
+  }
+  out.collisions = lb.sketch_fingerprint_collisions();
+  out.replacements = lb.sketch_counts()->replacements + lb.sketch_counts()->inserts - taken;
+  return out;
+}
+
+}  // namespace
+
+TEST(LoadBalancer, SketchFingerprintIsCrc32cOfTheFiveTuple) {
+  rng r(3);
+  for (int i = 0; i < 1000; ++i) {
+    const packet p = random_flow_packet(r);
+    ASSERT_EQ(load_balancer::sketch_fingerprint(p), crc32c_reference(p));
+  }
+}
+
+TEST(LoadBalancer, SketchFingerprintCollisionsFollowThePapersFormula) {
+  // BurstBalancer §3.6: a flow's fingerprint collides with one of the k others in its bucket with
+  // Pr = 1 - (1 - 2^-n)^k. A probe into a full bucket of d cells meets k = d residents. (The
+  // cells' fingerprints are distinct, since a matching one hits instead of inserting, so the exact
+  // value is d 2^-n, plus 2^-2n per cell for fingerprint 0 turning into 1; at 8 bits and 4 cells
+  // these are 0.6% and 0.8% above the formula, inside the bounds below.)
+  // The probes are binomial: expect within 4 sigma. 500 000 probes tell the widths apart: at 24 bits
+  // about 0.12 collisions are expected, where 16 bits of entropy would give 31.
+  constexpr uint32_t buckets = 64, cells = 4;
+  constexpr uint64_t probes = 500'000;
+  for (unsigned bits : {8u, 16u, 24u}) {
+    const collision_run got = fingerprint_collisions(bits, buckets, cells, probes);
+    const double p = 1 - std::pow(1 - std::ldexp(1.0, -int(bits)), cells);
+    const double mean = probes * p, sigma = std::sqrt(probes * p * (1 - p));
+    EXPECT_EQ(got.replacements, 0u) << bits << " bits: a probe took a cell";
+    EXPECT_GE(double(got.collisions), mean - 4 * sigma) << bits << " bits";
+    EXPECT_LE(double(got.collisions), mean + 4 * sigma) << bits << " bits";
+    // Control: the next narrower width's rate (8 bits fewer) is far outside these bounds.
+    const double narrower = probes * (1 - std::pow(1 - std::ldexp(1.0, 8 - int(bits)), cells));
+    EXPECT_GT(narrower, mean + 4 * sigma + 4 * std::sqrt(narrower)) << bits << " bits";
+  }
+}
+
 TEST(LoadBalancer, BalanceSketchSteersBurstsAndClearsBuckets) {
-  // Golden model: the fingerprint from other bits of the hash than the bucket index
-  // ((hash * 0x9E3779B1) >> 16), one candidate member drawn per data packet, and the packet goes
+  // Golden model: the fingerprint is the CRC-32C of the 5-tuple (bit-serial reference, another
+  // polynomial than the flow hash's), one candidate member drawn per data packet, and the packet goes
   // on the sketch's next hop (mod the group size) when it steers, else by ECMP; the Tofino
   // form's clear request is passed on. The sketch itself is its own core, driven the same way.
   routes_fixture rf = mixed_groups();
@@ -289,6 +398,7 @@ TEST(LoadBalancer, BalanceSketchSteersBurstsAndClearsBuckets) {
       const flow_desc& f = flows[r.below(r.below(4) ? 8 : flows.size())];   // a few heavy flows
       const bool data = r.below(10) != 0;
       packet p = make_packet(data ? pkt_kind::data : pkt_kind::ack, f.src, f.dst, 0, 200 + uint32_t(r.below(1200)), 0);
+      p.udp.src_port = uint16_t(49152 + (&f - flows.data()));
       uint32_t base = 0, size = 0;
       rf.group(f.dst, base, size);
       const auto& g = rf.group_of[f.dst];
@@ -297,7 +407,7 @@ TEST(LoadBalancer, BalanceSketchSteersBurstsAndClearsBuckets) {
       bool clear = false;
       if (data) {
         const uint32_t hop = uint32_t(draws.below(size));
-        const bs_decision d = golden.process(f.hash, (f.hash * 0x9E3779B1u) >> 16, p.frame_bytes(), t, hop);
+        const bs_decision d = golden.process(f.hash, crc32c_reference(p), p.frame_bytes(), t, hop);
         if (d.steer) want = g[d.next_hop % size], ++steered;
         clear = d.bucket_clear;
       }

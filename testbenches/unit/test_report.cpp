@@ -164,3 +164,32 @@ TEST(ReportPage, ClockSectionReadsTheTypedResult) {
   // Without the typed result there is no section, whatever the probes hold.
   EXPECT_EQ(report_html(nlohmann::json::object(), {}, p).find("Clock synchronisation"), std::string::npos);
 }
+
+// The architect's first screen comes first: "At a glance" before any other section, with the
+// headline figures and their units; every summary value comes last, grouped and collapsed.
+TEST(Report, OpensWithTheHeadlineFiguresAndEndsWithEveryValue) {
+  nlohmann::json summary = {{"scenario", "glance"},
+                            {"drops", {{"buffer_full", 12}, {"no_route", 0}}},
+                            {"pfc", {{"host_pause_time_s", 2e-6}, {"switch_port_pause_time_s_by_priority", {1e-6, 0.5e-6}},
+                                     {"pause_frames_sent", 7}}},
+                            {"queue", {{"peak_bytes", 150000}, {"peak_port", "leaf1.port3"}}},
+                            {"load_balancer", {{"peak_table_occupancy", 512}, {"table_entries", 2048}}}};
+  std::vector<flow_record> flows(2);
+  flows[0].size_bytes = 1000, flows[0].fct_s = 3e-6, flows[0].ideal_fct_s = 2e-6;
+  flows[1].size_bytes = 2000, flows[1].fct_s = 4e-6, flows[1].ideal_fct_s = 1e-6;
+  const std::string html = report_html(summary, flows, probe_set{});
+  const size_t glance = html.find("<h2 id=\"at-a-glance\">At a glance</h2>");
+  ASSERT_NE(glance, std::string::npos);
+  EXPECT_EQ(html.find("<h2"), glance) << "the summary is the first section";
+  // Slowdowns 1.5 and 4 in one bin: p50 (rank 1) 1.5, p99 (rank 2) 4.
+  EXPECT_NE(html.find("size &lt; 3,000 bytes: p50 1.50×, p99 4.00× (2 flows)"), std::string::npos);
+  EXPECT_NE(html.find("buffer_full: 12 packets</td>"), std::string::npos);   // only the reasons that dropped
+  EXPECT_NE(html.find("3.5 us over all ports, 7 pause frames sent"), std::string::npos);   // 2 + 1 + 0.5 us
+  EXPECT_NE(html.find("150,000 bytes at leaf1.port3"), std::string::npos);
+  EXPECT_NE(html.find("peak 512 of 2,048 entries (25.0 %)"), std::string::npos);
+  const size_t all = html.find("<h2 id=\"all-values\">");
+  ASSERT_NE(all, std::string::npos);
+  EXPECT_GT(all, html.find("<h2>Flow completion times</h2>"));
+  EXPECT_EQ(html.find("<h2", all + 1), std::string::npos) << "the flat list is the last section";
+  EXPECT_NE(html.find("<details><summary>drops (2 values)</summary>", all), std::string::npos);
+}
