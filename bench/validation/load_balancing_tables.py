@@ -78,8 +78,11 @@ def letflow_testbed(out):
     body = []
     for label, rp in rows:
         lf, cg = select(runs, lb__mode="letflow", **rp), select(runs, lb__mode="conga", **rp)
-        body.append([label] + [spread(ratio(lf, cg, s), 3) for s in (mean_fct, small_fct, large_fct, p95_fct)])
-    print(table(["paper load", "mean FCT", "mean FCT < 100 KB", "mean FCT > 10 MB", "p95 FCT"], body))
+        ec = select(runs, lb__mode="ecmp", **rp)
+        body.append([label] + [spread(ratio(lf, cg, s), 3) for s in (mean_fct, small_fct, large_fct, p95_fct)]
+                    + [spread(ratio(ec, cg, s), 3) for s in (mean_fct, p95_fct)])
+    print(table(["paper load", "mean FCT", "mean FCT < 100 KB", "mean FCT > 10 MB", "p95 FCT",
+                 "ECMP over CONGA: mean FCT", "ECMP: p95 FCT"], body))
     print("\n### LetFlow testbed: flows that changed path (%)\n")
     print(grid_table(runs, rows, modes[1:], lambda r: r.moved_flows_pct(), "%", 2))
 
