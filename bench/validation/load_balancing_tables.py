@@ -53,8 +53,19 @@ def large_fct(r):
 
 
 def letflow_bits(r):
-    entries = int(r.params.get("lb.flowlet.entries") or 0)
-    return entries * (1 + 1 + FLOWLET_PORT_BITS) if entries else None
+    """A flowlet entry is valid + age bits + port (docs/datasheets/flowlet_table.md, Memory)."""
+    return r.key("lb.flowlet.entries") * (1 + r.key("lb.flowlet.age_bits") + FLOWLET_PORT_BITS)
+
+
+def table_bits(r):
+    """The load balancer's table memory in bits: LetFlow's flowlet table or BalanceSketch's
+    buckets as the model reports them (fingerprint + vote + timestamp + next hop per cell)."""
+    mode = r.key("lb.mode")
+    if mode == "letflow":
+        return letflow_bits(r)
+    if mode == "balance_sketch":
+        return r.get("load_balancer.sketch_memory_bits")
+    return None
 
 
 def present(out, *names):
@@ -93,18 +104,35 @@ def bb_testbed(out):
     modes = [(n, {"lb__mode": m}) for n, m in
              [("ECMP", "ecmp"), ("WCMP", "wcmp"), ("CONGA", "conga"), ("LetFlow 128", "letflow"),
               ("BalanceSketch 128", "balance_sketch")]]
+    same = all(a.flows == b.flows for a, b in zip(select(runs, lb__mode="ecmp"), select(runs, lb__mode="wcmp")))
+    if same:
+        # WCMP weighs a leaf's own uplinks only, and every uplink a leaf has up is 40G: its groups
+        # are ECMP's, and so is every run.
+        print("WCMP's flows are identical to ECMP's in every run (its local weights are all equal).\n")
+        modes = [("ECMP = WCMP", modes[0][1])] + modes[2:]
     print("### BurstBalancer testbed: mean FCT\n")
     print(grid_table(runs, rows, modes, mean_fct, "ms"))
     print("\n### BurstBalancer testbed: p99 FCT\n")
     print(grid_table(runs, rows, modes, p99_fct, "ms"))
     print("\n### BurstBalancer testbed: p99 slowdown\n")
     print(grid_table(runs, rows, modes, p99_slowdown))
+    print("\n### BalanceSketch over the others (paired by seed): mean FCT / p99 FCT\n")
+    body = []
+    for label, rp in rows:
+        bs = select(runs, lb__mode="balance_sketch", **rp)
+        cells = [label]
+        for other in ("ecmp", "conga", "letflow"):
+            o = select(runs, lb__mode=other, **rp)
+            cells.append(f"{spread(ratio(bs, o, mean_fct))} / {spread(ratio(bs, o, p99_fct))}")
+        body.append(cells)
+    print(table(["load", "over ECMP (= WCMP)" if same else "over ECMP", "over CONGA", "over LetFlow 128"], body))
     hi = {"traffic__load": "0.8"}
     print("\n### BurstBalancer testbed at 80%: by flow size, path changes, order, memory\n")
     stats = [("mean FCT < 100 KB", small_fct, "ms", 3), ("0.1-10 MB", medium_fct, "ms", 3),
              ("> 10 MB", large_fct, "ms", 3), ("flows that changed path", lambda r: r.moved_flows_pct(), "%", 2),
              ("packets out of order", lambda r: r.get("flows.out_of_order_packets"), "", 3),
-             ("retransmitted", lambda r: r.get("flows.retransmitted_packets"), "", 3)]
+             ("retransmitted", lambda r: r.get("flows.retransmitted_packets"), "", 3),
+             ("table memory", table_bits, "bits", 4)]
     body = []
     for name, mp in modes:
         rs = select(runs, **hi, **mp)
@@ -147,7 +175,9 @@ def flowcut(out):
              ("flows that changed path", lambda r: r.moved_flows_pct(), "%", 2),
              ("drains", lambda r: r.get("flowcut.drains"), "", 3),
              ("held packets", lambda r: r.get("flowcut.packets_held"), "", 3),
-             ("peak held", lambda r: kib(r.get("flowcut.held_peak_bytes")), "KiB", 3),
+             ("peak held in one switch", lambda r: kib(r.get("flowcut.held_peak_bytes")), "KiB", 3),
+             ("hold full", lambda r: r.get("flowcut.hold_full_events"), "", 3),
+             ("dropped", lambda r: r.get("packets.dropped"), "pkts", 3),
              ("out of order", lambda r: r.get("flows.out_of_order_packets"), "pkts", 3)]
     for name, label in [("flowcut_healthy", "healthy"), ("flowcut_failed", "agg0-core0 and edge5-agg5 failed")]:
         if not present(out, name):
@@ -179,9 +209,9 @@ def sizing(out):
         lf = select(runs, lb__mode="letflow", lb__flowlet__entries=n)
         bs = select(runs, lb__mode="balance_sketch", lb__sketch__buckets=n)
         body.append([n] + [spread([f(r) for r in lf], d, u) for f, u, d in SIZING_STATS]
-                    + [sig_bits(letflow_bits(lf[0]))]
+                    + [sig_bits(table_bits(lf[0]))]
                     + [spread([f(r) for r in bs], d, u) for f, u, d in SIZING_STATS]
-                    + [sig_bits(bs[0].get("load_balancer.sketch_memory_bits"))])
+                    + [sig_bits(table_bits(bs[0]))])
     head = ["entries"] + [f"LetFlow {h}" for h in SIZING_HEAD] + ["LetFlow memory"] \
         + [f"BalanceSketch {h}" for h in SIZING_HEAD] + ["BalanceSketch memory"]
     print("### Table size at 80% load, BurstBalancer testbed\n")

@@ -10,6 +10,7 @@ import csv
 import json
 import math
 import os
+import tomllib
 from functools import cached_property
 
 
@@ -29,6 +30,18 @@ class Run:
         for part in dotted.split("."):
             if not isinstance(v, dict) or part not in v:
                 return default
+            v = v[part]
+        return v
+
+    @cached_property
+    def config(self):
+        with open(os.path.join(self.path, "config.toml"), "rb") as f:
+            return tomllib.load(f)
+
+    def key(self, dotted):
+        """A configuration key as the run resolved it (config.toml)."""
+        v = self.config
+        for part in dotted.split("."):
             v = v[part]
         return v
 
