@@ -63,7 +63,7 @@ std::vector<double> parse_values(const std::string& list);
 std::vector<double> pow2_range(const std::string& range);
 
 // Levenshtein distance, and the name of `names` closest to `name` ("" for none).
-size_t edit_distance(const std::string& a, const std::string& b);
+// The name of `names` closest to `name` by edit distance (common/text.h); "" for none.
 std::string closest_name(const std::string& name, const std::set<std::string>& names);
 
 struct size_options {

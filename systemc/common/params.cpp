@@ -16,6 +16,8 @@
 #include <tuple>
 #include <utility>
 
+#include "common/text.h"
+
 namespace netasic {
 namespace {
 
@@ -54,20 +56,6 @@ std::string table_of(const std::string& key) {
 }
 std::string leaf_of(const std::string& key) { return key.substr(key.rfind('.') + 1); }
 
-size_t levenshtein(const std::string& a, const std::string& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
 
 // How many edits still count as a typo of a name this long (1..3, about a third of it).
 size_t typo_budget(size_t len) { return std::max<size_t>(1, std::min<size_t>(3, len / 3)); }
@@ -486,7 +474,7 @@ std::string unknown_table_message(const param_registry& reg, const std::string& 
   for (const param_def& d : reg.all()) {
     std::string t = table_of(d.key);
     for (; !t.empty(); t = table_of(t)) {
-      size_t dist = levenshtein(path, t);
+      size_t dist = edit_distance(path, t);
       if (dist < best_dist && dist <= typo_budget(std::max(path.size(), t.size()))) best = t, best_dist = dist;
     }
   }
@@ -706,12 +694,12 @@ std::string param_registry::closest_key(const std::string& key) const {
     bool close = true;
     if (dparts.size() == parts.size()) {
       for (size_t i = 0; i < parts.size() && close; ++i) {
-        size_t e = levenshtein(parts[i], dparts[i]);
+        size_t e = edit_distance(parts[i], dparts[i]);
         close = e <= (e ? typo_budget(std::max(parts[i].size(), dparts[i].size())) : 0);
         dist += e;
       }
     } else {
-      dist = levenshtein(key, d.key);
+      dist = edit_distance(key, d.key);
       close = dist <= 2;
     }
     if (close && dist < best_dist) best = d.key, best_dist = dist;

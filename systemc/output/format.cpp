@@ -18,7 +18,7 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 const std::vector<std::string>& count_words() {
   static const std::vector<std::string> w = {"packets", "flows", "drops", "bytes", "hosts", "ports", "events",
                                              "retransmissions", "pauses", "marks", "trims",
-                                             "timeouts", "switches", "links", "writes", "hops"};
+                                             "timeouts", "switches", "links", "writes", "hops", "blocks", "alus"};
   return w;
 }
 

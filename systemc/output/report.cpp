@@ -158,8 +158,18 @@ void glance_section(page& pg, const json& summary, const std::vector<flow_record
     row("Flowlet table occupancy", fmt::format("peak {} of {} entries ({:.1f} %)", group_digits(int64_t(used)),
                                                group_digits(int64_t(cap)), cap > 0 ? 100 * used / cap : 0.0));
   }
-  if (const json* r = at_path(summary, "resources"); r && r->is_object())
-    for (const auto& [key, value] : flatten_json(*r)) row("Resources: " + key, format_value("resources." + key, value));
+  if (const json* r = at_path(summary, "resources"); r && r->is_object()) {
+    const auto used = [&](const char* k, const char* budget, const char* what) {
+      return fmt::format("{} of {} {}", group_digits(int64_t(number_at(summary, std::string("resources.") + k))),
+                         group_digits(int64_t(number_at(summary, std::string("resources.") + budget))), what);
+    };
+    std::string text = fmt::format("{} on target {}: {}, {}, {}", r->value("fits", false) ? "fits" : "does NOT fit",
+                                   r->value("target", std::string()), used("sram_blocks", "sram_budget_blocks", "SRAM blocks"),
+                                   used("tcam_blocks", "tcam_budget_blocks", "TCAM blocks"),
+                                   used("stateful_alus", "stateful_alu_budget_alus", "stateful ALUs"));
+    if (r->contains("advice")) text += "; " + r->value("advice", std::string());
+    row("Resources (" + r->value("switch_group", std::string()) + ")", text);
+  }
   pg.html += "</table>\n";
 }
 

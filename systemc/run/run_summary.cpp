@@ -11,7 +11,9 @@
 
 #include "blocks/rtl_loop.h"
 #include "common/stats.h"
+#include "run/resources_report.h"
 #include "run/run.h"
+#include "scenario/switch_keys.h"
 
 namespace netasic {
 namespace {
@@ -354,6 +356,31 @@ json clock_summary(const clock_result& c, const fabric& fab) {
   return s;
 }
 
+// The placement of the run's switch programs on its target (what `netasic resources` prints),
+// so the report can set table sizes against the pipeline that must hold them.
+void add_resources(json& s, const config& cfg) {
+  const placement_result p = place_scenario(cfg);
+  const stage_budget b = make_stage_budget(cfg);
+  json& r = s["resources"];
+  r["target"] = p.target;
+  r["fits"] = p.fits;
+  r["switch_group"] = p.switches;
+  uint64_t sram = 0, tcam = 0, alus = 0;
+  for (const block_usage& u : p.blocks) sram += u.sram_blocks, tcam += u.tcam_blocks, alus += u.stateful_alus;
+  r["sram_blocks"] = sram;
+  r["sram_budget_blocks"] = uint64_t(b.stages) * b.sram_blocks;
+  r["tcam_blocks"] = tcam;
+  r["tcam_budget_blocks"] = uint64_t(b.stages) * b.tcam_blocks;
+  r["stateful_alus"] = alus;
+  r["stateful_alu_budget_alus"] = uint64_t(b.stages) * b.stateful_alus;
+  if (!p.fits) {
+    r["binding_resource"] = p.binding_resource;
+    r["binding_stage"] = p.stage;
+    r["binding_item"] = p.binding_item;
+    r["advice"] = p.advice;
+  }
+}
+
 }  // namespace
 
 std::vector<flow_record> flow_records(const fabric& fab) {
@@ -429,6 +456,7 @@ json run_summary(const config& cfg, const fabric& fab, const run_result& r, doub
   add_load_balancer(s, cfg, fab, r.probes);
   add_flowcut(s, cfg, fab);
   add_nic(s, cfg, fab);
+  add_resources(s, cfg);
   // Blocks whose Verilated RTL stood in for the core (--rtl), and how many calls each answered.
   for (const auto& [block, calls] : rtl_blocks().calls) s["rtl_in_loop"][block] = {{"calls", calls}};
   return s;
@@ -440,6 +468,11 @@ void warn_about_run(const config& cfg, const fabric& fab, const run_result& r) {
       if (a.algorithm == clock_algorithm::sundial && a.summary.value("plan_status", "") != "ok")
         std::cerr << fmt::format("warning: Sundial found no complete backup plan ({}): devices run without backup "
                                  "parents until the controller finds one\n", a.summary.value("plan_reason", ""));
+  if (const json& res = r.summary["resources"]; res.is_object() && !res.value("fits", true))
+    std::cerr << fmt::format("warning: the switch program does not fit on target {} ({} in stage {}: '{}'); the run "
+                             "simulates it anyway, see `netasic resources`: {}\n", res.value("target", ""),
+                             res.value("binding_resource", ""), res.value("binding_stage", -1), res.value("binding_item", ""),
+                             res.value("advice", ""));
   const nic_totals n = sum_nics(fab);
   if (n.sched.peak_qps_per_engine > n.line_rate_qps && n.sched.scan_bound_ps)
     std::cerr << fmt::format("warning: the NIC flow scheduler fell short: up to {} QPs on one engine, where one engine keeps a "

@@ -9,6 +9,7 @@
 #include <toml++/toml.h>
 
 #include "common/params.h"
+#include "common/text.h"
 
 namespace netasic {
 
@@ -32,20 +33,6 @@ const std::vector<std::pair<std::string, unsigned stage_budget::*>>& budget_fiel
   return f;
 }
 
-size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] != b[j - 1])});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
 
 std::string closest(const std::string& key, const std::vector<std::string>& known) {
   return *std::min_element(known.begin(), known.end(), [&](const std::string& x, const std::string& y) {

@@ -215,6 +215,32 @@ TEST(Cli, SizeFindsTheSmallestValueAndSaysWhenNoneMeetsTheGoal) {
   EXPECT_NE(slurp(n / "size.html").find("No value from 4 to 64 entries meets every goal."), std::string::npos);
 }
 
+// Every run places its switch programs on the target (summary.json's resources, the report's
+// first table, a warning). By hand: a LetFlow entry is 16 bits, so 2^20 entries fill
+// 2^20 x 16 / (1024 words x 128 bits) = 128 SRAM blocks plus the read-modify-write spare, 129,
+// against a stage's 80; 2^19 entries take 64 + 1. The control, 1024 entries, fits.
+TEST(Cli, ARunPlacesItsTablesOnTheTargetAndSaysWhatDoesNotFit) {
+  auto run = [](const std::string& entries) {
+    const fs::path d = scratch("cli", "placed_" + entries);
+    const outcome o = netasic("run " + tiny_lb + " --set lb.flowlet.entries=" + entries + " --out " + d.string());
+    EXPECT_EQ(o.code, 0) << o.output;
+    return std::make_pair(o, d);
+  };
+  const auto [big, big_dir] = run("1048576");
+  const auto res = nlohmann::json::parse(slurp(big_dir / "summary.json"))["resources"];
+  EXPECT_FALSE(res["fits"].get<bool>());
+  EXPECT_EQ(res["binding_resource"], "SRAM blocks");
+  EXPECT_EQ(res["binding_item"], "flowlet");
+  EXPECT_NE(res["advice"].get<std::string>().find("2^19 (524288)"), std::string::npos) << res;
+  EXPECT_NE(big.output.find("warning: the switch program does not fit on target generic"), std::string::npos) << big.output;
+  EXPECT_NE(slurp(big_dir / "report.html").find("does NOT fit on target generic"), std::string::npos);
+
+  const auto [small_table, small_dir] = run("1024");
+  EXPECT_TRUE(nlohmann::json::parse(slurp(small_dir / "summary.json"))["resources"]["fits"].get<bool>());
+  EXPECT_EQ(small_table.output.find("does not fit"), std::string::npos) << small_table.output;
+  EXPECT_NE(slurp(small_dir / "report.html").find("fits on target generic"), std::string::npos);
+}
+
 TEST(Cli, SizeRefusesBadInputBeforeAnyRun) {
   const fs::path d = scratch("cli", "size_bad");
   const std::string base = "size " + tiny_lb + " --pow2 4..64 --quiet --out " + d.string();

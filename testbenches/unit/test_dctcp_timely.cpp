@@ -1,11 +1,12 @@
 // DCTCP: alpha against the per-window formula over random mark patterns in a closed loop
 // (the window drives the sender), plus the cut, CWR, additive increase, floor and cap.
-// TIMELY: each branch of Algorithm 1, and a reference written from the paper's pseudocode
-// compared over random RTT sequences with no tolerance. The reference does the same double
-// operations in the same order, so it must agree to the bit.
+// TIMELY: each branch of Algorithm 1 against rates worked out by hand, and every update of
+// random RTT walks checked against the range its branch allows (computed in long double from
+// the paper's definitions, not the core's double operations).
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <deque>
 #include <vector>
 
@@ -170,51 +171,17 @@ TEST(dctcp_cc, floor_and_cap) {
 }
 
 // ---------------------------------------------------------------- TIMELY
+//
+// Closed forms of Algorithm 1 (TIMELY, Mittal et al., SIGCOMM'15, Sec. 4.2 and Algorithm 1) at
+// the defaults: line rate 100 Gb/s, delta = 10 Mb/s x 100G/10G = 100 Mb/s, alpha = 0.875,
+// beta = 0.8, T_low = 50 us, T_high = 500 us, min_rtt = 20 us, N = 5 after 5 updates with a
+// non-positive gradient, min rate 1 Gb/s. Expected rates are literals worked out by hand; a cut
+// is a product in double truncated to whole bit/s, so each cut may land up to 1 bit/s below the
+// exact product, and a chain of k cuts up to k bit/s below.
 
 namespace {
 
-// Algorithm 1 of the TIMELY paper, run on the first ACK past the window marker.
-class reference_timely {
- public:
-  explicit reference_timely(const timely_config& c) : rate(c.line_rate_bps), c_(c) {}
-  uint64_t rate;
-  double rtt_diff = 0;
-  uint32_t neg = 0;
-
-  void on_ack(uint64_t ack, uint64_t snd_nxt, uint64_t new_rtt) {
-    if (new_rtt == 0) return;
-    if (!have_prev_) {
-      have_prev_ = true;
-      prev_rtt_ = new_rtt;
-      marker_ = snd_nxt;
-      return;
-    }
-    if (ack <= marker_) return;
-    marker_ = snd_nxt;
-    const double new_rtt_diff = static_cast<double>(static_cast<int64_t>(new_rtt) - static_cast<int64_t>(prev_rtt_));
-    prev_rtt_ = new_rtt;
-    rtt_diff = (1 - c_.alpha) * rtt_diff + c_.alpha * new_rtt_diff;
-    const double gradient = rtt_diff / static_cast<double>(c_.min_rtt_ps);
-    if (new_rtt < c_.t_low_ps) {
-      rate = std::min(c_.line_rate_bps, rate + c_.delta_bps);
-    } else if (new_rtt > c_.t_high_ps) {
-      const double m = 1 - c_.beta * (1 - static_cast<double>(c_.t_high_ps) / static_cast<double>(new_rtt));
-      rate = std::max(c_.min_rate_bps, static_cast<uint64_t>(static_cast<double>(rate) * m));
-    } else if (gradient <= 0) {
-      const uint64_t n = neg >= c_.hai_after ? c_.hai_n : 1;   // HAI after hai_after in a row
-      rate = std::min(c_.line_rate_bps, rate + n * c_.delta_bps);
-    } else {
-      const double m = std::max(0.0, 1 - c_.beta * gradient);
-      rate = std::max(c_.min_rate_bps, static_cast<uint64_t>(static_cast<double>(rate) * m));
-    }
-    neg = gradient <= 0 ? neg + 1 : 0;
-  }
-
- private:
-  timely_config c_;
-  bool have_prev_ = false;
-  uint64_t prev_rtt_ = 0, marker_ = 0;
-};
+constexpr uint64_t Mbps = 1'000'000, Gbps = 1'000'000'000;
 
 // Feeds a fresh TIMELY one update per ACK (each ACK passes the marker), starting from `first`.
 struct timely_driver {
@@ -227,58 +194,104 @@ struct timely_driver {
   }
 };
 
+// After a chain of at most 3 cuts: the exact product, or up to 3 bit/s below it.
+void expect_cut(uint64_t got, uint64_t exact) {
+  EXPECT_LE(got, exact);
+  EXPECT_GE(got + 3, exact);
+}
+
 }  // namespace
 
 TEST(timely_cc, below_t_low_adds_delta) {
-  timely_config c;
-  c.line_rate_bps = 100'000'000'000;
-  timely_driver d(c, 30 * us);
-  // Start below line rate: one cut above T_high, then a rising RTT under T_low still adds delta.
-  d.rtt(1000 * us);
+  timely_driver d(timely_config{}, 30 * us);
+  d.rtt(1000 * us);   // above T_high: x (1 - 0.8 x (1 - 500/1000)) = x 0.6 -> 60 Gb/s
+  expect_cut(d.t.rate(), 60 * Gbps);
   const uint64_t r0 = d.t.rate();
-  d.rtt(40 * us);
-  EXPECT_EQ(d.t.rate(), r0 + d.t.config().delta_bps);
-  d.rtt(45 * us);   // positive gradient, but below T_low
-  EXPECT_EQ(d.t.rate(), r0 + 2 * d.t.config().delta_bps);
+  d.rtt(40 * us);     // below T_low: + 100 Mb/s, whatever the gradient
+  EXPECT_EQ(d.t.rate(), r0 + 100 * Mbps);
+  d.rtt(45 * us);     // a rising RTT (positive gradient), still below T_low: + 100 Mb/s
+  EXPECT_EQ(d.t.rate(), r0 + 200 * Mbps);
+  EXPECT_EQ(d.t.config().delta_bps, 100 * Mbps);
 }
 
 TEST(timely_cc, above_t_high_cuts_by_how_far_above) {
-  timely_config c;
-  timely_driver d(c, 100 * us);
-  d.rtt(1000 * us);   // 1 - 0.8 × (1 - 500/1000) = 0.6
-  EXPECT_EQ(d.t.rate(), static_cast<uint64_t>(100e9 * (1 - 0.8 * (1 - 500.0 / 1000.0))));
+  // rtt = 750 us: 1 - 0.8 x (1 - 500/750) = 1 - 0.8/3 = 11/15; 100 Gb/s x 11/15 = 73333333333.3
+  timely_driver a(timely_config{}, 100 * us);
+  a.rtt(750 * us);
+  expect_cut(a.t.rate(), 73'333'333'333);
+  // rtt = 2500 us: 1 - 0.8 x (1 - 0.2) = 0.36 -> 36 Gb/s; then 0.36 again -> 12.96 Gb/s.
+  timely_driver b(timely_config{}, 100 * us);
+  b.rtt(2500 * us);
+  expect_cut(b.t.rate(), 36 * Gbps);
+  b.rtt(2500 * us);   // the same RTT (gradient <= 0) still cuts: T_high comes before the gradient
+  expect_cut(b.t.rate(), 12'960'000'000);
+}
+
+TEST(timely_cc, gradient_is_the_ewma_of_rtt_differences_over_min_rtt) {
+  timely_driver d(timely_config{}, 100 * us);
+  // +10 us: rtt_diff = 0.875 x 10 = 8.75 us, gradient 0.4375, x (1 - 0.35) = 0.65 -> 65 Gb/s.
+  d.rtt(110 * us);
+  EXPECT_DOUBLE_EQ(d.t.rtt_diff(), 8.75 * us);
+  expect_cut(d.t.rate(), 65 * Gbps);
+  // +10 us: rtt_diff = 0.125 x 8.75 + 8.75 = 9.84375 us, gradient 0.4921875, x 0.60625
+  // -> 65e9 x 0.60625 = 39406250000.
+  d.rtt(120 * us);
+  EXPECT_DOUBLE_EQ(d.t.rtt_diff(), 9.84375 * us);
+  expect_cut(d.t.rate(), 39'406'250'000);
+  // Flat: rtt_diff = 0.125 x 9.84375 = 1.23046875 us > 0, so a flat RTT still cuts while the
+  // EWMA remembers the rise: x (1 - 0.8 x 0.0615234375) = x 0.95078125 -> 37466723632.8.
+  d.rtt(120 * us);
+  expect_cut(d.t.rate(), 37'466'723'632);
+  const uint64_t r = d.t.rate();
+  // -1 us: rtt_diff = 0.15380859375 - 0.875 = -0.72119140625 us < 0: + delta.
+  d.rtt(119 * us);
+  EXPECT_DOUBLE_EQ(d.t.rtt_diff(), -0.72119140625 * us);
+  EXPECT_EQ(d.t.rate(), r + 100 * Mbps);
+  // A steep rise: gradient = (0.125 x -0.72119140625 + 0.875 x 31) / 20 = 1.35 > 1/beta: the
+  // factor 1 - 0.8 x 1.35 < 0 is held at 0, so the rate falls to the 1 Gb/s floor.
+  d.rtt(150 * us);
+  EXPECT_EQ(d.t.rate(), 1 * Gbps);
 }
 
 TEST(timely_cc, negative_gradient_adds_delta_then_hai_after_five) {
   timely_config c;
   timely_driver d(c, 400 * us);
-  d.rtt(1000 * us);   // cut to make room
-  d.rtt(900 * us);    // still above T_high: cut again, gradient < 0 (1 in a row)
-  // Slowly falling RTT inside [T_low, T_high]. Counting the update above, the run of
-  // non-positive gradients is 1 before this loop: four more updates add delta, then HAI.
+  d.rtt(1000 * us);   // x 0.6 -> 60 Gb/s; gradient > 0
+  d.rtt(900 * us);    // above T_high: x (1 - 0.8 x (1 - 5/9)) = x 29/45 -> 38666666666.6; gradient < 0 (1 in a row)
+  expect_cut(d.t.rate(), 38'666'666'666);
+  // Slowly falling RTT inside [T_low, T_high]: updates 2..5 of the run add delta (N = 1), the
+  // 6th and later add N x delta = 500 Mb/s (HAI).
   uint64_t rate = d.t.rate();
   uint64_t rtt = 400 * us;
   for (int i = 0; i < 4; ++i) {
     d.rtt(rtt -= 1 * us);
-    EXPECT_EQ(d.t.rate(), rate + d.t.config().delta_bps) << i;
+    EXPECT_EQ(d.t.rate(), rate + 100 * Mbps) << i;
     rate = d.t.rate();
   }
   EXPECT_EQ(d.t.neg_gradient_count(), 5u);
   for (int i = 0; i < 3; ++i) {
     d.rtt(rtt -= 1 * us);
-    EXPECT_EQ(d.t.rate(), rate + c.hai_n * d.t.config().delta_bps) << i;
+    EXPECT_EQ(d.t.rate(), rate + 500 * Mbps) << i;
     rate = d.t.rate();
   }
+  // One rise resets the run: the rate is cut, and the next fall adds delta, not N x delta.
+  d.rtt(rtt += 20 * us);
+  EXPECT_LT(d.t.rate(), rate);
+  EXPECT_EQ(d.t.neg_gradient_count(), 0u);
+  d.rtt(rtt = 300 * us);
+  rate = d.t.rate();
+  d.rtt(rtt -= 1 * us);
+  EXPECT_EQ(d.t.rate(), rate + 100 * Mbps);
 }
 
 TEST(timely_cc, positive_gradient_cuts_by_beta_times_gradient) {
   timely_config c;
   c.alpha = 1.0;   // rtt_diff = the last difference
   timely_driver d(c, 100 * us);
-  d.rtt(110 * us);   // gradient = 10 us / 20 us = 0.5: × (1 - 0.8 × 0.5)
-  EXPECT_EQ(d.t.rate(), static_cast<uint64_t>(100e9 * (1 - 0.8 * 0.5)));
-  d.rtt(140 * us);   // gradient 1.5: factor below 0, held at 0, so min rate
-  EXPECT_EQ(d.t.rate(), c.min_rate_bps);
+  d.rtt(110 * us);   // gradient = 10 us / 20 us = 0.5: x (1 - 0.8 x 0.5) = x 0.6 -> 60 Gb/s
+  expect_cut(d.t.rate(), 60 * Gbps);
+  d.rtt(140 * us);   // gradient 1.5: factor below 0, held at 0, so the 1 Gb/s floor
+  EXPECT_EQ(d.t.rate(), 1 * Gbps);
 }
 
 TEST(timely_cc, gating_and_rate_limits) {
@@ -288,19 +301,27 @@ TEST(timely_cc, gating_and_rate_limits) {
   t.on_ack(ack(2000, 51'000, 1000, false, 900 * us));   // inside the window: ignored
   t.on_ack(ack(60'000, 90'000, 58'000, false, 0));      // no RTT sample: ignored
   EXPECT_EQ(t.updates(), 0u);
-  EXPECT_EQ(t.rate(), c.line_rate_bps);
+  EXPECT_EQ(t.rate(), 100 * Gbps);
   t.on_ack(ack(50'001, 90'000, 1000, false, 10 * us));  // update, below T_low: capped at line rate
   EXPECT_EQ(t.updates(), 1u);
-  EXPECT_EQ(t.rate(), c.line_rate_bps);
+  EXPECT_EQ(t.rate(), 100 * Gbps);
   uint64_t seq = 90'000;
   auto next = [&](uint64_t rtt) {
     ++seq;
     t.on_ack(ack(seq, seq, 1, false, rtt));
   };
-  for (int i = 0; i < 100; ++i) next(5000 * us);
-  EXPECT_EQ(t.rate(), c.min_rate_bps);
-  for (int i = 0; i < 100'000; ++i) next(10 * us);
-  EXPECT_EQ(t.rate(), c.line_rate_bps);
+  // 5000 us: x (1 - 0.8 x 0.9) = x 0.28 per update; 100 Gb/s x 0.28^4 = 614.7 Mb/s < 1 Gb/s.
+  for (int i = 0; i < 3; ++i) next(5000 * us);
+  expect_cut(t.rate(), 2'195'200'000);   // 100e9 x 0.28^3
+  next(5000 * us);
+  EXPECT_EQ(t.rate(), 1 * Gbps);
+  // Below T_low: + 100 Mb/s per update, 990 updates from 1 Gb/s to 100 Gb/s, then capped.
+  for (int i = 0; i < 989; ++i) next(10 * us);
+  EXPECT_EQ(t.rate(), 99'900'000'000u);
+  next(10 * us);
+  EXPECT_EQ(t.rate(), 100 * Gbps);
+  next(10 * us);
+  EXPECT_EQ(t.rate(), 100 * Gbps);
 }
 
 TEST(timely_cc, window_is_rate_times_base_rtt) {
@@ -309,12 +330,47 @@ TEST(timely_cc, window_is_rate_times_base_rtt) {
   c.with_window = true;
   timely t(c);
   EXPECT_STREQ(t.name(), "timely+win");
-  EXPECT_EQ(t.window_bytes(), 162'500u);
+  EXPECT_EQ(t.window_bytes(), 162'500u);   // 100 Gb/s x 13 us / 8
   c.line_rate_bps = 10'000'000'000;
   EXPECT_EQ(timely(c).config().delta_bps, 10'000'000u);   // run.py: 10 Mb/s per 10 Gbps
 }
 
-TEST(timely_cc, matches_reference_over_random_rtt_sequences) {
+namespace {
+
+// What one update may do, by Algorithm 1's branches, for the sample `rtt` and a gradient whose
+// sign is `sign` (-1, +1, or 0 when too close to zero to call): the set of rates allowed after
+// it, as [lo, hi] ranges. `hai`: the run of non-positive gradients before this update is long
+// enough for N.
+struct allowed_range { uint64_t lo, hi; };
+
+std::vector<allowed_range> timely_allows(const timely_config& c, uint64_t rate, uint64_t rtt, long double gradient,
+                                         bool hai, bool sign_known) {
+  auto clamp = [&](long double r) {
+    return std::clamp<long double>(r, (long double)c.min_rate_bps, (long double)c.line_rate_bps);
+  };
+  auto cut = [&](long double factor) {   // the exact product, within 2 bit/s for the double product
+    const long double r = clamp(std::floor((long double)rate * std::max(0.0L, factor)));
+    return allowed_range{uint64_t(std::max<long double>(clamp(r - 2), 0)), uint64_t(clamp(r + 2))};
+  };
+  auto add = [&](uint64_t n) {
+    const uint64_t r = std::min(c.line_rate_bps, rate + n * c.delta_bps);
+    return allowed_range{r, r};
+  };
+  if (rtt < c.t_low_ps) return {add(1)};
+  if (rtt > c.t_high_ps) return {cut(1 - (long double)c.beta * (1 - (long double)c.t_high_ps / rtt))};
+  std::vector<allowed_range> out;
+  if (!sign_known || gradient <= 0) out.push_back(add(hai ? c.hai_n : 1));
+  if (!sign_known || gradient > 0) out.push_back(cut(1 - (long double)c.beta * gradient));
+  return out;
+}
+
+}  // namespace
+
+TEST(timely_cc, every_update_is_one_of_algorithm_1s_branches) {
+  // Random RTT walks across T_low and T_high, with flat stretches (HAI) and missing samples.
+  // Each update must land in the range its branch allows, computed here in long double from
+  // the paper's definitions; updates happen exactly on the first ACK past the marker.
+  uint64_t checked = 0, hai_steps = 0, cuts = 0, ambiguous = 0;
   for (uint64_t seed = 1; seed <= 3000; ++seed) {
     rng r(seed);
     timely_config c;
@@ -327,12 +383,13 @@ TEST(timely_cc, matches_reference_over_random_rtt_sequences) {
     c.hai_n = pick<uint32_t>(r, {5, 3});
     c.min_rate_bps = c.line_rate_bps / pick<uint64_t>(r, {100, 2});
     timely t(c);
-    reference_timely ref(c);
     const uint64_t window = 1000 * (1 + r.below(16));   // bytes in flight
-    uint64_t acked = 0;
+    uint64_t acked = 0, marker = 0, prev = 0, updates = 0;
+    bool started = false;
+    long double rtt_diff = 0;
+    uint32_t run = 0;   // updates in a row with gradient <= 0
     int64_t rtt = static_cast<int64_t>(20 + r.below(500)) * static_cast<int64_t>(us);
     for (int step = 0; step < 300; ++step) {
-      // A random walk across T_low and T_high, with flat stretches for HAI and missing samples.
       const uint64_t mode = r.below(10);
       if (mode < 4) rtt += static_cast<int64_t>(r.below(41 * us)) - static_cast<int64_t>(20 * us);
       else if (mode < 6) rtt -= static_cast<int64_t>(r.below(3 * us));
@@ -340,14 +397,37 @@ TEST(timely_cc, matches_reference_over_random_rtt_sequences) {
       rtt = std::clamp<int64_t>(rtt, 1 * us, 1000 * us);
       const uint64_t sample = r.below(20) == 0 ? 0 : static_cast<uint64_t>(rtt);
       acked += 1000 * (1 + r.below(2));
-      const uint64_t snd_nxt = acked + window;
+      const uint64_t snd_nxt = acked + window, before = t.rate();
       t.on_ack(ack(acked, snd_nxt, 1000, false, sample));
-      ref.on_ack(acked, snd_nxt, sample);
-      ASSERT_EQ(t.rate(), ref.rate) << "seed " << seed << " step " << step;
-      ASSERT_EQ(t.rtt_diff(), ref.rtt_diff) << "seed " << seed << " step " << step;
-      ASSERT_EQ(t.neg_gradient_count(), ref.neg) << "seed " << seed << " step " << step;
-      ASSERT_GE(t.rate(), c.min_rate_bps);
-      ASSERT_LE(t.rate(), c.line_rate_bps);
+      const bool update = sample && started && acked > marker;
+      if (sample && (!started || update)) marker = snd_nxt;
+      if (!update) {
+        if (sample && !started) { started = true; prev = sample; }
+        ASSERT_EQ(t.rate(), before) << "seed " << seed << " step " << step << ": not an update";
+        continue;
+      }
+      ++updates;
+      rtt_diff = (1 - (long double)c.alpha) * rtt_diff + (long double)c.alpha * ((long double)sample - (long double)prev);
+      prev = sample;
+      const long double gradient = rtt_diff / (long double)c.min_rtt_ps;
+      const bool sign_known = rtt_diff == 0 || std::fabs(rtt_diff) > 1e-6L * (long double)us;
+      const auto allowed = timely_allows(c, before, sample, gradient, run >= c.hai_after, sign_known);
+      bool hit = false;
+      for (const allowed_range& a : allowed) hit = hit || (t.rate() >= a.lo && t.rate() <= a.hi);
+      ASSERT_TRUE(hit) << "seed " << seed << " step " << step << ": rate " << before << " -> " << t.rate()
+                       << " rtt " << sample << " gradient " << double(gradient);
+      ASSERT_EQ(t.updates(), updates);
+      ASSERT_NEAR(t.rtt_diff(), double(rtt_diff), 1e-6 * us);
+      ++checked;
+      if (!sign_known) ++ambiguous;
+      if (sample >= c.t_low_ps && sample <= c.t_high_ps && gradient <= 0 && run >= c.hai_after) ++hai_steps;
+      if (t.rate() < before) ++cuts;
+      run = gradient <= 0 ? run + 1 : 0;
     }
   }
+  // The walks reach every branch, HAI included; a gradient too close to 0 to call is rare.
+  EXPECT_GT(checked, 150'000u);
+  EXPECT_GT(hai_steps, 10'000u);
+  EXPECT_GT(cuts, 10'000u);
+  EXPECT_LT(ambiguous, checked / 100);
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "apps/netasic/size.h"
+#include "common/text.h"
 
 using namespace netasic;
 
