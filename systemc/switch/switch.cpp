@@ -179,7 +179,7 @@ void switch_model::enqueue(packet& p, uint64_t now) {
   } else {
     uint32_t base, size;
     if (!routes_.group(host_of_ip(p.ip.dst), base, size)) return drop(p, &drop_counters::no_route);
-    const lb_route r = lb_.route(p, hash_->hash(p), base, size, now);
+    const lb_route r = lb_.route(p, flow_hash(p), base, size, now);
     if (r.held) return;
     if (r.clear) recirculate_clear(port_[p.in_port].pipe, now);
     out = r.port;
@@ -219,7 +219,7 @@ void switch_model::mirror(const packet& p, uint64_t now) {
     m.ip.dst = mc.collector_ip;
     m.ip.protocol = 47;   // GRE
     m.udp = p.udp;        // ECMP entropy: the copy follows the hash of the flow it mirrors
-    const int r = routes_.lookup(host_of_ip(m.ip.dst), hash_->hash(m));
+    const int r = routes_.lookup(host_of_ip(m.ip.dst), flow_hash(m));
     if (r < 0) return drop(m, &drop_counters::no_route);
     out = unsigned(r);
   }

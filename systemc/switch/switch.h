@@ -73,6 +73,10 @@ struct switch_config {
   tm_config tm;
   unsigned hash_bits = 32;           // 16 or 32
   uint32_t hash_seed = 0;
+  // De-polarisation: a switch of topology tier t takes its flow hash rotated right by
+  // (t-1)*hash_tier_offset bits (flow_hash_rotate); the fabric sets tier. 0 = every tier alike.
+  unsigned hash_tier_offset = 8;
+  unsigned tier = 1;                 // 1 leaf/edge, 2 spine/agg, 3 core
   unsigned member_capacity = 4096;   // ECMP member table entries
   // Flowcut in the switch: variant full_switch (every switch) or ingress_only (switches with
   // hosts); off when flowcut_on is false. host_port[p]: port p faces a host (flows enter here).
@@ -86,6 +90,17 @@ struct switch_config {
   // PFC headroom of a port on a link: as configured, or pfc_headroom_needed() when that is 0.
   uint64_t port_headroom(uint64_t rate_bps, uint64_t delay_ps, uint32_t max_frame_bytes) const;
 };
+
+// The flow hash a switch of tier `tier` uses: `h` (a CRC of width `width`) rotated right within
+// its width by (tier-1)*offset bits. A CRC is linear in its seed, so per-switch seeds only
+// relabel a power-of-two group's members and a flow's choice at one tier would fix its choice at
+// the next; other bits of the hash at each tier break that, as ASICs' per-switch hash offsets do.
+inline uint32_t flow_hash_rotate(uint32_t h, unsigned width, unsigned tier, unsigned offset) {
+  const uint32_t mask = width >= 32 ? 0xFFFFFFFFu : (1u << width) - 1;
+  const unsigned r = tier > 1 ? (tier - 1) * offset % width : 0;
+  h &= mask;
+  return r == 0 ? h : ((h >> r) | (h << (width - r))) & mask;
+}
 
 // What a switch counts besides drops.
 struct switch_counters {
@@ -199,6 +214,9 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   run_stats& stats_;
   event_queue& events_;
   std::unique_ptr<crc_hash_if> hash_;   // the 5-tuple hash: the core, or its RTL (--rtl crc_hash)
+  uint32_t flow_hash(packet& p) {   // every use of the flow hash: this tier's bits of it
+    return flow_hash_rotate(hash_->hash(p), cfg_.hash_bits, cfg_.tier, cfg_.hash_tier_offset);
+  }
   unsigned cpu_port_ = 0;    // traffic-manager port of the CPU (after the recirculation ports)
   uint64_t mirror_count_ = 0;   // data frames seen by the mirror session's sampler
   route_table routes_;
