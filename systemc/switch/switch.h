@@ -83,6 +83,7 @@ struct switch_config {
   bool flowcut_on = false;
   flowcut_config flowcut;
   std::vector<bool> host_port;
+  uint8_t flowcut_data_prio = 3;     // the priority flowcut.source_pause pauses (the NICs' data)
 
   uint64_t ingress_ps() const { return uint64_t(parser_cycles + stages * stage_cycles + tm_cycles) * clock_period_ps; }
   uint64_t egress_ps() const { return uint64_t(stages * stage_cycles + deparser_cycles) * clock_period_ps; }
@@ -111,6 +112,9 @@ struct switch_counters {
   uint64_t sketch_clears = 0, sketch_clears_lost = 0;  // BalanceSketch bucket clears recirculated / not admitted
   uint64_t flowcut_packets_held = 0;     // Flowcut: data packets held (draining flows, full table)
   uint64_t flowcut_held_peak_bytes = 0;  // ... and the most bytes held at once
+  uint64_t flowcut_hold_full = 0;        // packets that found the hold memory (flowcut.hold) full
+  uint64_t flowcut_hold_full_resumes = 0;   // ... whose draining flow was let go on its old path
+  uint64_t flowcut_source_pauses = 0;    // drains that paused their source (flowcut.source_pause)
 };
 
 class switch_model : public sc_core::sc_module, public pkt_receiver {
@@ -178,6 +182,7 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
     unsigned pipe = 0;
     pfc_pause pause;                // what the link partner has paused
     std::array<uint64_t, num_priorities> refresh_at{};   // XOFF sent: re-send by then
+    bool flowcut_pause = false;     // Flowcut pauses this host port's data priority (a flow drains)
     waker dequeue;
   };
   struct pipe_state {
@@ -208,6 +213,10 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   void receive_pause(unsigned port, packet& p, uint64_t now);
   void send_pause(unsigned port, unsigned prio, uint16_t quanta, uint64_t now);
   void pfc_refresh(unsigned, uint64_t now);
+  flowcut_stage::buffer_hooks flowcut_buffer();
+  bool flowcut_pausing(unsigned port, unsigned prio) const {
+    return port_[port].flowcut_pause && prio == cfg_.flowcut_data_prio;
+  }
 
   unsigned id_;
   switch_config cfg_;
