@@ -17,7 +17,10 @@ struct drop_counters {
   uint64_t dynamic_threshold = 0;   // the egress queue was over its dynamic threshold
   uint64_t headroom = 0;      // lossless priority: XOFF sent, and the PFC headroom was full too
   uint64_t pipe_overrun = 0;  // more frames at a pipe's parser than its FIFO holds
-  uint64_t total() const { return buffer_full + queue_limit + no_route + link_down + dynamic_threshold + headroom + pipe_overrun; }
+  uint64_t flowcut_hold_full = 0;   // Flowcut's hold memory was full and the flow had no drain to end
+  uint64_t total() const {
+    return buffer_full + queue_limit + no_route + link_down + dynamic_threshold + headroom + pipe_overrun + flowcut_hold_full;
+  }
 };
 
 // Frames the switches make themselves (PFC frames, mirrored copies, clock sync-messages) are not

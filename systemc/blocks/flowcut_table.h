@@ -58,6 +58,10 @@ struct flowcut_config {
   unsigned stamp_bits = 16;              // header timestamp: 2 B "RTTs up to 64 microseconds" (§III-A1)
   uint64_t stamp_unit_ps = 1000;         // "nanosecond resolution" (§III-A1)
   uint32_t link_rate_gbps = 200;         // B in the tx-time correction; 200 Gb/s in the evaluation
+  // The switch forms' stage (switch/flowcut_stage.h), not the table: the memory for held packets
+  // (frame bytes, 0 = bounded by the shared buffer only) and the pause of a draining flow's source.
+  uint64_t hold_bytes = 0;
+  bool source_pause = false;
 };
 
 struct flowcut_data_result {

@@ -253,6 +253,7 @@ void host_nic::pkt_receive(unsigned, packet& p, uint64_t now) {
     if (f.any_data && p.path_sig != f.last_path_sig) ++f.path_changes;
     f.any_data = true;
     f.last_path_sig = p.path_sig;
+    f.count_path(p);
     if (p.seq > f.rcv.expected) {   // ahead of the next expected PSN: reordered (or one before it was lost)
       ++f.out_of_order;
       f.max_reorder = std::max(f.max_reorder, p.seq - f.rcv.expected);

@@ -64,6 +64,16 @@ struct nic_config {
   }
 };
 
+// One path a flow's data took, as its receiver saw it: the switches passed (the first
+// packet::path_max of them) and the payload bytes that arrived on it. Keyed by the path
+// signature, which also tells apart parallel links between the same two switches.
+struct flow_path {
+  uint32_t sig = 0;
+  uint8_t hops = 0;                  // switches passed (may exceed path_max)
+  uint16_t sw[packet::path_max] = {};
+  uint64_t bytes = 0;                // payload bytes of the data packets received on it
+};
+
 // Per-QP context, shared by the two ends of a flow (QP number = flow id).
 struct flow_ctx {
   uint32_t id = 0, src = 0, dst = 0;
@@ -76,6 +86,22 @@ struct flow_ctx {
   uint32_t path_changes = 0, out_of_order = 0, max_reorder = 0;
   uint32_t last_path_sig = 0;
   bool any_data = false;
+  std::vector<flow_path> paths;     // in order of first use; the last packet's is paths[path_now]
+  uint32_t path_now = 0;
+  void count_path(const packet& p) {
+    if (paths.empty() || paths[path_now].sig != p.path_sig) {
+      path_now = 0;
+      while (path_now < paths.size() && paths[path_now].sig != p.path_sig) ++path_now;
+      if (path_now == paths.size()) {
+        flow_path n;
+        n.sig = p.path_sig;
+        n.hops = p.hops;
+        std::copy(p.path_sw, p.path_sw + packet::path_max, n.sw);
+        paths.push_back(n);
+      }
+    }
+    paths[path_now].bytes += p.payload_bytes;
+  }
   gbn_sender snd;
   gbn_receiver rcv;
   // Sender: congestion control and the flow scheduler's state.

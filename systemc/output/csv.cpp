@@ -16,6 +16,15 @@ std::string us(double seconds) { return fmt::format("{:.6f}", seconds * 1e6); }
 
 }  // namespace
 
+std::string path_bytes_field(const std::vector<std::pair<std::string, uint64_t>>& paths) {
+  std::string s;
+  for (const auto& [path, bytes] : paths) {
+    if (!s.empty()) s += ';';
+    s += fmt::format("{}:{}", path, bytes);
+  }
+  return s;
+}
+
 std::string probe_column_name(const probe_series& s) {
   std::string n = s.device.empty() ? s.name : s.device + "." + s.name;
   if (!s.unit.empty()) n += "_" + s.unit;
@@ -46,15 +55,16 @@ void validate_probe_set(const probe_set& probes) {
 void write_flows_csv(const std::string& path, const std::vector<flow_record>& flows) {
   write_file(path, [&](std::ostream& out) {
     out << "id,src,dst,size_bytes,start_us,fct_us,ideal_fct_us,slowdown,retransmitted_packets,path_changes,"
-           "out_of_order_packets,max_reorder_packets\n";
+           "out_of_order_packets,max_reorder_packets,path,path_bytes\n";
     fmt::memory_buffer line;
     for (const auto& f : flows) {
       line.clear();
       const bool done = f.fct_s >= 0;
-      fmt::format_to(std::back_inserter(line), "{},{},{},{},{},{},{},{},{},{},{},{}\n", f.id, f.src, f.dst, f.size_bytes,
+      fmt::format_to(std::back_inserter(line), "{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", f.id, f.src, f.dst, f.size_bytes,
                      us(f.start_s), done ? us(f.fct_s) : "", us(f.ideal_fct_s),
                      done && f.ideal_fct_s > 0 ? fmt::format("{:.6f}", f.slowdown()) : "", f.retransmitted_packets,
-                     f.path_changes, f.out_of_order_packets, f.max_reorder_packets);
+                     f.path_changes, f.out_of_order_packets, f.max_reorder_packets, csv_escape(f.path),
+                     csv_escape(path_bytes_field(f.path_bytes)));
       out.write(line.data(), static_cast<std::streamsize>(line.size()));
     }
   });

@@ -1,6 +1,7 @@
 // CSV writers for a run: flows.csv (one row per flow) and probes.csv (one column per probe).
 #pragma once
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "output/run_data.h"
@@ -17,11 +18,14 @@ std::string csv_escape(const std::string& field);
 // when the sample times decrease: every writer relies on both.
 void validate_probe_set(const probe_set& probes);
 
-// flows.csv: id,src,dst,size_bytes,start_us,fct_us,ideal_fct_us,slowdown,retransmitted_packets.
-// Times in microseconds with 6 decimals (exact to the picosecond); a flow that did not
-// complete has empty fct_us and slowdown cells. Throws std::runtime_error if the file
-// cannot be written.
+// flows.csv: id,src,dst,size_bytes,start_us,fct_us,ideal_fct_us,slowdown,retransmitted_packets,
+// path_changes,out_of_order_packets,max_reorder_packets,path,path_bytes. Times in microseconds
+// with 6 decimals (exact to the picosecond); a flow that did not complete has empty fct_us and
+// slowdown cells. Throws std::runtime_error if the file cannot be written.
 void write_flows_csv(const std::string& path, const std::vector<flow_record>& flows);
+
+// flows.csv's path_bytes cell: "PATH:BYTES" per path, joined by ';' (payload bytes).
+std::string path_bytes_field(const std::vector<std::pair<std::string, uint64_t>>& paths);
 
 // probes.csv, wide: time_us, then one integer column per series in probe_set order.
 void write_probes_csv(const std::string& path, const probe_set& probes);

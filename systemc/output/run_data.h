@@ -2,6 +2,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/stats.h"
@@ -20,6 +21,10 @@ struct flow_record {
   uint32_t path_changes = 0;           // data packets that took another path than the flow's previous one
   uint32_t out_of_order_packets = 0;   // data packets that arrived ahead of the next expected one
   uint32_t max_reorder_packets = 0;    // how far ahead the farthest of them was
+  // The paths its data took, as "sw>sw>sw" (switch names; a path of more than packet::path_max
+  // switches ends in ">..."), with the payload bytes received on each, in order of first use.
+  std::vector<std::pair<std::string, uint64_t>> path_bytes;
+  std::string path;                    // the path of the last data packet received; "" = none
 };
 
 // The flows the slowdown statistics count, in summary.json and report.html alike: completed,

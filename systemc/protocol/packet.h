@@ -46,6 +46,10 @@ struct packet {
   pfc_frame pfc{};
   conga_header conga{};
   sync_header sync{};
+  // Data: the switches it passed, in order (switch ids; the first path_max of them). Last, so a
+  // hop's one store here leaves the two lines it reads alone; read once at the receiver.
+  static constexpr unsigned path_max = 8;
+  uint16_t path_sw[path_max] = {};
 
   // Handled beside the MAC (PFC, clock sync): past the receiver's packet pipeline.
   bool at_mac() const { return kind == pkt_kind::pause || kind == pkt_kind::sync; }

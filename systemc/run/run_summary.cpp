@@ -43,6 +43,7 @@ void add_run(json& s, const config& cfg, const fabric& fab, const run_result& r,
                 {"dynamic_threshold", st.dropped.dynamic_threshold}, {"headroom", st.dropped.headroom},
                 {"pipe_overrun", st.dropped.pipe_overrun}, {"no_route", st.dropped.no_route},
                 {"link_down", st.dropped.link_down}};
+  if (fab.config().sw.flowcut_on) s["drops"]["flowcut_hold_full"] = st.dropped.flowcut_hold_full;
   const topology& topo = fab.config().topo;
   s["topology"] = {{"hosts", topo.hosts.size()}, {"switches", topo.switches.size()},
                    {"links", topo.links.size()}, {"route_register_writes", fab.controller().register_writes()}};
@@ -246,14 +247,18 @@ void add_load_balancer(json& s, const config& cfg, const fabric& fab, const prob
 void add_flowcut(json& s, const config& cfg, const fabric& fab) {
   const bool in_nic = fab.config().nic.flowcut;
   std::vector<const flowcut_table*> tables;
-  uint64_t held_peak = 0, switch_held = 0;
+  uint64_t held_peak = 0, switch_held = 0, hold_full = 0, hold_full_resumes = 0, source_pauses = 0;
   if (in_nic)
     for (const auto& h : fab.hosts()) tables.push_back(h->flowcut());
   for (const auto& sw : fab.switches())
     if (sw->flowcut()) {
       tables.push_back(sw->flowcut());
-      held_peak = std::max(held_peak, sw->counters().flowcut_held_peak_bytes);
-      switch_held += sw->counters().flowcut_packets_held;
+      const switch_counters c = sw->counters();
+      held_peak = std::max(held_peak, c.flowcut_held_peak_bytes);
+      switch_held += c.flowcut_packets_held;
+      hold_full += c.flowcut_hold_full;
+      hold_full_resumes += c.flowcut_hold_full_resumes;
+      source_pauses += c.flowcut_source_pauses;
     }
   if (tables.empty()) return;
   flowcut_counters sum;
@@ -286,6 +291,12 @@ void add_flowcut(json& s, const config& cfg, const fabric& fab) {
                   {"acks_unmatched", sum.acks_unmatched},
                   {"peak_entries_per_table", peak},
                   {"table_bytes", tables.front()->memory_bytes()}};
+  if (!in_nic) {   // the switch forms' hold memory: per switch, in the shared buffer
+    s["flowcut"]["hold_limit_bytes"] = fab.config().sw.flowcut.hold_bytes;
+    s["flowcut"]["hold_full_events"] = hold_full;
+    s["flowcut"]["hold_full_resumes"] = hold_full_resumes;
+    s["flowcut"]["source_pauses"] = source_pauses;
+  }
 }
 
 // The NICs' flow schedulers over all hosts, and what one engine can serve: a QP sends at most
@@ -383,6 +394,25 @@ void add_resources(json& s, const config& cfg) {
 
 }  // namespace
 
+namespace {
+
+// The receiver's paths by switch name; paths that differ only in a parallel link are one here.
+void add_paths(flow_record& rec, const flow_ctx& f, const topology& topo) {
+  for (size_t i = 0; i < f.paths.size(); ++i) {
+    const flow_path& p = f.paths[i];
+    std::string name;
+    for (unsigned h = 0; h < std::min<unsigned>(p.hops, packet::path_max); ++h)
+      name += (h ? ">" : "") + topo.nodes[topo.switches[p.sw[h]]].name;
+    if (p.hops > packet::path_max) name += ">...";
+    if (i == f.path_now) rec.path = name;
+    auto same = std::find_if(rec.path_bytes.begin(), rec.path_bytes.end(), [&](const auto& e) { return e.first == name; });
+    if (same != rec.path_bytes.end()) same->second += p.bytes;
+    else rec.path_bytes.emplace_back(name, p.bytes);
+  }
+}
+
+}  // namespace
+
 std::vector<flow_record> flow_records(const fabric& fab) {
   std::vector<flow_record> out;
   for (const flow_ctx& f : fab.flows) {
@@ -397,6 +427,7 @@ std::vector<flow_record> flow_records(const fabric& fab) {
     rec.path_changes = f.path_changes;
     rec.out_of_order_packets = f.out_of_order;
     rec.max_reorder_packets = f.max_reorder;
+    add_paths(rec, f, fab.config().topo);
     if (f.snd.total && f.snd.done()) rec.fct_s = double(f.finish_ps - f.start_ps) * 1e-12;
     out.push_back(rec);
   }

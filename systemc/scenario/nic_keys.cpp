@@ -40,6 +40,8 @@ void flowcut_keys(K& k) {
   k.integer("flowcut.capacity", "entries", &F::capacity, 1, 1 << 24, "Flowcut: table entries (flows with bytes in flight) per NIC or switch");
   k.real("flowcut.rtt_ratio", "ratio", &F::rtt_ratio_threshold, 1, 255, "Flowcut: drain a flow when the EWMA of its RTT over the minimum RTT for its hop count passes this");
   k.integer("flowcut.ewma_shift", "", &F::ewma_shift, 0, 15, "Flowcut: the EWMA weight of a new RTT sample is 2^-shift");
+  k.integer("flowcut.hold", kib_as_bytes, &F::hold_bytes, 0, 1 << 24, "Flowcut, switch forms: memory per switch for the packets of draining flows (in the shared buffer); full: the flow's drain ends early (it stays on its old path), or the packet is dropped (flowcut_hold_full); 0 = bounded by the shared buffer only");
+  k.boolean("flowcut.source_pause", &F::source_pause, "Flowcut, switch forms: the ingress switch pauses a draining flow's source (PFC XOFF on the data priority of the host's port, the paper's fallback for FGFC) until the flow has drained");
 }
 
 }  // namespace
@@ -61,7 +63,8 @@ void read_nic(const config& c, const switch_config& sw, nic_config& nic) {
 void read_flowcut(const config& c, switch_config& sw, nic_config& nic) {
   const std::string form = c.string("flowcut.form");
   if (form == "off") {
-    warn_unused(c, {"flowcut.capacity", "flowcut.rtt_ratio", "flowcut.ewma_shift"}, "with flowcut.form = \"off\"");
+    warn_unused(c, {"flowcut.capacity", "flowcut.rtt_ratio", "flowcut.ewma_shift", "flowcut.hold", "flowcut.source_pause"},
+                "with flowcut.form = \"off\"");
     return;
   }
   if (sw.lb.mode != lb_mode::ecmp && sw.lb.mode != lb_mode::wcmp)
@@ -79,6 +82,7 @@ void read_flowcut(const config& c, switch_config& sw, nic_config& nic) {
                                               "number with flowcut.form = \"{}\"", host_gbps, form));
   table.link_rate_gbps = uint32_t(host_gbps);
   if (table.variant == flowcut_variant::nic_only) {
+    warn_unused(c, {"flowcut.hold", "flowcut.source_pause"}, "with flowcut.form = \"nic\" (the NIC holds no packets)");
     nic.flowcut = true;
     table.port_bytes = 2;   // the "port" is 14 bits of UDP source-port entropy
     nic.flowcut_table = table;
@@ -91,6 +95,7 @@ void read_flowcut(const config& c, switch_config& sw, nic_config& nic) {
                                         "add nic.data_priority {} to pfc.priorities", form, nic.data_priority));
   sw.flowcut_on = true;
   sw.flowcut = table;
+  sw.flowcut_data_prio = nic.data_priority;
 }
 
 }  // namespace netasic

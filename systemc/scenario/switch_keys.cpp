@@ -38,7 +38,8 @@ void pipeline_keys(K& k) {
   k.integer("switch.buffer", kib_as_bytes, tm(&tm_config::buffer_bytes), 1, big, "Shared packet buffer (including the PFC headroom)");
   k.integer("switch.queue_limit", kib_as_bytes, tm(&tm_config::queue_limit_bytes), 0, big, "Static limit per egress queue of a lossy priority; 0 = none");
   k.choice("switch.hash", hash_names, &S::hash_bits, "ECMP hash of the 5-tuple");
-  k.integer("switch.hash_seed", "", &S::hash_seed, 0, 0xFFFFFFFF, "Hash initial value; each switch XORs its ID times 0x9E3779B1 into it so switches do not polarize");
+  k.integer("switch.hash_seed", "", &S::hash_seed, 0, 0xFFFFFFFF, "Hash initial value; each switch XORs its ID times 0x9E3779B1 into it (a CRC is linear in its seed, so this alone does not de-polarise: see switch.hash_tier_offset)");
+  k.integer("switch.hash_tier_offset", "bits", &S::hash_tier_offset, 0, 31, "A switch of tier t (1 leaf/edge, 2 spine/agg, 3 core) uses its flow hash rotated right by (t-1) times this many bits, so tiers pick members from different hash bits and do not polarise; 0 = all tiers use the same bits (polarised)");
   k.integer("switch.ecmp_members", "entries", &S::member_capacity, 1, 65535, "ECMP member table size per switch");
 }
 

@@ -36,8 +36,10 @@ load_balancer::load_balancer(const lb_config& cfg, const route_table& routes, co
 }
 
 void load_balancer::use_flowcut(const flowcut_config& cfg, const std::vector<bool>& host_port,
-                                flowcut_stage::port_bytes_fn port_bytes, flowcut_stage::resubmit_fn resubmit) {
-  flowcut_ = std::make_unique<flowcut_stage>(cfg, host_port, routes_, std::move(port_bytes), std::move(resubmit));
+                                flowcut_stage::port_bytes_fn port_bytes, flowcut_stage::resubmit_fn resubmit,
+                                flowcut_stage::buffer_hooks buffer) {
+  flowcut_ = std::make_unique<flowcut_stage>(cfg, host_port, routes_, std::move(port_bytes), std::move(resubmit),
+                                             std::move(buffer));
   update_hash_only();
 }
 

@@ -69,7 +69,7 @@ class load_balancer {
   load_balancer(const lb_config& cfg, const route_table& routes, const std::vector<uint64_t>& port_rate_bps);
   // Flowcut in this switch (flowcut_stage.h).
   void use_flowcut(const flowcut_config& cfg, const std::vector<bool>& host_port, flowcut_stage::port_bytes_fn port_bytes,
-                   flowcut_stage::resubmit_fn resubmit);
+                   flowcut_stage::resubmit_fn resubmit, flowcut_stage::buffer_hooks buffer = {});
 
   // The out port of packet p, of flow hash `hash`, whose destination's group is the members
   // [base, base + size) of the member table. Every switch routes every packet here: a packet

@@ -71,10 +71,35 @@ switch_model::switch_model(sc_core::sc_module_name name, unsigned id, const std:
   const bool has_hosts = std::find(cfg.host_port.begin(), cfg.host_port.end(), true) != cfg.host_port.end();
   if (cfg.flowcut_on && (cfg.flowcut.variant == flowcut_variant::full_switch || has_hosts))
     lb_.use_flowcut(cfg.flowcut, cfg.host_port, [this](unsigned port) { return tm_.port_bytes(port); },
-                    [this](packet& p, uint64_t now) { enqueue(p, now); });
+                    [this](packet& p, uint64_t now) { enqueue(p, now); }, flowcut_buffer());
   refresh_.sw = this;
   refresh_.fn = &switch_model::pfc_refresh;
   csr.register_b_transport(this, &switch_model::b_transport);
+}
+
+flowcut_stage::buffer_hooks switch_model::flowcut_buffer() {
+  // Held packets take the shared buffer like queued ones (and may send XOFF to where they came
+  // from); the traffic manager's refusal is a drop with its reason.
+  flowcut_stage::buffer_hooks h;
+  h.hold = [this](packet& p, uint64_t now) {
+    const tm_verdict v = tm_.hold(p);
+    if (v != tm_verdict::admitted) {
+      drop(p, v == tm_verdict::headroom ? &drop_counters::headroom : &drop_counters::buffer_full);
+      return false;
+    }
+    if (p.in_port < tx_if_.size() && tm_.xoff_due(p.in_port, p.prio)) send_pause(p.in_port, p.prio, cfg_.pfc_quanta, now);
+    return true;
+  };
+  h.unhold = [this](const packet& p) { tm_.unhold(p); };
+  h.drop_full = [this](packet& p) { drop(p, &drop_counters::flowcut_hold_full); };
+  h.source_pause = [this](unsigned port, bool pause, uint64_t now) {
+    // PFC on the data priority of the host's port (the paper's fallback where the NIC has no
+    // FGFC, §II-B); the traffic manager's own XOFF and this one share the port's pause state.
+    const unsigned prio = cfg_.flowcut_data_prio;
+    port_[port].flowcut_pause = pause;
+    if (!tm_.xoff_active(port, prio)) send_pause(port, prio, pause ? cfg_.pfc_quanta : 0, now);
+  };
+  return h;
 }
 
 switch_counters switch_model::counters() const {
@@ -82,6 +107,9 @@ switch_counters switch_model::counters() const {
   if (const flowcut_stage* f = lb_.flowcut()) {
     c.flowcut_packets_held = f->packets_held();
     c.flowcut_held_peak_bytes = f->held_peak_bytes();
+    c.flowcut_hold_full = f->hold_full();
+    c.flowcut_hold_full_resumes = f->hold_full_resumes();
+    c.flowcut_source_pauses = f->source_pauses();
   }
   return c;
 }
@@ -179,13 +207,14 @@ void switch_model::enqueue(packet& p, uint64_t now) {
   } else {
     uint32_t base, size;
     if (!routes_.group(host_of_ip(p.ip.dst), base, size)) return drop(p, &drop_counters::no_route);
-    const lb_route r = lb_.route(p, hash_->hash(p), base, size, now);
+    const lb_route r = lb_.route(p, flow_hash(p), base, size, now);
     if (r.held) return;
     if (r.clear) recirculate_clear(port_[p.in_port].pipe, now);
     out = r.port;
   }
   if (p.kind == pkt_kind::data && p.passes == 0) {
     p.path_sig = (p.path_sig ^ (id_ << 8 | out)) * 0x9E3779B1u;
+    if (p.hops < packet::path_max) p.path_sw[p.hops] = uint16_t(id_);
     ++p.hops;
   }
   if (cfg_.mirror.to != mirror_config::target::off && p.kind == pkt_kind::data && p.passes == 0 &&
@@ -219,7 +248,7 @@ void switch_model::mirror(const packet& p, uint64_t now) {
     m.ip.dst = mc.collector_ip;
     m.ip.protocol = 47;   // GRE
     m.udp = p.udp;        // ECMP entropy: the copy follows the hash of the flow it mirrors
-    const int r = routes_.lookup(host_of_ip(m.ip.dst), hash_->hash(m));
+    const int r = routes_.lookup(host_of_ip(m.ip.dst), flow_hash(m));
     if (r < 0) return drop(m, &drop_counters::no_route);
     out = unsigned(r);
   }
@@ -242,7 +271,8 @@ void switch_model::kick(unsigned port, uint64_t now) {
   packet* p = tm_.dequeue(port, paused);
   if (!p) return arm(ps.dequeue, ps.pause.resumes(tm_.backlogged(port), now));   // all paused
   pipe.egress_free_ps = now + cfg_.clock_period_ps;
-  if (p->in_port < tx_if_.size() && tm_.xon_due(p->in_port, p->prio)) send_pause(p->in_port, p->prio, 0, now);
+  if (p->in_port < tx_if_.size() && tm_.xon_due(p->in_port, p->prio) && !flowcut_pausing(p->in_port, p->prio))
+    send_pause(p->in_port, p->prio, 0, now);
   uint64_t start = std::max(now + egress, ps.wire_free_ps);
   // Cutting through, the frame must not run out before its last bit has come in.
   if (cfg_.cut_through_bytes) {
@@ -336,7 +366,7 @@ void switch_model::pfc_refresh(unsigned, uint64_t now) {
     for (unsigned prio = 0; prio < num_priorities; ++prio) {
       uint64_t& at = port_[port].refresh_at[prio];
       if (!at) continue;
-      if (!tm_.xoff_active(port, prio)) at = 0;
+      if (!tm_.xoff_active(port, prio) && !flowcut_pausing(port, prio)) at = 0;
       else if (at <= now) send_pause(port, prio, cfg_.pfc_quanta, now);
       if (at) next = std::min(next, at);
     }

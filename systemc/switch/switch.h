@@ -73,12 +73,17 @@ struct switch_config {
   tm_config tm;
   unsigned hash_bits = 32;           // 16 or 32
   uint32_t hash_seed = 0;
+  // De-polarisation: a switch of topology tier t takes its flow hash rotated right by
+  // (t-1)*hash_tier_offset bits (flow_hash_rotate); the fabric sets tier. 0 = every tier alike.
+  unsigned hash_tier_offset = 8;
+  unsigned tier = 1;                 // 1 leaf/edge, 2 spine/agg, 3 core
   unsigned member_capacity = 4096;   // ECMP member table entries
   // Flowcut in the switch: variant full_switch (every switch) or ingress_only (switches with
   // hosts); off when flowcut_on is false. host_port[p]: port p faces a host (flows enter here).
   bool flowcut_on = false;
   flowcut_config flowcut;
   std::vector<bool> host_port;
+  uint8_t flowcut_data_prio = 3;     // the priority flowcut.source_pause pauses (the NICs' data)
 
   uint64_t ingress_ps() const { return uint64_t(parser_cycles + stages * stage_cycles + tm_cycles) * clock_period_ps; }
   uint64_t egress_ps() const { return uint64_t(stages * stage_cycles + deparser_cycles) * clock_period_ps; }
@@ -86,6 +91,17 @@ struct switch_config {
   // PFC headroom of a port on a link: as configured, or pfc_headroom_needed() when that is 0.
   uint64_t port_headroom(uint64_t rate_bps, uint64_t delay_ps, uint32_t max_frame_bytes) const;
 };
+
+// The flow hash a switch of tier `tier` uses: `h` (a CRC of width `width`) rotated right within
+// its width by (tier-1)*offset bits. A CRC is linear in its seed, so per-switch seeds only
+// relabel a power-of-two group's members and a flow's choice at one tier would fix its choice at
+// the next; other bits of the hash at each tier break that, as ASICs' per-switch hash offsets do.
+inline uint32_t flow_hash_rotate(uint32_t h, unsigned width, unsigned tier, unsigned offset) {
+  const uint32_t mask = width >= 32 ? 0xFFFFFFFFu : (1u << width) - 1;
+  const unsigned r = tier > 1 ? (tier - 1) * offset % width : 0;
+  h &= mask;
+  return r == 0 ? h : ((h >> r) | (h << (width - r))) & mask;
+}
 
 // What a switch counts besides drops.
 struct switch_counters {
@@ -96,6 +112,9 @@ struct switch_counters {
   uint64_t sketch_clears = 0, sketch_clears_lost = 0;  // BalanceSketch bucket clears recirculated / not admitted
   uint64_t flowcut_packets_held = 0;     // Flowcut: data packets held (draining flows, full table)
   uint64_t flowcut_held_peak_bytes = 0;  // ... and the most bytes held at once
+  uint64_t flowcut_hold_full = 0;        // packets that found the hold memory (flowcut.hold) full
+  uint64_t flowcut_hold_full_resumes = 0;   // ... whose draining flow was let go on its old path
+  uint64_t flowcut_source_pauses = 0;    // drains that paused their source (flowcut.source_pause)
 };
 
 class switch_model : public sc_core::sc_module, public pkt_receiver {
@@ -163,6 +182,7 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
     unsigned pipe = 0;
     pfc_pause pause;                // what the link partner has paused
     std::array<uint64_t, num_priorities> refresh_at{};   // XOFF sent: re-send by then
+    bool flowcut_pause = false;     // Flowcut pauses this host port's data priority (a flow drains)
     waker dequeue;
   };
   struct pipe_state {
@@ -193,12 +213,19 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   void receive_pause(unsigned port, packet& p, uint64_t now);
   void send_pause(unsigned port, unsigned prio, uint16_t quanta, uint64_t now);
   void pfc_refresh(unsigned, uint64_t now);
+  flowcut_stage::buffer_hooks flowcut_buffer();
+  bool flowcut_pausing(unsigned port, unsigned prio) const {
+    return port_[port].flowcut_pause && prio == cfg_.flowcut_data_prio;
+  }
 
   unsigned id_;
   switch_config cfg_;
   run_stats& stats_;
   event_queue& events_;
   std::unique_ptr<crc_hash_if> hash_;   // the 5-tuple hash: the core, or its RTL (--rtl crc_hash)
+  uint32_t flow_hash(packet& p) {   // every use of the flow hash: this tier's bits of it
+    return flow_hash_rotate(hash_->hash(p), cfg_.hash_bits, cfg_.tier, cfg_.hash_tier_offset);
+  }
   unsigned cpu_port_ = 0;    // traffic-manager port of the CPU (after the recirculation ports)
   uint64_t mirror_count_ = 0;   // data frames seen by the mirror session's sampler
   route_table routes_;

@@ -27,16 +27,7 @@ tm_verdict traffic_manager::enqueue(packet& p, unsigned out) {
   port_queues& pq = port_[out];
   fifo& q = pq.q[p.prio];
   if (cfg_.lossless >> p.prio & 1) {
-    ingress_count& in = ingress(p.in_port, p.prio);
-    if (in.shared + bytes <= xoff_threshold() && shared_used_ + bytes <= pool_) {
-      in.shared += bytes;
-      shared_used_ += bytes;
-    } else if (in.headroom + bytes <= cfg_.headroom_bytes[p.in_port]) {
-      in.headroom += bytes;
-      headroom_used_ += bytes;
-    } else {
-      return tm_verdict::headroom;
-    }
+    if (const tm_verdict v = charge_lossless(p, bytes); v != tm_verdict::admitted) return v;
   } else {
     if (cfg_.queue_limit_bytes && q.bytes + bytes > cfg_.queue_limit_bytes) return tm_verdict::queue_limit;
     if (shared_used_ + bytes > pool_) return tm_verdict::buffer_full;
@@ -54,6 +45,53 @@ tm_verdict traffic_manager::enqueue(packet& p, unsigned out) {
   pq.total += bytes;
   pq.peak = std::max(pq.peak, pq.total);
   return tm_verdict::admitted;
+}
+
+tm_verdict traffic_manager::charge_lossless(const packet& p, uint32_t bytes) {
+  ingress_count& in = ingress(p.in_port, p.prio);
+  if (in.shared + bytes <= xoff_threshold() && shared_used_ + bytes <= pool_) {
+    in.shared += bytes;
+    shared_used_ += bytes;
+  } else if (in.headroom + bytes <= cfg_.headroom_bytes[p.in_port]) {
+    in.headroom += bytes;
+    headroom_used_ += bytes;
+  } else {
+    return tm_verdict::headroom;
+  }
+  return tm_verdict::admitted;
+}
+
+void traffic_manager::refund(const packet& p, uint32_t bytes) {
+  if (cfg_.lossless >> p.prio & 1) {
+    // Headroom is paid back first, so the port can leave XOFF as soon as possible (as HPCC's
+    // simulator does).
+    ingress_count& in = ingress(p.in_port, p.prio);
+    const uint64_t from_headroom = std::min<uint64_t>(in.headroom, bytes);
+    in.headroom -= from_headroom;
+    headroom_used_ -= from_headroom;
+    in.shared -= bytes - from_headroom;
+    shared_used_ -= bytes - from_headroom;
+  } else {
+    shared_used_ -= bytes;
+  }
+}
+
+tm_verdict traffic_manager::hold(const packet& p) {
+  const uint32_t bytes = p.frame_bytes();
+  if (cfg_.lossless >> p.prio & 1) {
+    if (const tm_verdict v = charge_lossless(p, bytes); v != tm_verdict::admitted) return v;
+  } else {
+    if (shared_used_ + bytes > pool_) return tm_verdict::buffer_full;
+    shared_used_ += bytes;
+  }
+  held_ += bytes;
+  return tm_verdict::admitted;
+}
+
+void traffic_manager::unhold(const packet& p) {
+  const uint32_t bytes = p.frame_bytes();
+  held_ -= bytes;
+  refund(p, bytes);
 }
 
 packet* traffic_manager::pop(port_queues& pq, unsigned prio) {
@@ -78,18 +116,7 @@ packet* traffic_manager::pop(port_queues& pq, unsigned prio) {
   const uint32_t bytes = p->frame_bytes();
   q.bytes -= bytes;
   pq.total -= bytes;
-  if (cfg_.lossless >> prio & 1) {
-    // Headroom is paid back first, so the port can leave XOFF as soon as possible (as HPCC's
-    // simulator does).
-    ingress_count& in = ingress(p->in_port, prio);
-    const uint64_t from_headroom = std::min<uint64_t>(in.headroom, bytes);
-    in.headroom -= from_headroom;
-    headroom_used_ -= from_headroom;
-    in.shared -= bytes - from_headroom;
-    shared_used_ -= bytes - from_headroom;
-  } else {
-    shared_used_ -= bytes;
-  }
+  refund(*p, bytes);
   return p;
 }
 

@@ -66,6 +66,14 @@ class traffic_manager {
 
   // Admits `p` (priority p.prio, from p.in_port) to egress port `out`, or says why not.
   tm_verdict enqueue(packet& p, unsigned out);
+  // A frame held outside the egress queues (Flowcut's held packets) takes buffer as if queued:
+  // the same admission for its priority (lossless: its ingress port's shared count, then the
+  // headroom; lossy: the shared pool), so holds can trigger PFC; unhold gives it back. No port's
+  // queue or dynamic threshold sees it.
+  tm_verdict hold(const packet& p);
+  void unhold(const packet& p);
+  uint64_t held_bytes() const { return held_; }
+
   // The next frame for `out` by the scheduler, skipping priorities in `paused`; null when none
   // is eligible. Marks ECN on it.
   packet* dequeue(unsigned out, uint8_t paused);
@@ -110,11 +118,13 @@ class traffic_manager {
   ingress_count& ingress(unsigned port, unsigned prio) { return ingress_[port * num_priorities + prio]; }
   const ingress_count& ingress(unsigned port, unsigned prio) const { return ingress_[port * num_priorities + prio]; }
   packet* pop(port_queues& pq, unsigned prio);
+  tm_verdict charge_lossless(const packet& p, uint32_t bytes);
+  void refund(const packet& p, uint32_t bytes);
   unsigned pick_dwrr(port_queues& pq, uint8_t eligible);
 
   tm_config cfg_;
   uint64_t pool_ = 0;   // shared pool: buffer minus all headroom
-  uint64_t shared_used_ = 0, headroom_used_ = 0, ecn_marked_ = 0;
+  uint64_t shared_used_ = 0, headroom_used_ = 0, ecn_marked_ = 0, held_ = 0;
   std::vector<port_queues> port_;
   std::vector<ingress_count> ingress_;
   rng rng_;

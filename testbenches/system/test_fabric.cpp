@@ -2,6 +2,9 @@
 // in its own process (the kernel cannot be restarted).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
+#include <string>
 #include <vector>
 
 #include "common/params.h"
@@ -164,5 +167,51 @@ TEST(Fabric, FatTreePermutationCompletes) {
   // Fat-tree paths are at most 6 links; every packet-hop is a link traversal.
   const auto& p = r.summary["packets"];
   EXPECT_LE(r.summary["packet_hops"].get<uint64_t>(), 6 * p["delivered"].get<uint64_t>());
+  expect_accounting(r);
+}
+
+TEST(Fabric, PathBytesAddUpToEachFlowAndToTheUplinkCounters) {
+  // 2 leaves, 2 spines, 4 hosts each; every other host sends 200 KB to host 4 (leaf1), sprayed at random
+  // packet by packet over the spines so each leaf0 flow splits. Per flow, the bytes on its paths
+  // are the payload it sent (1000 B packets, retransmissions included). leaf0's uplinks carry
+  // only those flows' data (their ACKs come back over leaf1's uplinks, PAUSE frames are not
+  // counted), so each uplink's bytes are the bytes of the paths through its spine, at 1062 frame
+  // bytes per 1000 payload bytes (14 Ethernet + 20 IPv4 + 8 UDP + 12 BTH + 4 ICRC + 4 FCS).
+  const run_result r = run_scenario(
+      small_config({{"topology.leaves", "2"}, {"topology.spines", "2"}, {"topology.hosts_per_leaf", "4"},
+                    {"traffic.pattern", "incast"}, {"traffic.incast.senders", "7"}, {"traffic.incast.receiver", "4"},
+                    {"traffic.flow_size", "200000"}, {"lb.mode", "spray_random"}}),
+      progress_mode::none);
+  ASSERT_EQ(r.flows.size(), 7u);
+  std::map<std::string, uint64_t> via;           // all flows' bytes per path
+  std::map<std::string, uint64_t> last_path_only;   // control: each flow's bytes on its last path
+  unsigned split = 0;
+  for (const flow_record& f : r.flows) {
+    ASSERT_GT(f.fct_s, 0);
+    uint64_t sum = 0;
+    for (const auto& [path, bytes] : f.path_bytes) {
+      sum += bytes;
+      via[path] += bytes;
+      if (f.src < 4) {
+        EXPECT_TRUE(path == "leaf0>spine0>leaf1" || path == "leaf0>spine1>leaf1") << path;
+      } else {
+        EXPECT_EQ(path, "leaf1") << "flow " << f.id;   // under one leaf: one switch
+      }
+    }
+    EXPECT_EQ(sum, 200'000u + 1000ull * f.retransmitted_packets) << "flow " << f.id;
+    last_path_only[f.path] += sum;
+    split += f.path_bytes.size() == 2;
+  }
+  EXPECT_EQ(split, 4u);   // every leaf0 flow used both spines
+  for (unsigned s = 0; s < 2; ++s) {
+    const std::string spine = "spine" + std::to_string(s), path = "leaf0>" + spine + ">leaf1";
+    const auto up = std::find_if(r.links.begin(), r.links.end(),
+                                 [&](const link_record& l) { return l.from.rfind("leaf0.", 0) == 0 && l.to == spine; });
+    ASSERT_NE(up, r.links.end());
+    EXPECT_EQ(up->bytes, via[path] / 1000 * 1062) << spine;
+    EXPECT_EQ(via[path] % 1000, 0u);
+    // Control: putting a flow's bytes on the path it ended on misses the uplink's count.
+    EXPECT_NE(up->bytes, last_path_only[path] / 1000 * 1062) << spine;
+  }
   expect_accounting(r);
 }

@@ -3,6 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -75,8 +79,10 @@ struct endpoint : sc_core::sc_module, pkt_receiver {
   pkt_target_socket rx{"rx", *this, 0};
   run_stats& stats;
   std::vector<std::pair<uint64_t, uint32_t>> arrivals;   // (time, frame bytes)
+  std::function<void(uint64_t, const packet&)> on_pause;
   endpoint(sc_core::sc_module_name n, run_stats& s) : sc_core::sc_module(n), stats(s) {}
   void pkt_receive(unsigned, packet& p, uint64_t now) override {
+    if (p.kind == pkt_kind::pause && on_pause) on_pause(now, p);
     arrivals.push_back({now, p.frame_bytes()});
     stats.release(p);
   }
@@ -176,6 +182,146 @@ TEST(Pfc, PauseStopsAndRestartsTheUpstreamPortWithinTheReactionTime) {
   // Pause time counted for port 1, priority 3: from `paused` to `resumed`.
   EXPECT_EQ(sw.paused_ps(1, 3, resumed + 1), resumed - paused);
   EXPECT_EQ(sw.counters().pfc_received, 2u);
+}
+
+namespace {
+
+// One switch with a source on port 0 and a sink on port 1, both 100 Gb/s links of 500 ns; host 2
+// is routed out of port 1. The endpoints record what arrives, PFC frames included.
+struct pfc_bench {
+  run_stats stats;
+  event_queue events{"events"};
+  switch_model sw;
+  endpoint src{"src", stats}, dst{"dst", stats};
+  static constexpr uint64_t rate = 100'000'000'000ull, delay = 500'000;
+  link_timing to_switch, to_host{rate, delay, 1};
+  packet_link in, out;
+  struct driver : sc_core::sc_module {
+    tlm_utils::simple_initiator_socket<reg_driver> bus{"bus"};
+    explicit driver(sc_core::sc_module_name n) : sc_core::sc_module(n) {}
+  } drv{"drv"};
+  regbus bus{"regbus"};
+  std::vector<std::pair<uint64_t, uint16_t>> pfc_at_src;   // (arrival, quanta of priority 3)
+  uint64_t hops = 0;
+
+  explicit pfc_bench(const switch_config& cfg)
+      : sw("sw", 1, {rate, rate}, 4, cfg, stats, events),
+        to_switch{rate, delay, cfg.clock_period_ps, cfg.ingress_ps()},
+        in("in", to_switch, to_host, events),
+        out("out", to_switch, to_host, events) {
+    src.tx.bind(in.a_to_b.in);
+    in.a_to_b.out.bind(*sw.rx[0]);
+    sw.tx[0]->bind(in.b_to_a.in);
+    in.b_to_a.out.bind(src.rx);
+    dst.tx.bind(out.a_to_b.in);
+    out.a_to_b.out.bind(*sw.rx[1]);
+    sw.tx[1]->bind(out.b_to_a.in);
+    out.b_to_a.out.bind(dst.rx);
+    for (link_direction* d : {&in.a_to_b, &in.b_to_a, &out.a_to_b, &out.b_to_a}) d->hop_counter = &hops;
+    drv.bus.bind(bus.in);
+    const unsigned dev = bus.attach(sw.csr);
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    reg_driver regs(drv.bus);
+    regs.write32(regbus::address(dev, route_table::reg_member), 1);                       // member 0: port 1
+    regs.write32(regbus::address(dev, route_table::reg_route + 4 * 2), (0u << 16) | 1);   // host 2 -> group {0, 1}
+    src.on_pause = [this](uint64_t t, const packet& p) { pfc_at_src.push_back({t, p.pfc.quanta[3]}); };
+  }
+  void send_data(int frames) {
+    uint64_t start = 0;
+    for (int i = 0; i < frames; ++i) {
+      packet& p = *stats.pool.alloc();
+      p.payload_bytes = 1000;
+      p.prio = 3;
+      p.ip.dst = 2;
+      start = src.tx.send(p, start);
+    }
+  }
+  void pause_from_dst(uint16_t quanta, uint64_t at) {
+    packet& f = *stats.alloc_internal();
+    f.kind = pkt_kind::pause;
+    f.pfc.class_enable = 1u << 3;
+    f.pfc.quanta[3] = quanta;
+    dst.tx.send(f, at);
+  }
+};
+
+switch_config lossless_cfg() {
+  switch_config cfg;
+  cfg.tm.buffer_bytes = 16 << 20;
+  cfg.tm.lossless = 1u << 3;
+  cfg.tm.xoff_bytes = 8 << 20;
+  cfg.tm.headroom_bytes = {1 << 20, 1 << 20};
+  return cfg;
+}
+
+}  // namespace
+
+TEST(Pfc, APauseExpiresAfterItsQuanta) {
+  // One PAUSE of 1000 quanta and no XON: 1000 x 512 bit times at 100 Gb/s = 512,000 bits /
+  // 100 Gb/s = 5,120,000 ps. The port stops at `paused` and starts again by itself exactly then.
+  const switch_config cfg = lossless_cfg();
+  pfc_bench b(cfg);
+  b.send_data(300);   // 1082-byte frames back to back: about 26 us
+  const uint64_t pause_at = 5'000'000;
+  b.pause_from_dst(1000, pause_at);
+  sc_core::sc_start();
+  const uint64_t paused = b.out.a_to_b.timing().control_delivery_ps(pause_at, pfc_frame::bytes) +
+                          uint64_t(cfg.pfc_response_cycles) * cfg.clock_period_ps;
+  const uint64_t expires = paused + 5'120'000;
+  EXPECT_EQ(b.sw.paused(1, paused - 1) >> 3 & 1, 0);
+  EXPECT_EQ(b.sw.paused(1, paused) >> 3 & 1, 1);
+  EXPECT_EQ(b.sw.paused(1, expires - 1) >> 3 & 1, 1);
+  EXPECT_EQ(b.sw.paused(1, expires) >> 3 & 1, 0);
+  EXPECT_EQ(b.sw.paused_ps(1, 3, expires + 1'000'000), 5'120'000u);
+  // On the wire: nothing starts in (paused + egress pipeline + one cycle, expires); the first frame
+  // after the pause starts within the same slack of `expires`.
+  const uint64_t slack = cfg.egress_ps() + cfg.clock_period_ps;
+  uint64_t first_after = UINT64_MAX;
+  size_t frames = 0;
+  for (const auto& [t, bytes] : b.dst.arrivals) {
+    if (bytes <= pfc_frame::bytes) continue;
+    ++frames;
+    const uint64_t start = t - b.to_host.arrival_after_ps(bytes);
+    EXPECT_FALSE(start > paused + slack && start < expires) << start;
+    if (start >= expires) first_after = std::min(first_after, start);
+  }
+  EXPECT_EQ(frames, 300u);
+  EXPECT_GE(first_after, expires);
+  EXPECT_LE(first_after, expires + slack);
+}
+
+TEST(Pfc, XoffIsRefreshedAtHalfItsTimeWhileItLasts) {
+  // The switch's own XOFF: 16 KiB static threshold on port 0; the sink holds port 1 paused from
+  // 1 us to 30 us, so the source's frames pile up. The switch sends PAUSEs of 1000 quanta
+  // (5,120,000 ps at 100 Gb/s) and re-sends one every 2,560,000 ps, inside the partner's pause,
+  // until the queue drains after 30 us; then one XON (0 quanta).
+  switch_config cfg = lossless_cfg();
+  cfg.tm.xoff_bytes = 16 << 10;
+  cfg.pfc_quanta = 1000;
+  pfc_bench b(cfg);
+  b.send_data(300);
+  b.pause_from_dst(0xFFFF, 1'000'000);
+  b.pause_from_dst(0, 30'000'000);
+  sc_core::sc_start();
+  const auto& f = b.pfc_at_src;
+  ASSERT_GE(f.size(), 3u);
+  EXPECT_EQ(f.back().second, 0u);   // XON last
+  size_t xoffs = 0;
+  for (size_t i = 0; i + 1 < f.size(); ++i) {
+    ASSERT_EQ(f[i].second, 1000u) << "frame " << i;
+    ++xoffs;
+    if (i + 2 < f.size()) {
+      EXPECT_EQ(f[i + 1].first - f[i].first, 2'560'000u) << "refresh " << i;
+    }
+  }
+  // The sink's pause acts at about 1.57 us; 16 KiB from port 0 (16 frames of 1062 B, one per
+  // 86.56 ns) then wait by about 3 us, and the XOFF reaches the source 0.5 us later. The
+  // refreshes cover the time to about 30 us: at least (30 - 4) / 2.56 = 10.2 of them.
+  EXPECT_GE(xoffs, 10u);
+  EXPECT_LT(f.front().first, 4'000'000u);
+  EXPECT_GT(f.back().first, 30'000'000u);
+  // Control: without the refresh the source would have been free again 5.12 us after the first XOFF.
+  EXPECT_GT(f.back().first - f.front().first, 5'120'000u);
 }
 
 // 64-byte frames at 100 Gb/s arrive every 6.72 ns. A 100 MHz pipe parses one per 10 ns, so its
@@ -319,4 +465,144 @@ TEST(Mirror, LosslessPriorityIsAConfigError) {
     EXPECT_NE(msg.find("key 'mirror.priority'"), std::string::npos) << msg;
     EXPECT_NE(msg.find("lossless"), std::string::npos) << msg;
   }
+}
+
+namespace {
+
+// Flowcut in every switch on a 2x2 leaf-spine: 7 senders into host 4, 400 KB each, windows of 64
+// packets, drains at an RTT ratio of 1.5 (the incast queue raises every RTT).
+std::vector<std::pair<std::string, std::string>> flowcut_incast(std::vector<std::pair<std::string, std::string>> extra) {
+  std::vector<std::pair<std::string, std::string>> sets = {
+      {"topology.leaves", "2"},        {"topology.spines", "2"},          {"topology.hosts_per_leaf", "4"},
+      {"traffic.pattern", "incast"},   {"traffic.incast.senders", "7"},   {"traffic.incast.receiver", "4"},
+      {"traffic.flow_size", "400000"}, {"nic.window", "64"},              {"flowcut.form", "switch"},
+      {"flowcut.rtt_ratio", "1.5"}};
+  sets.insert(sets.end(), extra.begin(), extra.end());
+  return sets;
+}
+
+// The same scenario through the command line (the kernel runs once per process): its summary.
+nlohmann::json control_run(const std::string& name, const std::vector<std::pair<std::string, std::string>>& sets) {
+  const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / ("netasic_Flowcut_" + name);
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "defaults.toml") << "";
+  std::string cmd = std::string(NETASIC_BINARY) + " run " + (dir / "defaults.toml").string() + " --quiet --out " +
+                    (dir / "run").string();
+  for (const auto& [k, v] : sets) cmd += " --set '" + k + "=" + v + "'";
+  EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  std::ifstream in(dir / "run" / "summary.json");
+  return nlohmann::json::parse(in);
+}
+
+void expect_in_order_and_complete(const nlohmann::json& s) {
+  EXPECT_EQ(s["flows"]["completed"], s["flows"]["total"]);
+  EXPECT_EQ(s["flows"]["out_of_order_packets"].get<uint64_t>(), 0u);   // Flowcut's guarantee
+  EXPECT_EQ(s["packets"]["dropped"].get<uint64_t>(), 0u);
+}
+
+}  // namespace
+
+TEST(Flowcut, HoldMemoryIsBoundedAndAFullOneEndsTheDrainEarly) {
+  // With 4 KiB of hold memory per switch, a draining flow's packet that does not fit ends that
+  // flow's drain (it stays on its old path, held packets first), so no switch ever holds more
+  // than 4,096 bytes and nothing is dropped or reordered. Control: unbounded, the same run holds
+  // more than that and never finds the memory full.
+  const nlohmann::json ctl = control_run("Unbounded", flowcut_incast({}));
+  EXPECT_GT(ctl["flowcut"]["drains"].get<uint64_t>(), 0u);
+  EXPECT_GT(ctl["flowcut"]["held_peak_bytes"].get<uint64_t>(), 4096u);
+  EXPECT_EQ(ctl["flowcut"]["hold_full_events"].get<uint64_t>(), 0u);
+  expect_in_order_and_complete(ctl);
+
+  const run_result r = run_scenario(small_config(flowcut_incast({{"flowcut.hold", "4"}})), progress_mode::none);
+  const auto& fc = r.summary["flowcut"];
+  EXPECT_EQ(fc["hold_limit_bytes"].get<uint64_t>(), 4096u);
+  EXPECT_LE(fc["held_peak_bytes"].get<uint64_t>(), 4096u);
+  EXPECT_GT(fc["hold_full_events"].get<uint64_t>(), 0u);
+  // Every full hold here was a draining flow's: each ended a drain, none was a drop.
+  EXPECT_EQ(fc["hold_full_resumes"], fc["hold_full_events"]);
+  EXPECT_EQ(r.summary["drops"]["flowcut_hold_full"].get<uint64_t>(), 0u);
+  EXPECT_GE(fc["drains_cancelled"].get<uint64_t>(), 1u);
+  expect_in_order_and_complete(r.summary);
+  expect_accounting(r);
+}
+
+TEST(Flowcut, PausingTheSourceShrinksTheHeldBytes) {
+  // flowcut.source_pause: the ingress switch sends XOFF to a draining flow's host until it has
+  // drained, so the source stops within a round trip instead of filling the hold with its window.
+  // Control: the same run without the pause holds at least twice as much at its peak.
+  const nlohmann::json ctl = control_run("NoSourcePause", flowcut_incast({}));
+  const run_result r = run_scenario(small_config(flowcut_incast({{"flowcut.source_pause", "true"}})), progress_mode::none);
+  const auto& fc = r.summary["flowcut"];
+  EXPECT_GT(fc["source_pauses"].get<uint64_t>(), 0u);
+  EXPECT_EQ(ctl["flowcut"]["source_pauses"].get<uint64_t>(), 0u);
+  EXPECT_GT(r.summary["pfc"]["pause_frames_sent"].get<uint64_t>(), ctl["pfc"]["pause_frames_sent"].get<uint64_t>());
+  EXPECT_LT(2 * fc["held_peak_bytes"].get<uint64_t>(), ctl["flowcut"]["held_peak_bytes"].get<uint64_t>());
+  expect_in_order_and_complete(r.summary);
+  expect_in_order_and_complete(ctl);
+  expect_accounting(r);
+}
+
+namespace {
+
+// One 1000-byte packet from host 0 to host 1 under one switch, every timing key spelt out:
+// 100 Gb/s links of 1000 ns, switch and NIC clocks at 1 GHz (T = 1000 ps), parser 32, 12 stages
+// of 12 cycles, traffic manager 48, deparser 32, NIC RX and TX pipes 16 cycles each, no INT.
+// FCT = start to the ACK handled at the sender; the FCTs below are worked out by hand from the
+// timing model's rules (docs/timing-model.md), not by the model's ideal-FCT code.
+double one_packet_fct_s(std::vector<std::pair<std::string, std::string>> extra) {
+  std::vector<std::pair<std::string, std::string>> sets = {
+      {"topology.leaves", "1"},        {"topology.spines", "1"},          {"topology.hosts_per_leaf", "2"},
+      {"topology.host_rate", "100"},   {"topology.link_delay", "1000"},   {"traffic.pattern", "incast"},
+      {"traffic.incast.senders", "1"}, {"traffic.incast.receiver", "1"},  {"traffic.flow_size", "1000"},
+      {"traffic.start", "0"},          {"nic.mtu", "1000"},               {"nic.int_padding", "false"},
+      {"cc.algorithm", "none"},        {"switch.clock", "1000"},          {"nic.clock", "1000"},
+      {"switch.parser_cycles", "32"},  {"switch.stages", "12"},           {"switch.stage_cycles", "12"},
+      {"switch.tm_cycles", "48"},      {"switch.deparser_cycles", "32"},  {"nic.rx_pipe_cycles", "16"},
+      {"nic.tx_pipe_cycles", "16"}};
+  sets.insert(sets.end(), extra.begin(), extra.end());
+  const run_result r = run_scenario(small_config(sets), progress_mode::none);
+  EXPECT_EQ(r.flows.size(), 1u);
+  return r.flows.empty() ? -1 : r.flows[0].fct_s;
+}
+
+// Shared arithmetic, in ps. Data frame 1062 B (14 + 20 + 8 + 12 + 1000 + 4 + 4), ACK 66 B
+// (14 + 20 + 8 + 12 + 4 AETH + 4 + 4); each on the wire with 8 B of preamble at 80 ps per byte:
+// data 1070 x 80 = 85,600, ACK 74 x 80 = 5,920; plus 1,000,000 of propagation.
+// Switch front = (32 + 12 x 12 + 48) x 1000 = 224,000; egress = (12 x 12 + 32) x 1000 = 176,000.
+
+}  // namespace
+
+TEST(Pipeline, StoreAndForwardFctByHand) {
+  // data on the wire at 16,000 (TX pipe); last bit at the switch 16,000 + 85,600 + 1,000,000 =
+  // 1,101,600, parsed on the edge 1,102,000; queued at + 224,000 = 1,326,000; on the wire at
+  // + 176,000 = 1,502,000; last bit at host 1 at 1,502,000 + 1,085,600 = 2,587,600, edge
+  // 2,588,000, handled at + 16,000 = 2,604,000; ACK on the wire at + 16,000 = 2,620,000; at the
+  // switch 2,620,000 + 1,005,920 = 3,625,920, edge 3,626,000; on the wire at + 400,000 =
+  // 4,026,000; at host 0 at + 1,005,920 = 5,031,920, edge 5,032,000, handled at + 16,000:
+  // FCT = 5,048,000 ps.
+  EXPECT_NEAR(one_packet_fct_s({}), 5'048'000e-12, 0.5e-12);
+}
+
+TEST(Pipeline, CutThroughFctByHand) {
+  // The switch starts on a frame once its first 128 B (plus 8 B of preamble) are in: data at
+  // 16,000 + 136 x 80 + 1,000,000 = 1,026,880, edge 1,027,000; on the wire at + 400,000 =
+  // 1,427,000 (it cannot run out: its last bit is in at 1,101,600 = 1,427,000 - 325,400 and it
+  // takes 85,600 to send); last bit at host 1 at 1,427,000 + 1,085,600 = 2,512,600, edge
+  // 2,513,000, handled 2,529,000, ACK on the wire 2,545,000. The 66-byte ACK is shorter than
+  // 128 B: the switch waits for all of it, 2,545,000 + 1,005,920 = 3,550,920, edge 3,551,000,
+  // on the wire 3,951,000, at host 0 4,956,920, edge 4,957,000, handled at + 16,000:
+  // FCT = 4,973,000 ps (75,000 less than store and forward).
+  EXPECT_NEAR(one_packet_fct_s({{"switch.forwarding", "cut_through"}, {"switch.cut_through_bytes", "128"}}),
+              4'973'000e-12, 0.5e-12);
+}
+
+TEST(Pipeline, RecirculationFctByHand) {
+  // One extra pass for data (ACKs take none) through a 100 Gb/s recirculation port: the data
+  // leaves the egress pipe for that port at 1,326,000 + 176,000 = 1,502,000, is back at the
+  // parser on the edge after its last bit, 1,502,000 + 85,600 = 1,587,600 -> 1,588,000, queued
+  // at + 224,000 = 1,812,000 and on the wire to host 1 at + 176,000 = 1,988,000: 486,000 later
+  // than store and forward, and so is everything after it: FCT = 5,048,000 + 486,000 = 5,534,000 ps.
+  EXPECT_NEAR(one_packet_fct_s({{"switch.recirculations", "1"}, {"switch.recirc_rate", "100"}}), 5'534'000e-12,
+              0.5e-12);
 }

@@ -17,16 +17,22 @@ TEST(Csv, FlowsRoundTrip) {
   std::vector<flow_record> flows = {flow(1, 1500, 1.000000000001e-3, 12.345678901e-6, 3.3e-6, 2),
                                     flow(2, 9000000000ull, 0, -1, 1e-3, 0),
                                     flow(4294967295u, 64, 2.5e-12, 1e-12, 1e-12, 4294967295u)};
+  flows[0].path = "leaf0>spine1>leaf1";
+  flows[0].path_bytes = {{"leaf0>spine0>leaf1", 1000}, {"leaf0>spine1>leaf1", 500}};
+  flows[2].path = "edge0";
+  flows[2].path_bytes = {{"edge0", 64}};
   write_flows_csv((dir.path / "flows.csv").string(), flows);
   auto lines = split(slurp(dir.path / "flows.csv"), '\n');
   ASSERT_EQ(lines.size(), flows.size() + 2);   // header, rows, final newline
   EXPECT_EQ(lines[0], "id,src,dst,size_bytes,start_us,fct_us,ideal_fct_us,slowdown,retransmitted_packets,path_changes,"
-                      "out_of_order_packets,max_reorder_packets");
+                      "out_of_order_packets,max_reorder_packets,path,path_bytes");
   EXPECT_EQ(lines.back(), "");
+  EXPECT_EQ(split(lines[1], ',')[13], "leaf0>spine0>leaf1:1000;leaf0>spine1>leaf1:500");   // written out
+  EXPECT_EQ(split(lines[2], ',')[13], "");   // no data arrived: empty
   for (size_t i = 0; i < flows.size(); ++i) {
     const auto& f = flows[i];
     auto c = split(lines[i + 1], ',');
-    ASSERT_EQ(c.size(), 12u) << lines[i + 1];
+    ASSERT_EQ(c.size(), 14u) << lines[i + 1];
     EXPECT_EQ(std::stoul(c[0]), f.id);
     EXPECT_EQ(std::stoul(c[1]), f.src);
     EXPECT_EQ(std::stoul(c[2]), f.dst);
@@ -37,6 +43,11 @@ TEST(Csv, FlowsRoundTrip) {
     EXPECT_EQ(std::stoul(c[9]), f.path_changes);
     EXPECT_EQ(std::stoul(c[10]), f.out_of_order_packets);
     EXPECT_EQ(std::stoul(c[11]), f.max_reorder_packets);
+    EXPECT_EQ(c[12], f.path);
+    // path_bytes: PATH:BYTES joined by ';', in order of first use.
+    std::string want;
+    for (const auto& [p, b] : f.path_bytes) want += (want.empty() ? "" : ";") + p + ":" + std::to_string(b);
+    EXPECT_EQ(c[13], want);
     if (f.fct_s < 0) {
       EXPECT_EQ(c[5], "");
       EXPECT_EQ(c[7], "");

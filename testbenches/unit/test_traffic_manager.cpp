@@ -456,59 +456,6 @@ TEST(TrafficManager, EcnRandomDepthsAndNonEct) {
 // 3. Scheduler: strict priority, then deficit-weighted round robin.
 // ------------------------------------------------------------------------------------------
 
-namespace {
-
-// Golden scheduler of one port, following the header: strict priorities first, highest number
-// first; the rest by DRR in priority order 0..7: on its turn an eligible priority gains its
-// quantum once and sends while its deficit covers the head frame, then the turn passes on; a
-// queue that empties loses its deficit. Paused priorities are not eligible.
-struct sched_model {
-  uint8_t strict = 0;
-  std::array<uint32_t, num_priorities> quantum{};
-  std::array<std::deque<packet*>, num_priorities> q;
-  std::array<int64_t, num_priorities> deficit{};
-  unsigned turn = 0;
-  bool credited = false;
-
-  packet* pop(unsigned prio) {
-    packet* p = q[prio].front();
-    q[prio].pop_front();
-    return p;
-  }
-  packet* dequeue(uint8_t paused) {
-    uint8_t eligible = 0;
-    for (unsigned p = 0; p < num_priorities; ++p)
-      if (!q[p].empty() && !(paused >> p & 1)) eligible |= uint8_t(1u << p);
-    if (!eligible) return nullptr;
-    for (unsigned p = num_priorities; p-- > 0;)
-      if ((eligible & strict) >> p & 1) return pop(p);
-    for (;;) {
-      if (eligible >> turn & 1) {
-        if (!credited) {
-          deficit[turn] += quantum[turn];
-          credited = true;
-        }
-        const int64_t head = q[turn].front()->frame_bytes();
-        if (deficit[turn] >= head) {
-          deficit[turn] -= head;
-          const unsigned prio = turn;
-          packet* p = pop(prio);
-          if (q[prio].empty()) {
-            deficit[prio] = 0;
-            turn = (turn + 1) % num_priorities;
-            credited = false;
-          }
-          return p;
-        }
-      }
-      turn = (turn + 1) % num_priorities;
-      credited = false;
-    }
-  }
-};
-
-}  // namespace
-
 TEST(TrafficManager, StrictPrioritiesServedHighestFirst) {
   tm_config cfg;
   cfg.strict = 0xe0;   // 5, 6, 7 strict
@@ -564,8 +511,13 @@ TEST(TrafficManager, StrictPrioritiesServedHighestFirst) {
   }
 }
 
-TEST(TrafficManager, SchedulerMatchesGoldenUnderRandomArrivalsAndPauses) {
+// The scheduler's properties under random arrivals and pauses, checked on every dequeue
+// without a model of its internals: work conservation (a frame comes out whenever an unpaused
+// priority has one), never a paused priority, the highest eligible strict priority first, FIFO
+// within a priority.
+TEST(TrafficManager, SchedulerIsWorkConservingAndNeverServesAPausedPriority) {
   rng r(22);
+  uint64_t served = 0, refused = 0;
   for (int trial = 0; trial < 40; ++trial) {
     tm_config cfg;
     cfg.strict = uint8_t(trial % 4 == 0 ? 0 : r.below(256) & 0xf0);
@@ -573,11 +525,7 @@ TEST(TrafficManager, SchedulerMatchesGoldenUnderRandomArrivalsAndPauses) {
     for (auto& q : cfg.quantum) q = uint32_t(r.below(4) == 0 ? 64 + r.below(400) : 500 + r.below(4000));
     constexpr unsigned ports = 3;
     traffic_manager tm(cfg, ports);
-    std::vector<sched_model> m(ports);
-    for (auto& s : m) {
-      s.strict = cfg.strict;
-      s.quantum = cfg.quantum;
-    }
+    std::vector<std::array<std::deque<packet*>, num_priorities>> q(ports);   // what went in, per queue
     frame_store fs;
     double enqueue_share = 0.5;
     uint8_t paused = 0;
@@ -589,20 +537,109 @@ TEST(TrafficManager, SchedulerMatchesGoldenUnderRandomArrivalsAndPauses) {
         const unsigned prio = unsigned(r.below(num_priorities));
         packet& p = fs.make(random_frame(r), prio);
         ASSERT_EQ(tm.enqueue(p, out), tm_verdict::admitted);
-        m[out].q[prio].push_back(&p);
-      } else {
-        packet* want = m[out].dequeue(paused);
-        packet* got = tm.dequeue(out, paused);
-        ASSERT_EQ(got, want) << "trial " << trial << " op " << op << " paused " << unsigned(paused)
-                             << " got prio " << (got ? int(got->prio) : -1) << " want prio "
-                             << (want ? int(want->prio) : -1);
-        if (got) {
-          ASSERT_FALSE(paused >> got->prio & 1);
-          fs.recycle(got);
-        }
+        q[out][prio].push_back(&p);
+        continue;
       }
+      uint8_t eligible = 0;
+      for (unsigned c = 0; c < num_priorities; ++c)
+        if (!q[out][c].empty() && !(paused >> c & 1)) eligible |= uint8_t(1u << c);
+      packet* got = tm.dequeue(out, paused);
+      const std::string where = "trial " + std::to_string(trial) + " op " + std::to_string(op);
+      if (!eligible) {
+        ASSERT_EQ(got, nullptr) << where;
+        ++refused;
+        continue;
+      }
+      ASSERT_NE(got, nullptr) << where << ": work conservation";
+      const unsigned c = got->prio;
+      ASSERT_FALSE(paused >> c & 1) << where << ": served paused priority " << c;
+      const uint8_t strict = eligible & cfg.strict;
+      if (strict) {
+        ASSERT_EQ(c, 31u - unsigned(__builtin_clz(strict))) << where << ": highest strict first";
+      } else {
+        ASSERT_FALSE(cfg.strict >> c & 1) << where;
+      }
+      ASSERT_EQ(got, q[out][c].front()) << where << ": FIFO within priority " << c;
+      q[out][c].pop_front();
+      fs.recycle(got);
+      ++served;
     }
   }
+  EXPECT_GT(served, 200000u);   // both branches ran many times
+  EXPECT_GT(refused, 1000u);
+}
+
+namespace {
+
+// Largest |S_i/Q_i - S_j/Q_j| over every prefix of a run of `picks` (served priority, bytes), for
+// priorities continuously backlogged and unpaused from the start.
+double worst_normalized_gap(const std::vector<std::pair<unsigned, uint32_t>>& picks, const std::vector<unsigned>& prios,
+                            const std::array<uint32_t, num_priorities>& quantum) {
+  std::array<double, num_priorities> s{};
+  double worst = 0;
+  for (const auto& [c, bytes] : picks) {
+    s[c] += double(bytes) / quantum[c];
+    for (unsigned i : prios)
+      for (unsigned j : prios) worst = std::max(worst, std::abs(s[i] - s[j]));
+  }
+  return worst;
+}
+
+}  // namespace
+
+// Deficit round robin's fairness (Shreedhar & Varghese, SIGCOMM '95, Lemma 2 in this form): for
+// priorities i and j backlogged and unpaused since the deficits were 0, after k turns a priority
+// has sent between k*Q - Max and k*Q bytes (a deficit left over is below the next frame, at most
+// Max), and the turns of i and j differ by at most one, so at every instant
+//   |S_i/Q_i - S_j/Q_j| <= 2 + Max/Q_i + Max/Q_j.
+// Other priorities come and go and are paused at random. Control: a frame-by-frame round robin
+// (no deficits) on the same backlog breaks the bound.
+TEST(TrafficManager, DwrrKeepsTheDeficitRoundRobinFairnessBound) {
+  rng r(23);
+  unsigned controls = 0;
+  for (int trial = 0; trial < 30; ++trial) {
+    tm_config cfg;
+    cfg.strict = 0;
+    cfg.alpha.fill(0);
+    for (auto& q : cfg.quantum) q = uint32_t(64 + r.below(trial % 2 ? 8000 : 1500));
+    traffic_manager tm(cfg, 1);
+    frame_store fs;
+    const std::vector<unsigned> steady = {unsigned(r.below(4)), 4 + unsigned(r.below(4))};
+    const uint8_t steady_mask = uint8_t(1u << steady[0] | 1u << steady[1]);
+    std::array<unsigned, num_priorities> backlog{};
+    for (unsigned c : steady)
+      for (int i = 0; i < 3000; ++i, ++backlog[c]) ASSERT_EQ(tm.enqueue(fs.make(random_frame(r), c), 0), tm_verdict::admitted);
+    std::vector<std::pair<unsigned, uint32_t>> picks;
+    std::array<unsigned, 2> sent_steady{};
+    for (int n = 0; n < 2500; ++n) {
+      if (r.below(4) == 0) {   // another priority gets a frame
+        const unsigned c = unsigned(r.below(num_priorities));
+        if (!(steady_mask >> c & 1)) {
+          ASSERT_EQ(tm.enqueue(fs.make(random_frame(r), c), 0), tm_verdict::admitted);
+        }
+      }
+      const uint8_t paused = uint8_t(r.below(256)) & uint8_t(~steady_mask);
+      packet* p = tm.dequeue(0, paused);
+      ASSERT_NE(p, nullptr);
+      picks.push_back({p->prio, p->frame_bytes()});
+      for (unsigned k = 0; k < 2; ++k) sent_steady[k] += p->prio == steady[k];
+      fs.recycle(p);
+    }
+    ASSERT_LT(sent_steady[0], 3000u);   // still backlogged at the end
+    ASSERT_LT(sent_steady[1], 3000u);
+    const double qi = cfg.quantum[steady[0]], qj = cfg.quantum[steady[1]];
+    const double bound = 2 + max_frame / qi + max_frame / qj;
+    EXPECT_LE(worst_normalized_gap(picks, steady, cfg.quantum), bound)
+        << "trial " << trial << " Q = " << qi << ", " << qj;
+    if (std::max(qi, qj) > 4 * std::min(qi, qj) && std::max(qi, qj) > 3 * max_frame) {
+      // Control: alternate frames between the two, as a round robin without quanta would.
+      std::vector<std::pair<unsigned, uint32_t>> rr;
+      for (int n = 0; n < 2000; ++n) rr.push_back({steady[n % 2], random_frame(r)});
+      EXPECT_GT(worst_normalized_gap(rr, steady, cfg.quantum), bound) << "trial " << trial;
+      ++controls;
+    }
+  }
+  EXPECT_GE(controls, 3u);
 }
 
 TEST(TrafficManager, ZeroQuantumIsRejected) {
@@ -1007,4 +1044,51 @@ TEST(TrafficManager, PfcAccountingMatchesGolden) {
   EXPECT_GT(drops, 1000u);
   EXPECT_GT(xoffs, 100u);
   EXPECT_GT(xons, 100u);
+}
+
+// Flowcut's held packets (hold/unhold) take buffer as lossless frames of their ingress port do:
+// shared count up to the XOFF threshold, then headroom, then refused; no egress queue sees them.
+// Static XOFF at 10,000 B, 5,000 B of headroom, 1,000-byte frames from port 0, priority 3.
+TEST(TrafficManager, HeldFramesTakeTheSharedBufferAndTriggerPfc) {
+  tm_config cfg;
+  cfg.buffer_bytes = 1'000'000;
+  cfg.lossless = 1u << 3;
+  cfg.xoff_bytes = 10'000;
+  cfg.xon_offset_bytes = 2'000;
+  cfg.headroom_bytes = {5'000, 5'000};
+  traffic_manager tm(cfg, 2);
+  frame_store fs;
+  std::vector<packet*> held;
+  for (int i = 0; i < 9; ++i) {
+    held.push_back(&fs.make(1000, 3, 0));
+    ASSERT_EQ(tm.hold(*held.back()), tm_verdict::admitted);
+  }
+  EXPECT_FALSE(tm.xoff_due(0, 3));   // 9,000 B < 10,000 B
+  held.push_back(&fs.make(1000, 3, 0));
+  ASSERT_EQ(tm.hold(*held.back()), tm_verdict::admitted);
+  EXPECT_TRUE(tm.xoff_due(0, 3));    // 10,000 B reached: XOFF
+  EXPECT_EQ(tm.shared_used(), 10'000u);
+  for (int i = 0; i < 5; ++i) {      // the next 5,000 B go to the headroom
+    held.push_back(&fs.make(1000, 3, 0));
+    ASSERT_EQ(tm.hold(*held.back()), tm_verdict::admitted);
+  }
+  EXPECT_EQ(tm.headroom_used(), 5'000u);
+  EXPECT_EQ(tm.hold(fs.make(1000, 3, 0)), tm_verdict::headroom);   // full: refused
+  EXPECT_EQ(tm.used(), 15'000u);
+  EXPECT_EQ(tm.held_bytes(), 15'000u);
+  EXPECT_EQ(tm.port_bytes(0) + tm.port_bytes(1), 0u);   // no queue holds them
+  EXPECT_EQ(tm.backlogged(0) | tm.backlogged(1), 0u);
+  // Another port's frame still finds the shared pool: held bytes count against port 0 only.
+  EXPECT_EQ(tm.enqueue(fs.make(1000, 3, 1), 0), tm_verdict::admitted);
+  EXPECT_EQ(tm.shared_used(), 11'000u);
+  // Unhold pays the headroom back first; XON once the headroom is empty and the count is 2,000 B
+  // below the threshold (8,000 B).
+  for (int i = 0; i < 5; ++i) tm.unhold(*held[14 - i]);
+  EXPECT_EQ(tm.headroom_used(), 0u);
+  EXPECT_FALSE(tm.xon_due(0, 3));   // 10,000 B shared
+  for (int i = 0; i < 2; ++i) tm.unhold(*held[9 - i]);
+  EXPECT_TRUE(tm.xon_due(0, 3));    // 8,000 B
+  for (int i = 0; i < 8; ++i) tm.unhold(*held[i]);
+  EXPECT_EQ(tm.held_bytes(), 0u);
+  EXPECT_EQ(tm.used(), 1'000u);     // the queued frame from port 1
 }
