@@ -12,7 +12,7 @@ SMALL, LARGE = 100e3, 10e6  # bytes: LetFlow's and BurstBalancer's "small" and "
 FLOWLET_PORT_BITS = 8       # flowlet_config::port_bits (docs/datasheets/flowlet_table.md)
 
 
-def grid_table(runs, rows, cols, stat, unit="", digits=3):
+def grid_table(runs, rows, cols, stat, unit="", digits=3, corner="load"):
     """rows: [(label, {param: value})], cols likewise; one cell per (row, col)."""
     body = []
     for rlabel, rp in rows:
@@ -21,7 +21,7 @@ def grid_table(runs, rows, cols, stat, unit="", digits=3):
             rs = select(runs, **rp, **cp)
             cells.append(spread([stat(r) for r in rs], digits, unit))
         body.append(cells)
-    return table([""] + [c for c, _ in cols], body)
+    return table([corner] + [c for c, _ in cols], body)
 
 
 def mean_fct(r):
@@ -78,13 +78,12 @@ def letflow_testbed(out):
     rows = [(f"{round(200 * float(l))}%", {"traffic__load": l}) for l in loads]
     modes = [("ECMP", {"lb__mode": "ecmp"}), ("CONGA", {"lb__mode": "conga"}), ("LetFlow", {"lb__mode": "letflow"})]
     print("### LetFlow testbed: mean FCT\n")
-    print(grid_table(runs, rows, modes, mean_fct, "ms"))
+    print(grid_table(runs, rows, modes, mean_fct, "ms", corner="paper load"))
     print("\n### LetFlow testbed: p95 FCT\n")
-    print(grid_table(runs, rows, modes, p95_fct, "ms"))
-    print("\n### LetFlow testbed: p99 slowdown, unfinished flows\n")
-    print(grid_table(runs, rows, modes, p99_slowdown))
-    print()
-    print(grid_table(runs, rows, modes, lambda r: r.unfinished(), "flows", 2))
+    print(grid_table(runs, rows, modes, p95_fct, "ms", corner="paper load"))
+    print("\n### LetFlow testbed: p99 slowdown\n")
+    print(grid_table(runs, rows, modes, p99_slowdown, corner="paper load"))
+    print(f"\nUnfinished flows: {sum(r.unfinished() for r in runs)} in all {len(runs)} runs")
     print("\n### LetFlow over CONGA (paired by seed), the four statistics of LetFlow's Figs. 10-11\n")
     body = []
     for label, rp in rows:
@@ -95,7 +94,7 @@ def letflow_testbed(out):
     print(table(["paper load", "mean FCT", "mean FCT < 100 KB", "mean FCT > 10 MB", "p95 FCT",
                  "ECMP over CONGA: mean FCT", "ECMP: p95 FCT"], body))
     print("\n### LetFlow testbed: flows that changed path (%)\n")
-    print(grid_table(runs, rows, modes[1:], lambda r: r.moved_flows_pct(), "%", 2))
+    print(grid_table(runs, rows, modes[1:], lambda r: r.moved_flows_pct(), "%", 2, corner="paper load"))
 
 
 def bb_testbed(out):
@@ -190,10 +189,14 @@ def flowcut(out):
         print(table([""] + [s[0] for s in stats], body))
         off = select(runs, flowcut__form="off")
         sw = select(runs, flowcut__form="switch")
-        print("\nover ECMP, p99 FCT (paired):", ", ".join(
-            f"{n}: {spread(ratio(select(runs, flowcut__form=f), off, p99_fct))}" for n, f in forms[1:]))
-        print("over full switch, mean FCT (paired):", ", ".join(
-            f"{n}: {spread(ratio(select(runs, flowcut__form=f), sw, mean_fct))}" for n, f in forms[1:3]))
+        body = []
+        for fname, form in forms[1:]:
+            rs = select(runs, flowcut__form=form)
+            body.append([fname] + [spread(ratio(rs, off, f)) for f in (mean_fct, p99_fct, p99_slowdown)]
+                        + [spread(ratio(rs, sw, f)) for f in (mean_fct, p99_fct)])
+        print("\nPer seed, over ECMP and over the full-switch form:\n")
+        print(table(["", "mean FCT over ECMP", "p99 FCT over ECMP", "p99 slowdown over ECMP",
+                     "mean FCT over full switch", "p99 FCT over full switch"], body))
         print()
 
 
