@@ -246,7 +246,7 @@ def timeouts(out):
     stats = [(mean_fct, "ms", 3), (p99_slowdown, "", 3), (lambda r: r.moved_flows_pct(), "%", 2),
              (lambda r: r.get("flows.retransmitted_packets"), "pkts", 3)]
     body = []
-    # The longest timeout moves no flow: it is ECMP, and each timeout is paired with it by seed.
+    # The longest timeout moves no flow mid-flight; each timeout is paired with it by seed.
     lf_ecmp, bs_ecmp = select(lf, lb__flowlet__timeout="500"), select(bs, lb__sketch__flowlet_timeout="200")
     for a, b in zip(["5", "15", "50", "150", "500"], ["2", "5", "15", "50", "200"]):
         x = select(lf, lb__flowlet__timeout=a)
