@@ -97,7 +97,7 @@ def mice(out):
     if not body:
         return
     print("### Mice: FCT of the 80 1 KB mice\n")
-    print(table(["", "p50", "p95", "p99"], body))
+    print(table(["1 KB mice, 80 of them", "p50", "p95", "p99"], body))
 
 
 def jain(x):
@@ -127,7 +127,7 @@ def fairness(out):
     if not body:
         return
     print("### Fairness: Jain's index\n")
-    print(table(["", "2 flows", "3 flows", "4 flows"], body))
+    print(table(["Jain's index", "2 flows", "3 flows", "4 flows"], body))
 
 
 def testbed(out):
