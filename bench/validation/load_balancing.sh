@@ -9,7 +9,7 @@
 #
 # The spans of flow arrivals are half the shipped scenarios' (LetFlow testbed 50 ms,
 # BurstBalancer testbed 10 ms, BurstBalancer leaf-spine 5 ms, Flowcut fat tree 1 ms), so the
-# whole page runs in about an hour of one core; every run still drains until its last flow ends.
+# whole page runs in about half an hour of one core; every run still drains until its last flow ends.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin=${1:-build/netasic}
