@@ -66,4 +66,4 @@ for w in websearch fb_hadoop; do
     --grid cc.algorithm=dctcp --grid traffic.load=0.3,0.5
 done
 
-python3 bench/validation/hpcc_tables.py "$out"
+python3 -B bench/validation/hpcc_tables.py "$out"

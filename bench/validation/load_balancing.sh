@@ -62,4 +62,4 @@ sweep timeout_sketch "$bbt" --set "$(span 10000)" --set traffic.load=0.8 \
   --set lb.sketch.flow_timeout=3000 --set lb.sketch.timestamp_bits=16 \
   --grid lb.mode=balance_sketch --grid lb.sketch.flowlet_timeout=2,5,15,50,200
 
-python3 bench/validation/load_balancing_tables.py "$out"
+python3 -B bench/validation/load_balancing_tables.py "$out"
