@@ -116,6 +116,12 @@ void print_summary(const nlohmann::json& s, const std::string& dir, bool vcd) {
     row("clock epsilon", eps);
     row("clock bound", fmt::format("{} violations in {} checks{}", violations, checks, failures));
   }
+  if (const auto& r = s["resources"]; r.is_object())
+    row("resources", fmt::format("{} on target {}: {} of {} SRAM blocks, {} of {} stateful ALUs ({})",
+                                 r["fits"].get<bool>() ? "fits" : "does NOT fit", r["target"].get<std::string>(),
+                                 r["sram_blocks"].get<uint64_t>(), r["sram_budget_blocks"].get<uint64_t>(),
+                                 r["stateful_alus"].get<uint64_t>(), r["stateful_alu_budget_alus"].get<uint64_t>(),
+                                 r["switch_group"].get<std::string>()));
   row("outputs", dir + "/ (report.html, summary.json, flows.csv, links.csv, probes.csv, config.toml" +
                      (vcd ? ", waves.vcd, waves.gtkw)" : ")"));
 }

@@ -33,6 +33,7 @@ void traffic_keys(K& k) {
   k.real("traffic.load", "fraction", &T::load, 0.0001, 1, "Average offered load per host link, payload bytes over link rate (poisson)");
   k.integer("traffic.flow_size", "bytes", &T::flow_size_bytes, 0, std::numeric_limits<int64_t>::max(), "Fixed flow size for incast/permutation/all_to_all; 0 = draw from traffic.cdf");
   k.real("traffic.start", us_as_ps, &T::start_ps, 0, 1e9, "Start time of incast/permutation/all_to_all flows");
+  k.real("traffic.incast.start_spread", us_as_ps, &T::start_spread_ps, 0, 1e9, "Incast: each sender starts at a uniform random time in [start, start + spread) (its phase, for paced senders)");
   k.integer("traffic.incast.senders", "hosts", &T::incast_senders, 1, big, "Senders of the incast");
   k.integer("traffic.incast.receiver", "host", &T::incast_receiver, 0, big, "Receiving host of the incast");
 }
@@ -42,7 +43,7 @@ void reject_unused_by_pattern(const config& c, const traffic_spec& t) {
   const std::string pattern = "with traffic.pattern = \"" + c.string("traffic.pattern") + "\"";
   if (t.pattern == traffic_pattern::poisson) reject_unused(c, {"traffic.flow_size", "traffic.start"}, pattern);
   else reject_unused(c, {"traffic.load"}, pattern);
-  if (t.pattern != traffic_pattern::incast) reject_unused(c, {"traffic.incast.senders", "traffic.incast.receiver"}, pattern);
+  if (t.pattern != traffic_pattern::incast) reject_unused(c, {"traffic.incast.senders", "traffic.incast.receiver", "traffic.incast.start_spread"}, pattern);
   if (t.pattern == traffic_pattern::list) reject_unused(c, {"traffic.flow_size", "traffic.start", "traffic.cdf"}, pattern);
   else if (t.pattern != traffic_pattern::poisson && t.flow_size_bytes > 0)
     reject_unused(c, {"traffic.cdf"}, "when traffic.flow_size fixes the flow size");

@@ -114,7 +114,12 @@ void incast(const traffic_spec& s, rng& r, std::vector<flow_spec>& out) {
     std::swap(candidates[i], candidates[i + r.below(candidates.size() - i)]);
   candidates.resize(s.incast_senders);
   std::sort(candidates.begin(), candidates.end());
-  for (uint32_t src : candidates) out.push_back({0, src, s.incast_receiver, next_size(s, r), s.start_ps});
+  for (uint32_t src : candidates) {
+    const uint64_t size = next_size(s, r);
+    // A random phase per sender (paced sources, HPCC thesis Sec. 2.4); no draw without a spread.
+    const uint64_t start = s.start_ps + (s.start_spread_ps ? r.below(s.start_spread_ps) : 0);
+    out.push_back({0, src, s.incast_receiver, size, start});
+  }
 }
 
 void permutation(const traffic_spec& s, rng& r, std::vector<flow_spec>& out) {

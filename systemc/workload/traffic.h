@@ -41,6 +41,7 @@ struct traffic_spec {
   uint32_t incast_senders = 16;
   uint32_t incast_receiver = 0;
   uint64_t start_ps = 0;
+  uint64_t start_spread_ps = 0;           // incast: each start uniform in [start_ps, start_ps + spread)
   std::vector<flow_spec> listed;          // traffic.flows, added to any pattern
   // poisson: destinations only under another top-of-rack switch. tor_first[h] is the first host
   // under host h's ToR, tor_end[h] one past its last (a ToR's hosts are numbered contiguously).
