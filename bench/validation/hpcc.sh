@@ -13,27 +13,8 @@
 # section and command on the page; the 320-host runs are left to scripts/validate_hpcc.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-bin=${1:-build/netasic}
-out=${2:-out/validation/hpcc}
-shift $(($# < 2 ? $# : 2))
-only=" $* "
-seeds=${SEEDS:-5}
-jobs=${JOBS:-2}
-scale=${SCALE:-1}
-[ -x "$bin" ] || { echo "error: $bin not found; build the netasic target first" >&2; exit 1; }
-
-sweep() {
-  local name=$1
-  shift
-  if [ "$only" != "  " ] && [[ $only != *" $name "* ]]; then return; fi
-  if [ -f "$out/$name/sweep.csv" ]; then
-    echo "== $name: kept ($out/$name)" >&2
-    return
-  fi
-  echo "== $name" >&2
-  rm -rf "${out:?}/$name"
-  "$bin" sweep "$@" --seeds "$seeds" -j "$jobs" --quiet --out "$out/$name" >&2
-}
+out=out/validation/hpcc
+. bench/validation/sweep_common.sh
 
 # DCTCP marks with a step at K = 30 KB x Bw/10G (HPCC's evaluation), not DCQCN's RED.
 dctcp_ecn() {

@@ -12,28 +12,9 @@
 # whole page runs in about half an hour of one core; every run still drains until its last flow ends.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-bin=${1:-build/netasic}
-out=${2:-out/validation/lb}
-shift $(($# < 2 ? $# : 2))
-only=" $* "
-seeds=${SEEDS:-5}
-jobs=${JOBS:-2}
-scale=${SCALE:-1}
+out=out/validation/lb
+. bench/validation/sweep_common.sh
 span() { awk -v us="$1" -v s="$scale" 'BEGIN { printf "sim.duration=%d", us * s }'; }
-[ -x "$bin" ] || { echo "error: $bin not found; build the netasic target first" >&2; exit 1; }
-
-sweep() {
-  local name=$1
-  shift
-  if [ "$only" != "  " ] && [[ $only != *" $name "* ]]; then return; fi
-  if [ -f "$out/$name/sweep.csv" ]; then
-    echo "== $name: kept ($out/$name)" >&2
-    return
-  fi
-  echo "== $name" >&2
-  rm -rf "${out:?}/$name"
-  "$bin" sweep "$@" --seeds "$seeds" -j "$jobs" --quiet --out "$out/$name" >&2
-}
 
 lf=scenarios/lb/letflow_testbed.toml
 bbt=scenarios/lb/burstbalancer_testbed.toml
