@@ -33,6 +33,8 @@ sweep bb_leafspine_sketch "$bbl" --set "$(span 5000)" --grid lb.mode=balance_ske
 sweep flowcut_healthy "$fc" --set "$(span 1000)" --grid flowcut.form=off,nic,ingress,switch
 sweep flowcut_failed "$fc" --set "$(span 1000)" --set 'topology.failed_links=["agg0-core0", "edge5-agg5"]' \
   --grid flowcut.form=off,nic,ingress,switch
+sweep flowcut_degraded "$fc" --set "$(span 1000)" --set 'topology.degraded_links=["agg0-core0=10", "edge5-agg5=10"]' \
+  --grid flowcut.form=off,nic,ingress,switch
 sweep sizing_letflow "$bbt" --set "$(span 10000)" --set traffic.load=0.8 \
   --grid lb.mode=letflow --grid lb.flowlet.entries=$sizes
 sweep sizing_sketch "$bbt" --set "$(span 10000)" --set traffic.load=0.8 \

@@ -178,7 +178,8 @@ def flowcut(out):
              ("hold full", lambda r: r.get("flowcut.hold_full_events"), "", 3),
              ("dropped", lambda r: r.get("packets.dropped"), "pkts", 3),
              ("out of order", lambda r: r.get("flows.out_of_order_packets"), "pkts", 3)]
-    for name, label in [("flowcut_healthy", "healthy"), ("flowcut_failed", "agg0-core0 and edge5-agg5 failed")]:
+    for name, label in [("flowcut_healthy", "healthy"), ("flowcut_failed", "agg0-core0 and edge5-agg5 failed"),
+                        ("flowcut_degraded", "agg0-core0 and edge5-agg5 at 10G")]:
         if not present(out, name):
             continue
         runs = load_sweep(os.path.join(out, name))
@@ -264,9 +265,9 @@ def timeouts(out):
 def main():
     out = sys.argv[1]
     sections = [(("letflow",), letflow_testbed), (("bb_testbed_flow", "bb_testbed_sketch"), bb_testbed),
-                (("bb_leafspine_flow", "bb_leafspine_sketch"), bb_leafspine), (("flowcut_healthy", "flowcut_failed"), flowcut),
+                (("bb_leafspine_flow", "bb_leafspine_sketch"), bb_leafspine), ((), flowcut),
                 (("sizing_letflow", "sizing_sketch"), sizing), (("timeout_letflow", "timeout_sketch"), timeouts)]
-    for names, fn in sections:
+    for names, fn in sections:   # flowcut prints each of its sweeps that is there
         if present(out, *names):
             fn(out)
             print()
