@@ -74,16 +74,9 @@ std::map<std::string, std::map<std::string, uint64_t>> flow_counts(const uplinks
 }
 
 uplinks cli_uplinks(const std::vector<std::pair<std::string, std::string>>& sets) {
-  const auto dir = std::filesystem::path(::testing::TempDir()) / "netasic_EcmpPolarisation_control";
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  std::ofstream(dir / "defaults.toml") << "";
-  std::string cmd = std::string(NETASIC_BINARY) + " run " + (dir / "defaults.toml").string() + " --quiet --out " +
-                    (dir / "out").string();
-  for (const auto& [k, v] : sets) cmd += " --set '" + k + "=" + v + "'";
-  EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  const std::filesystem::path out = run_with_sets("EcmpPolarisation", "control", sets);
   uplinks u;
-  std::ifstream csv(dir / "out" / "links.csv");
+  std::ifstream csv(out / "links.csv");
   std::string line;
   std::getline(csv, line);   // from,to,rate_gbps,bytes,utilization
   while (std::getline(csv, line)) {

@@ -84,18 +84,9 @@ TEST(LoadBalance, RandomSprayIsEvenWithinItsBinomialBound) {
 
 namespace {
 
-// A control: the same scenario under another mode, run by the CLI (the kernel runs once per
-// process). Returns its output directory.
+// A control: the same scenario under another mode, run by the CLI.
 std::filesystem::path cli_run(const std::string& name, const std::vector<std::pair<std::string, std::string>>& sets) {
-  const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / ("netasic_LoadBalance_" + name);
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  std::ofstream(dir / "defaults.toml") << "";
-  std::string cmd = std::string(NETASIC_BINARY) + " run " + (dir / "defaults.toml").string() + " --quiet --out " +
-                    (dir / "out").string();
-  for (const auto& [k, v] : sets) cmd += " --set '" + k + "=" + v + "'";
-  EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
-  return dir / "out";
+  return run_with_sets("LoadBalance", name, sets);
 }
 
 nlohmann::json cli_summary(const std::filesystem::path& out) {

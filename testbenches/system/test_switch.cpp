@@ -483,15 +483,7 @@ std::vector<std::pair<std::string, std::string>> flowcut_incast(std::vector<std:
 
 // The same scenario through the command line (the kernel runs once per process): its summary.
 nlohmann::json control_run(const std::string& name, const std::vector<std::pair<std::string, std::string>>& sets) {
-  const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / ("netasic_Flowcut_" + name);
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  std::ofstream(dir / "defaults.toml") << "";
-  std::string cmd = std::string(NETASIC_BINARY) + " run " + (dir / "defaults.toml").string() + " --quiet --out " +
-                    (dir / "run").string();
-  for (const auto& [k, v] : sets) cmd += " --set '" + k + "=" + v + "'";
-  EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
-  std::ifstream in(dir / "run" / "summary.json");
+  std::ifstream in(run_with_sets("Flowcut", name, sets) / "summary.json");
   return nlohmann::json::parse(in);
 }
 
