@@ -15,6 +15,7 @@ packages=(
   gnuplot-nox                          # plots in report.html
   verilator                            # RTL lint and cosimulation (rtl/, cosim/)
   yosys                                # netasic synth: cells, flip-flops and memory bits
+  libpcap-dev                          # --pcap captures and pcap trace input
 )
 
 missing=()

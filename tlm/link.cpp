@@ -17,6 +17,7 @@ uint64_t link_direction::pkt_transport(packet& p, uint64_t start_ps) {
   }
   ++counters_.frames;
   counters_.bytes += frame;
+  if (tap) tap->on_frame(p, start_ps);
   // Start times from one transmitter never go backwards, so neither do arrivals within a FIFO:
   // each stays sorted and only the earlier head needs a pending notification.
   if (p.at_mac()) {

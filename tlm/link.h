@@ -17,6 +17,7 @@
 #include <string>
 
 #include "tlm/event_queue.h"
+#include "tlm/frame_tap.h"
 #include "tlm/packet_socket.h"
 
 namespace netasic {
@@ -69,6 +70,7 @@ class link_direction : public sc_core::sc_module, private pkt_fw_transport_if, p
   // Called for a frame lost because the link is down; the owner counts and frees it.
   std::function<void(packet&)> on_drop;
   uint64_t* hop_counter = nullptr;   // run-wide packet-hop count, incremented per delivery
+  frame_tap* tap = nullptr;          // sees every frame put on the wire (pcap, DETER record)
 
  private:
   uint64_t pkt_transport(packet& p, uint64_t start_ps) override;

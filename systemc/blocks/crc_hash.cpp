@@ -73,7 +73,7 @@ uint32_t crc_engine::seed_term(uint32_t init, size_t len) const {
 
 void flow_key(const packet& p, uint8_t (&key)[flow_key_bytes]) {
   const uint32_t src = p.ip.src, dst = p.ip.dst;
-  const uint16_t sport = p.udp.src_port, dport = p.udp.dst_port;
+  const uint16_t sport = p.l4_src_port(), dport = p.l4_dst_port();
   key[0] = uint8_t(src >> 24), key[1] = uint8_t(src >> 16), key[2] = uint8_t(src >> 8), key[3] = uint8_t(src);
   key[4] = uint8_t(dst >> 24), key[5] = uint8_t(dst >> 16), key[6] = uint8_t(dst >> 8), key[7] = uint8_t(dst);
   key[8] = p.ip.protocol;

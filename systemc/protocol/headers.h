@@ -24,11 +24,12 @@ struct ipv4_header {                // RFC 791, no options
   uint16_t flags : 3;
   uint16_t fragment_offset : 13;
   uint8_t ttl;
-  uint8_t protocol;                 // 17 = UDP
+  uint8_t protocol;                 // 17 = UDP (RoCEv2), 6 = TCP
   uint16_t checksum;
   uint32_t src;
   uint32_t dst;
   static constexpr uint32_t bytes = 20;
+  static constexpr uint8_t proto_tcp = 6, proto_udp = 17;
 };
 
 struct udp_header {                 // RFC 768
@@ -38,6 +39,21 @@ struct udp_header {                 // RFC 768
   uint16_t checksum;
   static constexpr uint32_t bytes = 8;
   static constexpr uint16_t rocev2_port = 4791;
+};
+
+struct tcp_header {                 // RFC 9293, no options; ECE/CWR per RFC 3168
+  uint16_t src_port;
+  uint16_t dst_port;
+  uint32_t seq;                     // first payload byte (wraps at 2^32)
+  uint32_t ack;                     // next byte expected, valid with flag_ack
+  uint8_t data_offset : 4;          // 5: no options
+  uint8_t flags;                    // CWR ECE URG ACK PSH RST SYN FIN, high bit first
+  uint16_t window;                  // receive window, bytes (no window scaling)
+  uint16_t checksum;
+  uint16_t urgent;
+  static constexpr uint32_t bytes = 20;
+  static constexpr uint8_t flag_fin = 0x01, flag_syn = 0x02, flag_rst = 0x04, flag_psh = 0x08,
+                           flag_ack = 0x10, flag_urg = 0x20, flag_ece = 0x40, flag_cwr = 0x80;
 };
 
 struct rocev2_bth {                 // InfiniBand Base Transport Header (IBA vol. 1, 9.2)

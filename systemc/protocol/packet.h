@@ -42,6 +42,7 @@ struct packet {
   udp_header udp{};
   eth_header eth{};
   rocev2_bth bth{};
+  tcp_header tcp{};                 // a TCP segment (ip.protocol 6) carries this instead of UDP + BTH
   int_stack intx{};
   pfc_frame pfc{};
   conga_header conga{};
@@ -51,6 +52,11 @@ struct packet {
   static constexpr unsigned path_max = 8;
   uint16_t path_sw[path_max] = {};
 
+  bool is_tcp() const { return ip.protocol == ipv4_header::proto_tcp; }
+  // The L4 ports, whichever header carries them (the 5-tuple's last two fields).
+  uint16_t l4_src_port() const { return is_tcp() ? tcp.src_port : udp.src_port; }
+  uint16_t l4_dst_port() const { return is_tcp() ? tcp.dst_port : udp.dst_port; }
+
   // Handled beside the MAC (PFC, clock sync): past the receiver's packet pipeline.
   bool at_mac() const { return kind == pkt_kind::pause || kind == pkt_kind::sync; }
 
@@ -58,6 +64,10 @@ struct packet {
   uint32_t frame_bytes() const {
     if (kind == pkt_kind::pause) return pfc_frame::bytes;
     if (kind == pkt_kind::mirror || kind == pkt_kind::sync) return payload_bytes < eth_header::min_frame_bytes ? eth_header::min_frame_bytes : payload_bytes;
+    if (is_tcp()) {   // data or a pure ACK: Ethernet, IPv4, TCP, payload, FCS
+      const uint32_t t = eth_header::bytes + ipv4_header::bytes + tcp_header::bytes + payload_bytes + eth_header::fcs_bytes;
+      return t < eth_header::min_frame_bytes ? eth_header::min_frame_bytes : t;
+    }
     uint32_t b = eth_header::bytes + ipv4_header::bytes + udp_header::bytes + rocev2_bth::bytes +
                  payload_bytes + rocev2_bth::icrc_bytes + eth_header::fcs_bytes;
     if (kind == pkt_kind::cnp) b += rocev2_bth::cnp_reserved_bytes;
