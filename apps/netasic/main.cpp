@@ -3,12 +3,15 @@
 // goals, `params` lists every configuration key.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include <CLI/CLI.hpp>
@@ -16,6 +19,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "cli.h"
 #include "common/params.h"
 #include "cosim/harness/cosim_run.h"
 #include "cosim/harness/rtl_loop_register.h"
@@ -32,9 +36,23 @@ namespace {
 
 using netasic::config_error;
 
-// Exit codes: 0 ok, 1 internal error, 2 bad configuration or arguments, 3 accounting broken.
-// 4: a program does not fit the stage budget; 5: a cosim bench found the RTL and the core differ.
-constexpr int exit_config = 2, exit_accounting = 3, exit_no_fit = 4, exit_mismatch = 5;
+using netasic::exit_accounting;
+using netasic::exit_config;
+using netasic::exit_internal;
+using netasic::exit_mismatch;
+using netasic::exit_no_fit;
+using netasic::exit_ok;
+using netasic::option_uint;
+
+// Numeric options are read as text and checked strictly after parsing (option_uint): CLI11
+// would saturate an out-of-range number instead of refusing it.
+struct numeric_option {
+  std::string name, text;
+  uint64_t lo, hi;
+  bool given() const { return !text.empty(); }
+  uint64_t value() const { return option_uint(name, text, lo, hi); }
+};
+constexpr uint64_t max_seed = uint64_t(std::numeric_limits<int64_t>::max());   // sim.seed's range
 
 // SystemC prints its banner unless this is set before the kernel starts.
 const bool no_banner = setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 1) == 0;
@@ -153,13 +171,13 @@ int sc_main(int argc, char** argv) {
   // run
   std::string scenario, out_dir;
   std::vector<std::string> sets;
-  int64_t seed = -1;
+  numeric_option seed{"--seed", "", 0, max_seed};
   bool vcd = false, quiet = false;
   std::vector<std::string> rtl_in_loop;
   auto* run = app.add_subcommand("run", "Simulate one scenario and write its run directory");
   run->add_option("scenario", scenario, "Scenario TOML file")->required()->check(CLI::ExistingFile);
   run->add_option("--set", sets, "Override a key: --set topology.leaves=4 (repeatable)");
-  run->add_option("--seed", seed, "Random seed (same as --set sim.seed=N)")->check(CLI::NonNegativeNumber);
+  run->add_option("--seed", seed.text, "Random seed, 0 to 2^63-1 (same as --set sim.seed=N)");
   run->add_option("--out", out_dir, "Run directory (default out/<scenario file name>)");
   run->add_flag("--vcd", vcd, "Also write waves.vcd and waves.gtkw");
   run->add_flag("--quiet", quiet, "No progress and no summary table");
@@ -169,27 +187,27 @@ int sc_main(int argc, char** argv) {
 
   // sweep
   netasic::sweep_options sw;
-  int64_t sweep_seed = -1;
+  numeric_option sweep_seed{"--seed", "", 0, max_seed}, sweep_jobs{"--jobs", "", 1, 4096}, sweep_seeds{"--seeds", "", 1, 1000};
   auto* sweep = app.add_subcommand("sweep", "Run every point of a parameter grid, each in its own process");
   sweep->add_option("scenario", sw.scenario, "Scenario TOML file")->required()->check(CLI::ExistingFile);
   sweep->add_option("--grid", sw.grid, "key=v1,v2,... (repeatable; the cartesian product is run)")->required();
   sweep->add_option("--set", sw.sets, "Override a key at every point (repeatable)");
-  sweep->add_option("-j,--jobs", sw.jobs, "Points run at once (default: one per CPU)")->check(CLI::PositiveNumber);
-  sweep->add_option("--seed", sweep_seed, "Random seed for every point")->check(CLI::NonNegativeNumber);
+  sweep->add_option("-j,--jobs", sweep_jobs.text, "Points run at once, 1 to 4096 (default: one per CPU)");
+  sweep->add_option("--seed", sweep_seed.text, "Random seed for every point, 0 to 2^63-1");
   sweep->add_option("--out", sw.out_dir, "Sweep directory (default out/sweep-<scenario file name>)");
   sweep->add_option("--metric", sw.metrics, "summary.json path to plot, e.g. fct_slowdown.p99 (repeatable)");
   sweep->add_option("--emit", sw.emit, "Write a cluster job file instead of running: slurm or parallel")
       ->check(CLI::IsMember({"slurm", "parallel"}));
   sweep->add_flag("--collect", sw.collect, "Run nothing: gather the points an --emit sweep left in --out");
   sweep->add_flag("--quiet", sw.quiet, "No progress lines");
-  sweep->add_option("--seeds", sw.seeds, "Run each point over N seeds (sim.seed, sim.seed + 1, ...): mean, min, max, CI")
-      ->check(CLI::Range(1u, 1000u));
+  sweep->add_option("--seeds", sweep_seeds.text, "Run each point over N seeds, 1 to 1000 (sim.seed, sim.seed + 1, ...): mean, min, max, CI");
   sweep->add_option("--confidence", sw.confidence, "Confidence of the interval with --seeds (default 0.95)")
       ->check(CLI::Range(0.5, 0.999));
 
   // size
   netasic::size_options sz;
-  int64_t size_seed = -1;
+  numeric_option size_seed{"--seed", "", 0, max_seed}, size_jobs{"--jobs", "", 1, 4096}, size_seeds{"--seeds", "", 2, 1000},
+      size_max_seeds{"--max-seeds", "", 2, 100000};
   bool size_no_synth = false;
   auto* size = app.add_subcommand("size", "Find the smallest value of a parameter that meets every goal (docs/sizing.md)");
   size->add_option("scenario", sz.scenario, "Scenario TOML file")->required()->check(CLI::ExistingFile);
@@ -199,11 +217,11 @@ int sc_main(int argc, char** argv) {
   size->add_option("--values", sz.values, "Candidate values: 1024,2048,...");
   size->add_option("--pow2", sz.pow2, "Candidate values: every power of two MIN..MAX");
   size->add_option("--set", sz.sets, "Override a key at every run (repeatable)");
-  size->add_option("--seeds", sz.seeds, "Seeds per point (default 3), from sim.seed up")->check(CLI::Range(2u, 1000u));
-  size->add_option("--max-seeds", sz.max_seeds, "Most seeds an undecided point grows to (default 4 x --seeds)");
-  size->add_option("--seed", size_seed, "First seed (default: the scenario's sim.seed)")->check(CLI::NonNegativeNumber);
+  size->add_option("--seeds", size_seeds.text, "Seeds per point, 2 to 1000 (default 3), from sim.seed up");
+  size->add_option("--max-seeds", size_max_seeds.text, "Most seeds an undecided point grows to, 2 to 100000 (default 4 x --seeds)");
+  size->add_option("--seed", size_seed.text, "First seed, 0 to 2^63-1 (default: the scenario's sim.seed)");
   size->add_option("--confidence", sz.confidence, "Confidence of each decision (default 0.95)")->check(CLI::Range(0.5, 0.999));
-  size->add_option("-j,--jobs", sz.jobs, "Runs at once (default: one per CPU)")->check(CLI::PositiveNumber);
+  size->add_option("-j,--jobs", size_jobs.text, "Runs at once, 1 to 4096 (default: one per CPU)");
   size->add_option("--out", sz.out_dir, "Output directory (default out/size-<scenario file name>)");
   size->add_flag("--no-synth", size_no_synth, "Do not run Yosys on the block's RTL at each value");
   size->add_flag("--quiet", sz.quiet, "No progress lines");
@@ -228,11 +246,12 @@ int sc_main(int argc, char** argv) {
   std::string co_block;
   netasic::cosim::run_options co;
   bool co_no_timing = false;
+  numeric_option co_cycles{"--cycles", "", 1, 10'000'000'000ull}, co_seed{"--seed", "", 0, UINT64_MAX};
   auto* cosim = app.add_subcommand("cosim", "Run a block's Verilated RTL against its C++ core in lockstep; print cycles per second");
   cosim->add_option("block", co_block, "Block: " + fmt::format("{}", fmt::join(netasic::cosim::bench_names(), ", ")))
       ->required()->check(CLI::IsMember(netasic::cosim::bench_names()));
-  cosim->add_option("--cycles", co.cycles, "Lockstep cycles (default 100000)")->check(CLI::PositiveNumber);
-  cosim->add_option("--seed", co.seed, "Stimulus seed (default 1)");
+  cosim->add_option("--cycles", co_cycles.text, "Lockstep cycles, 1 to 10^10 (default 100000)");
+  cosim->add_option("--seed", co_seed.text, "Stimulus seed, 0 to 2^64-1 (default 1)");
   cosim->add_option("--vcd", co.vcd, "Write the RTL's signals for the whole run to this file");
   cosim->add_option("--mismatch-vcd", co.mismatch_vcd, "Where the cycles around a mismatch go (default BLOCK_mismatch.vcd)");
   cosim->add_flag("--no-timing", co_no_timing, "Skip timing the core and the RTL alone");
@@ -245,7 +264,23 @@ int sc_main(int argc, char** argv) {
   synth->add_option("-p,--param", sy_params, "Override a Verilog parameter: -p ENTRIES=4096 (repeatable)");
   synth->add_option("--rtl-dir", rtl_dir, "Where the RTL is (default: the source tree's rtl/)");
 
-  CLI11_PARSE(app, argc, argv);
+  app.footer("\n" + netasic::exit_code_table());
+  std::vector<std::string> subcommands;
+  for (const CLI::App* sub : app.get_subcommands({})) subcommands.push_back(sub->get_name());
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    // An unknown word where the subcommand belongs: say so and list the subcommands.
+    if (argc > 1 && argv[1][0] != '-' && std::find(subcommands.begin(), subcommands.end(), argv[1]) == subcommands.end())
+      print_error(netasic::unknown_subcommand(argv[1], subcommands));
+    else print_error(e.what());
+    std::cerr << "Run with --help for more information.\n";
+    return exit_config;
+  }
 
   try {
     if (*params) {
@@ -255,11 +290,22 @@ int sc_main(int argc, char** argv) {
                      "current. Scenario files set these keys in TOML tables (`[topology]` then `leaves = 8`); "
                      "`--set key=value` overrides any of them. Ranges are inclusive.\n\n"
                   << netasic::all_params().markdown();
-      else netasic::all_params().print(std::cout, prefix);
+      else {
+        const auto& all = netasic::all_params();
+        if (!prefix.empty() && std::none_of(all.all().begin(), all.all().end(),
+                                            [&](const netasic::param_def& d) { return d.key.rfind(prefix, 0) == 0; })) {
+          std::set<std::string> sections;
+          for (const auto& d : all.all()) sections.insert(d.key.substr(0, d.key.find('.')));
+          throw config_error(fmt::format("params: no key starts with '{}'; the sections are: {}", prefix, fmt::join(sections, ", ")));
+        }
+        all.print(std::cout, prefix);
+      }
       return 0;
     }
     if (*cosim) {
       co.timing = !co_no_timing;
+      if (co_cycles.given()) co.cycles = co_cycles.value();
+      if (co_seed.given()) co.seed = co_seed.value();
       const auto r = netasic::cosim::run(co_block, co);
       std::cout << netasic::cosim::describe(co_block, co, r);
       return r.match ? 0 : exit_mismatch;
@@ -275,7 +321,10 @@ int sc_main(int argc, char** argv) {
       return fits ? 0 : exit_no_fit;
     }
     if (*size) {
-      if (size_seed >= 0) sz.seed = uint64_t(size_seed);
+      if (size_seed.given()) sz.seed = size_seed.value();
+      if (size_jobs.given()) sz.jobs = int(size_jobs.value());
+      if (size_seeds.given()) sz.seeds = unsigned(size_seeds.value());
+      if (size_max_seeds.given()) sz.max_seeds = unsigned(size_max_seeds.value());
       if (sz.out_dir.empty()) sz.out_dir = "out/size-" + std::filesystem::path(sz.scenario).stem().string();
       sz.synth = !size_no_synth;
       sz.rtl_dir = rtl_dir;
@@ -283,7 +332,9 @@ int sc_main(int argc, char** argv) {
       return netasic::run_size(sz);
     }
     if (*sweep) {
-      if (sweep_seed >= 0) sw.seed = uint64_t(sweep_seed);
+      if (sweep_seed.given()) sw.seed = sweep_seed.value();
+      if (sweep_jobs.given()) sw.jobs = int(sweep_jobs.value());
+      if (sweep_seeds.given()) sw.seeds = unsigned(sweep_seeds.value());
       if (sw.out_dir.empty()) sw.out_dir = "out/sweep-" + std::filesystem::path(sw.scenario).stem().string();
       // Every point's configuration is checked before any point runs.
       for (const auto& point : netasic::expand_grid(sw.grid)) {
@@ -298,7 +349,7 @@ int sc_main(int argc, char** argv) {
       if (sw.seeds > 0 && !sw.seed) sw.seed = uint64_t(netasic::load_scenario(sw.scenario, sw.sets).integer("sim.seed"));
       return netasic::run_sweep(sw);
     }
-    if (seed >= 0) sets.push_back(fmt::format("sim.seed={}", seed));
+    if (seed.given()) sets.push_back(fmt::format("sim.seed={}", seed.value()));
     const netasic::config cfg = netasic::load_scenario(scenario, sets);
     for (const std::string& b : rtl_in_loop) {   // inject each asked-for block's adapter
       const netasic::rtl_loop_block& block = netasic::rtl_loop_block_of(b);
@@ -325,7 +376,7 @@ int sc_main(int argc, char** argv) {
                                p["dropped"].get<uint64_t>(), p["in_flight"].get<uint64_t>());
       return exit_accounting;
     }
-    return 0;
+    return exit_ok;
   } catch (const config_error& e) {
     print_error(e.what());
     return exit_config;
@@ -334,6 +385,6 @@ int sc_main(int argc, char** argv) {
     return exit_config;
   } catch (const std::exception& e) {
     print_error(e.what());
-    return 1;
+    return exit_internal;
   }
 }

@@ -1,4 +1,5 @@
 #include "size.h"
+#include "cli.h"
 
 #include <algorithm>
 #include <cmath>
@@ -645,10 +646,10 @@ int run_size(const size_options& options) {
     z.first_seeds = replicate_seeds(z.opt.seed.value_or(uint64_t(load_scenario(z.opt.scenario, z.opt.sets).integer("sim.seed"))), z.opt.seeds);
   } catch (const config_error& e) {
     std::cerr << "netasic size: " << e.what() << "\n";
-    return 2;
+    return exit_config;
   } catch (const std::invalid_argument& e) {
     std::cerr << "netasic size: " << e.what() << "\n";
-    return 2;
+    return exit_config;
   }
   try {
     z.out = z.opt.out_dir;
@@ -667,15 +668,15 @@ int run_size(const size_options& options) {
       std::cerr << fmt::format("size: no value of {} from {} to {} meets every goal; the best seen is {} (see {})\n", z.opt.param,
                                value_text(z, z.points.front().value), value_text(z, z.points.back().value),
                                value_text(z, z.points.back().value), (z.out / "size.html").string());
-      return size_exit_never_met;
+      return exit_never_met;
     }
     std::cout << fmt::format("{} = {}{}{}\n", z.opt.param, value_text(z, z.points[*r.chosen].value),
                              z.def->unit.empty() ? "" : " " + z.def->unit, fits ? "" : " (does not fit the stage budget)");
     if (!z.opt.quiet) std::cerr << fmt::format("size: wrote {} and {}\n", (z.out / "size.csv").string(), (z.out / "size.html").string());
-    return fits ? 0 : 4;
+    return fits ? exit_ok : exit_no_fit;
   } catch (const std::exception& e) {
     std::cerr << "netasic size: " << e.what() << "\n";
-    return 1;
+    return exit_internal;
   }
 }
 

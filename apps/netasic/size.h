@@ -82,9 +82,9 @@ struct size_options {
   bool synth = true;                  // run Yosys at each evaluated value (when the parameter has RTL)
 };
 
-// Exit codes: 0 a value was found and fits the target; 1 a run failed; 2 bad input (before any
-// run); 4 the value found does not fit the stage budget; 6 no candidate meets the goals.
-constexpr int size_exit_never_met = 6;
+// Exit codes (cli.h): exit_ok, a value was found and fits the target; exit_internal, a run
+// failed; exit_config, bad input (before any run); exit_no_fit, the value found does not fit the
+// stage budget; exit_never_met, no candidate meets the goals.
 int run_size(const size_options& opt);
 
 }  // namespace netasic

@@ -1,4 +1,5 @@
 #include "sweep.h"
+#include "cli.h"
 
 #include <fcntl.h>
 #include <spawn.h>
@@ -7,6 +8,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -23,6 +25,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/file_io.h"
+#include "common/params.h"
 #include "common/text.h"
 #include "output/csv.h"
 #include "output/format.h"
@@ -410,7 +413,8 @@ run_outcome collect_run(const std::string& dir) {
   return r;
 }
 
-std::vector<run_outcome> run_jobs(const std::vector<run_job>& jobs, int parallel, bool quiet) {
+std::vector<run_outcome> run_jobs(const std::vector<run_job>& jobs, int parallel, bool quiet,
+                                  const std::function<void(const run_outcome&)>& on_first_ok) {
   using clock = std::chrono::steady_clock;
   struct running {
     pid_t pid;
@@ -422,6 +426,7 @@ std::vector<run_outcome> run_jobs(const std::vector<run_job>& jobs, int parallel
   std::vector<run_outcome> out(n);
   std::vector<running> active;
   size_t next = 0, finished = 0;
+  bool on_first_ok_done = false;
   auto report = [&](size_t i) {
     ++finished;
     if (out[i].ok() && !quiet)
@@ -463,6 +468,16 @@ std::vector<run_outcome> run_jobs(const std::vector<run_job>& jobs, int parallel
     }
     out[i].wall_s = wall;
     report(i);
+    if (out[i].ok() && on_first_ok && !on_first_ok_done) {
+      try {
+        on_first_ok(out[i]);
+      } catch (...) {   // refused: start nothing more, stop what runs, then say why
+        for (const running& a : active) ::kill(a.pid, SIGTERM);
+        for (const running& a : active) ::waitpid(a.pid, &status, 0);
+        throw;
+      }
+      on_first_ok_done = true;
+    }
   }
   return out;
 }
@@ -652,7 +667,7 @@ int gather(const sweep_options& opt, const std::vector<grid_axis>& axes, const s
   if (!opt.quiet || failed > 0)
     std::cerr << fmt::format("sweep: {} of {} points succeeded; wrote {} and {}\n", results.size() - failed,
                              results.size(), (out / "sweep.csv").string(), (out / "sweep.html").string());
-  return failed > 0 ? 1 : 0;
+  return failed > 0 ? exit_internal : exit_ok;
 }
 
 }  // namespace
@@ -667,7 +682,7 @@ int run_sweep(const sweep_options& options) {
     check_options(opt, axes);
   } catch (const std::exception& e) {
     std::cerr << "netasic sweep: " << e.what() << "\n";
-    return 2;
+    return exit_config;
   }
   try {
     const fs::path out(opt.out_dir);
@@ -688,13 +703,25 @@ int run_sweep(const sweep_options& options) {
         std::cerr << fmt::format("sweep: {} point{} of {}{}, output in {}\n", results.size(),
                                  results.size() == 1 ? "" : "s", opt.scenario,
                                  opt.seeds > 0 ? fmt::format(", {} seeds each", opt.seeds) : "", opt.out_dir);
-      runs = run_jobs(jobs, opt.jobs, opt.quiet);
+      // A --metric the first finished run's summary.json does not have is a typo: stop there.
+      auto check_metrics = [&](const run_outcome& first) {
+        for (const auto& m : options.metrics) {
+          if (first.metrics.count(m)) continue;
+          std::string best;
+          size_t best_d = SIZE_MAX;
+          for (const auto& [k, v] : first.metrics)
+            if (const size_t d = edit_distance(m, k); d < best_d) best_d = d, best = k;
+          throw config_error(fmt::format("--metric '{}': the first run's summary.json has no such number (closest: '{}'); "
+                                         "the numbers are listed in docs/outputs.md; the sweep stopped", m, best));
+        }
+      };
+      runs = run_jobs(jobs, opt.jobs, opt.quiet, check_metrics);
     }
     assign_runs(results, std::move(runs));
     return gather(opt, axes, results);
   } catch (const std::exception& e) {
     std::cerr << "netasic sweep: " << e.what() << "\n";
-    return 2;
+    return exit_config;
   }
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -77,7 +78,10 @@ struct run_outcome {
 // Runs the jobs, at most `parallel` at once (<= 0: one per CPU), each with stdin from /dev/null
 // and its output into DIR/log.txt, and reads each DIR/summary.json. A stale summary.json is
 // removed first. Progress lines on stderr unless quiet; failures always.
-std::vector<run_outcome> run_jobs(const std::vector<run_job>& jobs, int parallel, bool quiet);
+// `on_first_ok` sees the first run that succeeds; if it throws, no more runs start, the running
+// ones are stopped, and the exception goes on.
+std::vector<run_outcome> run_jobs(const std::vector<run_job>& jobs, int parallel, bool quiet,
+                                  const std::function<void(const run_outcome&)>& on_first_ok = {});
 // What a run that already happened (an emitted job) left in its directory.
 run_outcome collect_run(const std::string& dir);
 // Job files instead of runs: `emit` "parallel" writes OUT/jobs.txt (one shell line per job),

@@ -81,7 +81,7 @@ void read_hpcc(const config& c, cc_config& cc) {
   apply_keys<hpcc_config> k(c, cc.hpcc);
   hpcc_keys(k);
   if (cc.hpcc.division == hpcc_config::divider::exact) {
-    warn_unused(c, {"hpcc.epsilon", "hpcc.table_input_bits", "hpcc.mantissa_bits", "hpcc.lookup_cycles"},
+    unused_by_mode(c, {"hpcc.epsilon", "hpcc.table_input_bits", "hpcc.mantissa_bits", "hpcc.lookup_cycles"},
                 "with hpcc.divider = \"exact\"");
     return;
   }
@@ -146,9 +146,9 @@ void read_cc(const config& c, const switch_config& sw, nic_config& nic) {
   cc_keys(k);
   const std::string alg = c.string("cc.algorithm"), with = "with cc.algorithm = \"" + alg + "\"";
   for (const char* prefix : {"hpcc.", "dcqcn.", "dctcp.", "timely."})
-    if (alg + "." != prefix) warn_unused(c, keys_under(prefix), with);
-  if (cc.algorithm != cc_algorithm::dcqcn && cc.algorithm != cc_algorithm::timely) warn_unused(c, {"cc.window"}, with);
-  if (cc.algorithm == cc_algorithm::none) warn_unused(c, {"cc.base_rtt"}, with);
+    if (alg + "." != prefix) unused_by_mode(c, keys_under(prefix), with);
+  if (cc.algorithm != cc_algorithm::dcqcn && cc.algorithm != cc_algorithm::timely) unused_by_mode(c, {"cc.window"}, with);
+  if (cc.algorithm == cc_algorithm::none) unused_by_mode(c, {"cc.base_rtt"}, with);
   read_algorithm(c, nic, cc);
   // An algorithm without its signal would run open loop: say so before simulating.
   if (cc.algorithm == cc_algorithm::hpcc && !nic.int_enabled)

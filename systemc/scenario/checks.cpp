@@ -50,10 +50,14 @@ void reject_unused(const config& c, const std::vector<std::string>& keys, const 
     if (!is_default(c, k)) fail(c, k, "is not used " + because + "; remove it or leave it at its default");
 }
 
-void warn_unused(const config& c, const std::vector<std::string>& keys, const std::string& because) {
-  for (const auto& k : keys)
-    if (!is_default(c, k))
-      std::cerr << fmt::format("warning: {}: key '{}' has no effect {}\n", c.origin(k), k, because);
+void unused_by_mode(const config& c, const std::vector<std::string>& keys, const std::string& because) {
+  const bool warn = c.string("sim.unused_keys") == "warn";
+  for (const auto& k : keys) {
+    if (is_default(c, k)) continue;
+    if (!warn)
+      fail(c, k, "has no effect " + because + "; remove it, or set sim.unused_keys = \"warn\" to keep it (a scenario swept over modes)");
+    std::cerr << fmt::format("warning: {}: key '{}' has no effect {}\n", c.origin(k), k, because);
+  }
 }
 
 uint8_t priority_mask(const config& c, const std::string& key) {

@@ -27,9 +27,9 @@ std::vector<std::string> keys_under(const std::string& prefix);
 void reject_unused(const config& c, const std::vector<std::string>& keys, const std::string& because);
 
 // The parameters of a mode that is not selected (another congestion control, another load
-// balancer) have no effect. They are kept so one scenario can be swept over the modes, and the
-// run says which ones it does not use.
-void warn_unused(const config& c, const std::vector<std::string>& keys, const std::string& because);
+// balancer) have no effect: setting one is an error, unless sim.unused_keys = "warn" keeps them
+// (one scenario swept over the modes), when the run says which ones it does not use.
+void unused_by_mode(const config& c, const std::vector<std::string>& keys, const std::string& because);
 
 // A list of traffic-manager priorities as a bit mask; a priority listed twice is an error.
 uint8_t priority_mask(const config& c, const std::string& key);

@@ -53,10 +53,10 @@ void read_algorithms(const config& c, clock_network_config& k) {
   }
   auto runs = [&](clock_algorithm a) { return std::find(k.algorithms.begin(), k.algorithms.end(), a) != k.algorithms.end(); };
   if (!runs(clock_algorithm::sundial))
-    warn_unused(c, {"clock.sync_interval", "clock.first_timeout", "clock.second_timeout"}, "when Sundial does not run");
-  if (!runs(clock_algorithm::ptp)) warn_unused(c, {"clock.ptp_interval", "clock.ptp_recovery"}, "when ptp does not run");
+    unused_by_mode(c, {"clock.sync_interval", "clock.first_timeout", "clock.second_timeout"}, "when Sundial does not run");
+  if (!runs(clock_algorithm::ptp)) unused_by_mode(c, {"clock.ptp_interval", "clock.ptp_recovery"}, "when ptp does not run");
   if (!runs(clock_algorithm::ptp_fast))
-    warn_unused(c, {"clock.ptp_fast_interval", "clock.ptp_fast_recovery"}, "when ptp_fast does not run");
+    unused_by_mode(c, {"clock.ptp_fast_interval", "clock.ptp_fast_recovery"}, "when ptp_fast does not run");
 }
 
 void check_timing(const config& c, const clock_network_config& k) {
@@ -78,7 +78,7 @@ void check_timing(const config& c, const clock_network_config& k) {
 void shift_faults(const config& c, clock_network_config& k) {
   const uint64_t shift = to_ps(c.real("clock.fault_shift"), 1e6);
   if (shift == 0) return;
-  if (k.faults.empty()) warn_unused(c, {"clock.fault_shift"}, "without clock.faults");
+  if (k.faults.empty()) unused_by_mode(c, {"clock.fault_shift"}, "without clock.faults");
   for (clock_fault& f : k.faults) {
     f.at_ps += shift;
     if (f.at_ps >= k.duration_ps)
@@ -108,7 +108,7 @@ bool make_clock_config(const config& c, fabric_config& f, clock_network_config& 
   if (c.string("clock.algorithm") == "off") {
     std::vector<std::string> keys = keys_under("clock.");
     keys.erase(std::find(keys.begin(), keys.end(), "clock.algorithm"));
-    warn_unused(c, keys, "with clock.algorithm = \"off\"");
+    unused_by_mode(c, keys, "with clock.algorithm = \"off\"");
     return false;
   }
   read_algorithms(c, k);
@@ -135,6 +135,11 @@ bool make_clock_config(const config& c, fabric_config& f, clock_network_config& 
     } catch (const config_error& e) {
       fail(c, "clock.faults", e.what());
     }
+    // The same failure twice at one time is a copy-paste slip: the second would find it failed.
+    const clock_fault& n = k.faults.back();
+    for (size_t i = 0; i + 1 < k.faults.size(); ++i)
+      if (k.faults[i].what == n.what && k.faults[i].target == n.target && k.faults[i].at_ps == n.at_ps)
+        fail(c, "clock.faults", fmt::format("fault \"{}\" is listed twice (items {} and {})", item, i + 1, k.faults.size()));
   }
   shift_faults(c, k);
   try {

@@ -85,14 +85,14 @@ void read_lb(const config& c, switch_config& sw) {
   apply_keys<lb_config> k(c, lb);
   lb_keys(k);
   const std::string with_lb = "with lb.mode = \"" + c.string("lb.mode") + "\"";
-  if (lb.mode != lb_mode::wcmp) warn_unused(c, {"lb.wcmp_table_size"}, with_lb);
+  if (lb.mode != lb_mode::wcmp) unused_by_mode(c, {"lb.wcmp_table_size"}, with_lb);
   if (lb.mode != lb_mode::letflow && lb.mode != lb_mode::conga)   // CONGA has a flowlet table too
-    warn_unused(c, keys_under("lb.flowlet."), with_lb);
-  if (lb.mode != lb_mode::conga) warn_unused(c, keys_under("lb.conga."), with_lb);
+    unused_by_mode(c, keys_under("lb.flowlet."), with_lb);
+  if (lb.mode != lb_mode::conga) unused_by_mode(c, keys_under("lb.conga."), with_lb);
   if (lb.mode == lb_mode::conga) read_conga_fabric(c, lb);
   lb.dre.link_gbps = c.real("topology.uplink_rate");
   lb.flowlet.clock_period_ps = sw.clock_period_ps;
-  if (lb.mode != lb_mode::balance_sketch) warn_unused(c, keys_under("lb.sketch."), with_lb);
+  if (lb.mode != lb_mode::balance_sketch) unused_by_mode(c, keys_under("lb.sketch."), with_lb);
   lb.sketch.next_hops = sw.member_capacity;   // the switch passes the member to take; this only bounds it
   check_sketch(c, lb);
   if (lb.mode == lb_mode::letflow && lb.flowlet.delta_ps < sw.clock_period_ps)

@@ -63,7 +63,7 @@ void read_nic(const config& c, const switch_config& sw, nic_config& nic) {
 void read_flowcut(const config& c, switch_config& sw, nic_config& nic) {
   const std::string form = c.string("flowcut.form");
   if (form == "off") {
-    warn_unused(c, {"flowcut.capacity", "flowcut.rtt_ratio", "flowcut.ewma_shift", "flowcut.hold", "flowcut.source_pause"},
+    unused_by_mode(c, {"flowcut.capacity", "flowcut.rtt_ratio", "flowcut.ewma_shift", "flowcut.hold", "flowcut.source_pause"},
                 "with flowcut.form = \"off\"");
     return;
   }
@@ -82,7 +82,7 @@ void read_flowcut(const config& c, switch_config& sw, nic_config& nic) {
                                               "number with flowcut.form = \"{}\"", host_gbps, form));
   table.link_rate_gbps = uint32_t(host_gbps);
   if (table.variant == flowcut_variant::nic_only) {
-    warn_unused(c, {"flowcut.hold", "flowcut.source_pause"}, "with flowcut.form = \"nic\" (the NIC holds no packets)");
+    unused_by_mode(c, {"flowcut.hold", "flowcut.source_pause"}, "with flowcut.form = \"nic\" (the NIC holds no packets)");
     nic.flowcut = true;
     table.port_bytes = 2;   // the "port" is 14 bits of UDP source-port entropy
     nic.flowcut_table = table;

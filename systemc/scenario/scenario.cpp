@@ -22,6 +22,8 @@ void run_keys(K& k) {
   // for fabrics built without a scenario: make_fabric_config sets them.
   k.unbound.real("sim.duration", "us", 1000, 0.001, 1e9, "Window in which flows start (Poisson arrivals are generated over it)");
   k.unbound.real("sim.drain", "us", 10000, 0, 1e9, "Extra time after the arrival window for flows to finish; the run stops earlier once all flows are done (not with clock.faults set: such a run lasts to the end)");
+  k.unbound.choice("sim.unused_keys", "error", {"error", "warn"},
+                   "A key of a mode that is not selected (another cc.algorithm, lb.mode, flowcut.form): \"error\" stops the run; \"warn\" only says so, for a scenario swept over modes");
   k.unbound.real("sim.probe_interval", "us", 1, 0.001, 1e6, "Sampling interval of the probe time series (queue depths, buffer occupancy) and of waves.vcd");
 }
 

@@ -31,7 +31,7 @@ void traffic_keys(K& k) {
   k.unbound.string("traffic.cdf", "websearch", "Flow-size CDF: websearch, fb_hadoop, datamining, enterprise, or a file path (SIZE_BYTES PERCENT per line)");
   k.boolean("traffic.remote_only", &T::remote_only, "Poisson: destinations only under another top-of-rack (leaf or edge) switch, as in LetFlow's testbed; traffic.load stays per host link");
   k.real("traffic.load", "fraction", &T::load, 0.0001, 1, "Average offered load per host link, payload bytes over link rate (poisson)");
-  k.integer("traffic.flow_size", "bytes", &T::flow_size_bytes, 0, std::numeric_limits<int64_t>::max(), "Fixed flow size for incast/permutation/all_to_all; 0 = draw from traffic.cdf");
+  k.integer("traffic.flow_size", "bytes", &T::flow_size_bytes, 0, int64_t(max_flow_bytes), "Fixed flow size for incast/permutation/all_to_all; 0 = draw from traffic.cdf");
   k.real("traffic.start", us_as_ps, &T::start_ps, 0, 1e9, "Start time of incast/permutation/all_to_all flows");
   k.real("traffic.incast.start_spread", us_as_ps, &T::start_spread_ps, 0, 1e9, "Incast: each sender starts at a uniform random time in [start, start + spread) (its phase, for paced senders)");
   k.integer("traffic.incast.senders", "hosts", &T::incast_senders, 1, big, "Senders of the incast");
@@ -68,6 +68,19 @@ void declare_traffic_keys(param_registry& r) {
   traffic_keys(k);
 }
 
+namespace {
+
+// A flow's packets are numbered in 32 bits (the NIC's sequence space): a flow with more packets at
+// this MTU cannot run, whichever key made it (traffic.flow_size, traffic.flows, traffic.cdf).
+void check_packet_counts(const config& c, const std::vector<flow_spec>& flows, uint32_t mtu) {
+  for (const flow_spec& fl : flows)
+    if ((fl.size_bytes + mtu - 1) / mtu > UINT32_MAX)
+      throw config_error(fmt::format("{}: key 'nic.mtu': a flow of {} bytes is more than 2^32 - 1 packets of {} bytes; "
+                                     "raise nic.mtu or make the flows smaller", c.origin("nic.mtu"), fl.size_bytes, mtu));
+}
+
+}  // namespace
+
 std::vector<flow_spec> make_flows(const config& c, const fabric_config& f) {
   traffic_spec t;
   apply_keys<traffic_spec> k(c, t);
@@ -97,7 +110,9 @@ std::vector<flow_spec> make_flows(const config& c, const fabric_config& f) {
   }
   rng r(f.seed);
   try {
-    return generate_flows(t, r);
+    std::vector<flow_spec> flows = generate_flows(t, r);
+    check_packet_counts(c, flows, f.nic.mtu_payload);
+    return flows;
   } catch (const config_error& e) {
     // The generator's messages start with the key they are about; point at where it was set.
     const std::string msg = e.what(), key = msg.substr(0, msg.find(':'));

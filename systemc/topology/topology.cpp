@@ -185,7 +185,14 @@ void apply_degraded_links(topology& t, const std::vector<std::string>& entries, 
     if (m.links.empty())
       throw config_error(fmt::format("key '{}': no link named '{}' (links are named like '{}')", key,
                                      e.substr(0, eq), t.links.back().name));
-    for (unsigned i : m.links) t.links[i].rate_bps = uint64_t(gbps * 1e9 + 0.5);
+    const uint64_t rate = uint64_t(gbps * 1e9 + 0.5);
+    for (unsigned i : m.links) {
+      // Degraded means slower: a rate at or above the link's own is a typo, not a degradation.
+      if (rate >= t.links[i].rate_bps)
+        throw config_error(fmt::format("key '{}': entry '{}': {} Gbps is not below the link's own rate of {} Gbps", key, e,
+                                       e.substr(eq + 1), double(t.links[i].rate_bps) / 1e9));
+      t.links[i].rate_bps = rate;
+    }
   }
 }
 

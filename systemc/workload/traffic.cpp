@@ -1,10 +1,14 @@
 #include "workload/traffic.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <numeric>
+#include <regex>
 #include <sstream>
+
+#include <fmt/format.h>
 
 #include "common/params.h"
 
@@ -170,26 +174,44 @@ std::vector<flow_spec> parse_flow_list(const std::vector<std::string>& items, ui
       bad("traffic.flows", "item " + std::to_string(i + 1) + " \"" + item + "\": " + why +
                                " (expected \"SRC->DST BYTES@START_US\" or \"SRC->DST BYTES@START_US+EVERY_USxCOUNT\")");
     };
-    unsigned long long src = 0, dst = 0, bytes = 0, count = 1;
-    double start_us = 0, every_us = 0;
-    int used = 0;
-    const char* c = item.c_str();
-    if (std::sscanf(c, " %llu -> %llu %llu @ %lf%n", &src, &dst, &bytes, &start_us, &used) != 4) fail("cannot read it");
-    c += used;
-    if (*c == '+') {
-      if (std::sscanf(c, "+ %lf x %llu%n", &every_us, &count, &used) != 2) fail("cannot read the repetition");
-      c += used;
+    // Strict: every number is digits only (no sign), and a value too large for its field is an
+    // error, not a wrap or a clamp.
+    static const std::regex form(R"(\s*(\S+?)\s*->\s*(\S+)\s+(\S+?)\s*@\s*([^+\s]+)\s*(?:\+\s*(\S+?)\s*x\s*(\S+))?\s*)");
+    std::smatch m;
+    if (!std::regex_match(item, m, form)) fail("cannot read it");
+    auto whole = [&](int g, const char* what, uint64_t max) {
+      const std::string t = m[g].str();
+      uint64_t v = 0;
+      const auto r = std::from_chars(t.data(), t.data() + t.size(), v);
+      if (r.ec != std::errc() || r.ptr != t.data() + t.size() || v > max)
+        fail(fmt::format("{} '{}' must be a whole number from 0 to {}", what, t, max));
+      return v;
+    };
+    auto real = [&](int g, const char* what) {
+      const std::string t = m[g].str();
+      double v = 0;
+      const auto r = std::from_chars(t.data(), t.data() + t.size(), v);
+      if (r.ec != std::errc() || r.ptr != t.data() + t.size() || !std::isfinite(v) || v < 0)
+        fail(fmt::format("{} '{}' must be a number of us, 0 or more", what, t));
+      return v;
+    };
+    const uint64_t src = whole(1, "source host", UINT32_MAX), dst = whole(2, "destination host", UINT32_MAX);
+    const uint64_t bytes = whole(3, "size", max_flow_bytes);
+    const double start_us = real(4, "start");
+    double every_us = 0;
+    uint64_t count = 1;
+    if (m[5].matched) {
+      every_us = real(5, "repetition interval");
+      count = whole(6, "repetition count", max_generated_flows);
       if (!(every_us > 0) || count == 0) fail("the repetition needs EVERY_US > 0 and COUNT >= 1");
     }
-    while (*c == ' ') ++c;
-    if (*c) fail("unexpected text at the end");
     if (src >= hosts || dst >= hosts)
       fail("host " + std::to_string(std::max(src, dst)) + " does not exist (hosts are 0.." + std::to_string(hosts - 1) + ")");
     if (src == dst) fail("a flow needs two different hosts");
     if (bytes == 0) fail("a flow needs at least one byte");
     if (!(start_us >= 0) || !std::isfinite(start_us) || start_us + every_us * double(count) > 1e9) fail("start time out of range (0 to 1e9 us)");
     if (out.size() + count > max_generated_flows) fail("too many flows");
-    for (unsigned long long k = 0; k < count; ++k)
+    for (uint64_t k = 0; k < count; ++k)
       out.push_back({0, uint32_t(src), uint32_t(dst), bytes, uint64_t(std::llround((start_us + double(k) * every_us) * 1e6))});
   }
   return out;

@@ -54,6 +54,10 @@ struct traffic_spec {
 // naming traffic.flows, the item and what is wrong.
 std::vector<flow_spec> parse_flow_list(const std::vector<std::string>& items, uint32_t hosts);
 
+// Largest flow a list or traffic.flow_size may give: 1 TB (a flow's packet count must also fit
+// the NIC's 32-bit sequence space at the run's MTU; the scenario checks that).
+constexpr uint64_t max_flow_bytes = 1'000'000'000'000;
+
 // Upper bound on one generated list (32 bytes a flow), so a mistyped duration or host count
 // fails with a message instead of exhausting memory.
 constexpr uint64_t max_generated_flows = 50'000'000;

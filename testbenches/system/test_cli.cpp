@@ -114,11 +114,16 @@ TEST(Cli, ConfigErrorsStopBeforeSimulating) {
   EXPECT_FALSE(fs::exists(out));
 }
 
-TEST(Cli, KeysOfAModeNotSelectedAreNamed) {
-  // Kept so a scenario can be swept over modes, but the run says they have no effect.
+TEST(Cli, KeysOfAModeNotSelectedAreRefusedUnlessKeptForASweep) {
   const fs::path d = scratch("cli", "unselected");
   std::ofstream(d / "modes.toml") << "[lb]\nmode = \"ecmp\"\nflowlet.timeout = 50\n\n[hpcc]\neta = 0.9\n";
-  const outcome o = netasic("run " + (d / "modes.toml").string() + small + " --quiet --out " + (d / "run").string());
+  outcome o = netasic("run " + (d / "modes.toml").string() + small + " --quiet --out " + (d / "run").string());
+  EXPECT_EQ(o.code, 2) << o.output;
+  EXPECT_NE(o.output.find("error: " + (d / "modes.toml").string() + ":3: key 'lb.flowlet.timeout': has no effect with lb.mode = \"ecmp\""),
+            std::string::npos) << o.output;
+  EXPECT_FALSE(fs::exists(d / "run"));
+  // Kept for a scenario swept over modes: the same file runs, and says what it does not use.
+  o = netasic("run " + (d / "modes.toml").string() + small + " --set sim.unused_keys=warn --quiet --out " + (d / "run").string());
   EXPECT_EQ(o.code, 0) << o.output;
   EXPECT_NE(o.output.find("warning: " + (d / "modes.toml").string() + ":3: key 'lb.flowlet.timeout' has no effect with lb.mode = \"ecmp\""),
             std::string::npos) << o.output;

@@ -1,0 +1,102 @@
+// Input a user may get wrong, one test per class: numbers out of range anywhere they are typed,
+// inputs that cannot be right, and the one table of exit codes. Each refusal is checked beside
+// the nearest input that must be accepted, so a check that refused everything would fail too.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <string>
+
+#include "run_cli.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string demo = NETASIC_SOURCE_DIR "/scenarios/demo.toml";
+const std::string tiny = " --set topology.hosts_per_leaf=2 --set topology.leaves=2 --set topology.spines=1 "
+                         "--set sim.duration=20 --set traffic.load=0.1 --quiet";
+
+void expect_refused(const outcome& o, const std::string& message) {
+  EXPECT_EQ(o.code, 2) << o.output;
+  EXPECT_NE(o.output.find(message), std::string::npos) << "expected: " << message << "\ngot: " << o.output;
+}
+
+}  // namespace
+
+TEST(CliInput, NumbersOutOfRangeAreRefusedNeverClampedOrWrapped) {
+  const fs::path d = scratch("cli_input", "numbers");
+  expect_refused(netasic("run " + demo + " --seed 99999999999999999999 --out " + (d / "a").string()),
+                 "option --seed: '99999999999999999999' is too large: it must be a whole number from 0 to 9223372036854775807");
+  expect_refused(netasic("run " + demo + " --seed 9223372036854775808 --out " + (d / "a").string()), "is too large");
+  expect_refused(netasic("cosim flowlet_table --seed -1 --cycles 10"), "option --seed: '-1' is negative");
+  expect_refused(netasic("cosim flowlet_table --cycles 99999999999999999999"), "option --cycles: '99999999999999999999' is too large");
+  expect_refused(netasic("cosim flowlet_table --cycles 0"), "option --cycles: '0' is too small: it must be a whole number from 1 to");
+  expect_refused(netasic("cosim flowlet_table --cycles 1e3"), "option --cycles: '1e3' is not a whole number");
+  expect_refused(netasic("sweep " + demo + " --grid traffic.load=0.1 --jobs 0"), "option --jobs: '0' is too small");
+  expect_refused(netasic("sweep " + demo + " --grid traffic.load=0.1 --seeds 1001"), "option --seeds: '1001' is too large");
+  EXPECT_FALSE(fs::exists(d / "a"));
+  // The largest values are accepted.
+  EXPECT_EQ(netasic("cosim flowlet_table --seed 18446744073709551615 --cycles 10 --no-timing").code, 0);
+  const outcome top = netasic("run " + demo + tiny + " --seed 9223372036854775807 --out " + (d / "b").string());
+  EXPECT_EQ(top.code, 0) << top.output;
+  EXPECT_NE(slurp(d / "b" / "summary.json").find("\"seed\": 9223372036854775807"), std::string::npos);
+
+  // The flow list: a negative or oversized number is an error naming the item, not a wrap.
+  expect_refused(netasic("run " + demo + tiny + " --set 'traffic.flows=[\"0->1 -5@0\"]' --out " + (d / "c").string()),
+                 "traffic.flows: item 1 \"0->1 -5@0\": size '-5' must be a whole number from 0 to 1000000000000");
+  expect_refused(netasic("run " + demo + tiny + " --set 'traffic.flows=[\"0->1 2000000000000@0\"]' --out " + (d / "c").string()),
+                 "size '2000000000000' must be a whole number");
+  expect_refused(netasic("run " + demo + tiny + " --set 'traffic.flows=[\"0->-1 1000@0\"]' --out " + (d / "c").string()),
+                 "destination host '-1' must be a whole number");
+  expect_refused(netasic("run " + demo + tiny + " --set 'traffic.flows=[\"0->1 1000@-3\"]' --out " + (d / "c").string()),
+                 "start '-3' must be a number of us");
+  // A flow whose packets overflow the 32-bit sequence space at the run's MTU.
+  expect_refused(netasic("run " + demo + tiny + " --set nic.mtu=64 --set 'traffic.flows=[\"0->1 300000000000@0\"]' --out " + (d / "c").string()),
+                 "key 'nic.mtu': a flow of 300000000000 bytes is more than 2^32 - 1 packets of 64 bytes");
+  EXPECT_FALSE(fs::exists(d / "c"));
+  const outcome ok = netasic("run " + demo + tiny + " --set 'traffic.flows=[\"0->1 1000@0\"]' --out " + (d / "e").string());
+  EXPECT_EQ(ok.code, 0) << ok.output;
+}
+
+TEST(CliInput, InputsThatCannotBeRightAreRefused) {
+  const fs::path d = scratch("cli_input", "wrong");
+  // A degraded link at or above its own rate.
+  expect_refused(netasic("run " + demo + tiny + " --set 'topology.degraded_links=[\"leaf0-spine0=800\"]' --out " + (d / "a").string()),
+                 "key 'topology.degraded_links': entry 'leaf0-spine0=800': 800 Gbps is not below the link's own rate of 400 Gbps");
+  EXPECT_EQ(netasic("run " + demo + tiny + " --set 'topology.degraded_links=[\"leaf0-spine0=40\"]' --out " + (d / "b").string()).code, 0);
+  // The same clock fault twice.
+  expect_refused(netasic("run " NETASIC_SOURCE_DIR "/scenarios/sundial/link_failure.toml --set "
+                         "'clock.faults=[\"link agg0-core0 @ 10000\", \"link agg0-core0 @ 10000\"]' --quiet --out " + (d / "c").string()),
+                 "fault \"link agg0-core0 @ 10000\" is listed twice (items 1 and 2)");
+  // A Verilog parameter of 0.
+  expect_refused(netasic("synth flowlet_table -p ENTRIES=0"), "-p 'ENTRIES=0': ENTRIES must be a whole number from 1 to 2147483647");
+  // params with a prefix that names nothing.
+  expect_refused(netasic("params nosuch"), "params: no key starts with 'nosuch'; the sections are: ");
+  EXPECT_EQ(netasic("params topology.lea").code, 0);
+  // A sweep metric that no summary has: found at the first run, and the sweep stops there.
+  const outcome m = netasic("sweep " + demo + tiny + " --grid sim.probe_interval=1,2,3 -j 1 --metric fct_slowdown.p999 --out " +
+                            (d / "sweep").string());
+  expect_refused(m, "--metric 'fct_slowdown.p999': the first run's summary.json has no such number (closest: 'fct_slowdown.p99')");
+  EXPECT_FALSE(fs::exists(d / "sweep" / "point-3" / "summary.json")) << "the sweep ran on after the first point";
+  EXPECT_EQ(netasic("sweep " + demo + tiny + " --grid sim.probe_interval=1,2 -j 1 --metric fct_slowdown.p99 --out " + (d / "sweep2").string()).code, 0);
+}
+
+TEST(CliInput, ExitCodesAreOneTableInHelpAndReadme) {
+  // --help prints the table; the README's table says the same, code for code.
+  const outcome help = netasic("--help");
+  EXPECT_EQ(help.code, 0);
+  const std::string readme = slurp(NETASIC_SOURCE_DIR "/README.md");
+  const std::regex row_help(R"(\n  ([0-9])  ([^\n]+))"), row_readme(R"(\n\| ([0-9]) \| ([^|\n]+) \|)");
+  std::map<int, std::string> in_help, in_readme;
+  for (std::sregex_iterator i(help.output.begin(), help.output.end(), row_help), e; i != e; ++i) in_help[std::stoi((*i)[1])] = (*i)[2];
+  for (std::sregex_iterator i(readme.begin(), readme.end(), row_readme), e; i != e; ++i) in_readme[std::stoi((*i)[1])] = (*i)[2];
+  EXPECT_EQ(in_help.size(), 7u) << help.output;
+  EXPECT_EQ(in_help, in_readme);
+  // Parser errors are code 2 (not the parser library's own 100s), and so is an unknown subcommand.
+  expect_refused(netasic("run " + demo + " --no-such-option"), "--no-such-option");
+  expect_refused(netasic("runn " + demo), "unknown subcommand 'runn' (did you mean 'run'?); the subcommands are: run, sweep, size");
+  expect_refused(netasic(""), "A subcommand is required");
+  expect_refused(netasic("run"), "scenario is required");
+}
