@@ -9,6 +9,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -587,6 +588,11 @@ std::string default_display(const param_def& d) {
   return d.default_value;
 }
 
+// The meaning as the reference prints it: a path key says how it is read.
+std::string meaning_of(const param_def& d) {
+  return d.is_path ? d.meaning + " (a relative path is read against the scenario file's folder)" : d.meaning;
+}
+
 std::string comment_of(const param_def& d) {
   if (d.unit.empty()) return d.meaning;
   if (d.meaning.empty()) return d.unit;
@@ -716,7 +722,7 @@ void param_registry::print(std::ostream& os, const std::string& prefix) const {
     if (!starts_with(d.key, prefix)) continue;
     std::string range = d.type == param_type::choice ? join(d.choices, "|") : range_column(d);
     if (range.empty()) range = "-";
-    rows.push_back({d.key, type_name(d.type), default_display(d), d.unit.empty() ? "-" : d.unit, range, d.meaning});
+    rows.push_back({d.key, type_name(d.type), default_display(d), d.unit.empty() ? "-" : d.unit, range, meaning_of(d)});
   }
   if (rows.size() == 1) return;  // nothing matches: print nothing, not a lone header
   std::vector<size_t> width(6, 0);
@@ -753,7 +759,7 @@ std::string param_registry::markdown() const {
         range = range_column(d);
       }
       out += "| `" + d.key + "` | " + type_name(d.type) + " | `" + md_cell(default_display(d)) + "` | " +
-             md_cell(d.unit) + " | " + md_cell(range) + " | " + md_cell(d.meaning) + " |\n";
+             md_cell(d.unit) + " | " + md_cell(range) + " | " + md_cell(meaning_of(d)) + " |\n";
     }
   }
   return out;
@@ -795,6 +801,20 @@ const std::vector<double>& config::reals(const std::string& key) const {
   return get(key, {param_type::real_list}).reals;
 }
 
+void param_registry::mark_path(const std::string& key) {
+  auto it = index_.find(key);
+  if (it == index_.end() || defs_[it->second].type != param_type::string)
+    throw std::logic_error("mark_path: '" + key + "' is not a declared string key");
+  defs_[it->second].is_path = true;
+}
+
+std::string config::base_dir(const std::string& key) const {
+  const std::string o = origin(key);
+  const bool from_file = !source_.empty() && o != "default" && o != "--set" && o.rfind("--set", 0) != 0;
+  const std::filesystem::path dir = from_file ? std::filesystem::path(source_).parent_path() : std::filesystem::path();
+  return std::filesystem::absolute(dir.empty() ? std::filesystem::current_path() : dir).lexically_normal().string();
+}
+
 std::string config::origin(const std::string& key) const {
   auto it = values_.find(key);
   if (it == values_.end()) throw std::logic_error("config: undeclared parameter '" + key + "'");
@@ -825,7 +845,15 @@ std::string config::to_toml() const {
     for (const param_def& d : reg_->all()) {
       if (table_of(d.key) != table) continue;
       const value& v = values_.at(d.key);
-      lines.emplace_back(leaf_of(d.key) + " = " + value_text(v), &d);
+      // A relative file path is written resolved, so config.toml reproduces the run from any folder.
+      const std::filesystem::path resolved = std::filesystem::path(base_dir(d.key)) / v.s;
+      if (d.is_path && !v.s.empty() && std::filesystem::path(v.s).is_relative() && std::filesystem::is_regular_file(resolved)) {
+        value r = v;
+        r.s = resolved.lexically_normal().string();
+        lines.emplace_back(leaf_of(d.key) + " = " + value_text(r), &d);
+      } else {
+        lines.emplace_back(leaf_of(d.key) + " = " + value_text(v), &d);
+      }
       width = std::max(width, lines.back().first.size());
     }
     if (lines.empty()) continue;  // a table that only holds subtables

@@ -25,6 +25,7 @@ struct param_def {
   std::string meaning;                // one line
   int64_t int_min = 0, int_max = 0;   // exact bounds for integer keys (min/max lose precision past 2^53)
   size_t length = 0;                  // integer_list/real_list: required number of elements, 0 = any
+  bool is_path = false;               // a string naming a file: relative to the file that set it
 };
 
 // A configuration error: the message names the file, line and key (and the closest valid key).
@@ -53,6 +54,10 @@ class param_registry {
   void real_list(const std::string& key, const std::string& unit, const std::vector<double>& def, double min,
                  double max, size_t length, const std::string& meaning);
 
+  // A string key that names a file (or a builtin by name): a relative value is read against the
+  // folder of the scenario file that sets it, and config.toml writes it resolved.
+  void mark_path(const std::string& key);
+
   const param_def* find(const std::string& key) const;
   const std::vector<param_def>& all() const { return defs_; }   // in declaration order
   std::string closest_key(const std::string& key) const;        // by edit distance
@@ -80,6 +85,9 @@ class config {
   const std::vector<double>& reals(const std::string& key) const;          // real_list keys
   std::string origin(const std::string& key) const;  // "default", "FILE:LINE" or "--set"
   std::string source_file() const { return source_; }
+  // The folder a relative path in `key` is read against: the scenario file's when the file set
+  // it, else the current directory (defaults, --set). Absolute.
+  std::string base_dir(const std::string& key) const;
 
   // Resolved TOML: every key with its value, grouped in [sections], comments give the unit.
   // Loading it again gives an identical config.

@@ -117,7 +117,7 @@ placement_result place_scenario(const config& cfg) {
 
 std::string resources_report(const config& cfg, bool& fits) {
   const stage_budget b = make_stage_budget(cfg);
-  const pipeline_target t = load_target(cfg.string("switch.target"));
+  const pipeline_target t = load_target(cfg.string("switch.target"), cfg.base_dir("switch.target"));
   const std::vector<switch_group> groups = build_groups(cfg, b);
   std::string out = fmt::format("netasic resources: {} on target {} ({})\n", cfg.string("scenario.name"), t.name,
                                 t.description);

@@ -195,7 +195,7 @@ stage_budget make_stage_budget(const config& c) {
   stage_keys(k);
   pipeline_target t;
   try {
-    t = load_target(o.target);
+    t = load_target(o.target, c.base_dir("switch.target"));
   } catch (const config_error& e) {
     throw config_error(fmt::format("{}: switch.target: {}", c.origin("switch.target"), e.what()));
   }

@@ -97,7 +97,7 @@ std::vector<flow_spec> make_flows(const config& c, const fabric_config& f) {
   if (t.remote_only) find_racks(f.topo, t);
   if (t.pattern == traffic_pattern::poisson || (t.pattern != traffic_pattern::list && t.flow_size_bytes == 0)) {
     try {
-      t.cdf = flow_size_cdf::load(c.string("traffic.cdf"));
+      t.cdf = flow_size_cdf::load(c.string("traffic.cdf"), c.base_dir("traffic.cdf"));
     } catch (const config_error& e) {
       fail(c, "traffic.cdf", e.what());
     }

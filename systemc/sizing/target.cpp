@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <toml++/toml.h>
@@ -114,19 +115,22 @@ pipeline_target parse_target(const std::string& text, const std::string& file) {
   return t;
 }
 
-pipeline_target load_target(const std::string& name_or_path) {
+pipeline_target load_target(const std::string& name_or_path, const std::string& base_dir) {
   const auto& builtins = builtin_targets();
   if (const auto it = builtins.find(name_or_path); it != builtins.end())
     return parse_target(it->second, "targets/" + name_or_path + ".toml");
-  std::ifstream f(name_or_path, std::ios::binary);
+  const std::string path = base_dir.empty() || std::filesystem::path(name_or_path).is_absolute()
+                               ? name_or_path : (std::filesystem::path(base_dir) / name_or_path).string();
+  std::ifstream f(path, std::ios::binary);
   if (!f) {
     std::string names;
     for (const auto& [name, text] : builtins) names += (names.empty() ? "" : ", ") + name;
-    throw config_error(fmt::format("target '{}' is neither a builtin target ({}) nor a readable file", name_or_path, names));
+    throw config_error(fmt::format("target '{}' is neither a builtin target ({}) nor a readable file{}", name_or_path, names,
+                                   path != name_or_path ? " (looked for " + path + ")" : ""));
   }
   std::ostringstream text;
   text << f.rdbuf();
-  return parse_target(text.str(), name_or_path);
+  return parse_target(text.str(), path);
 }
 
 }  // namespace netasic

@@ -30,6 +30,8 @@ pipeline_target parse_target(const std::string& text, const std::string& file);
 
 // A builtin name (targets/NAME.toml) or a path to a target file. An unknown name that is no
 // readable file throws config_error listing the builtin names.
-pipeline_target load_target(const std::string& name_or_path);
+// A builtin by name, else a target file; a relative path is read against `base_dir` ("" = the
+// current directory).
+pipeline_target load_target(const std::string& name_or_path, const std::string& base_dir = "");
 
 }  // namespace netasic

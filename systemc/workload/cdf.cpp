@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -90,20 +91,22 @@ flow_size_cdf flow_size_cdf::parse(const std::string& text, const std::string& s
   return cdf;
 }
 
-flow_size_cdf flow_size_cdf::load(const std::string& name_or_path) {
+flow_size_cdf flow_size_cdf::load(const std::string& name_or_path, const std::string& base_dir) {
   const auto& builtins = builtin_cdfs();
   if (auto it = builtins.find(name_or_path); it != builtins.end())
     return parse(it->second, "workloads/" + name_or_path + ".cdf");
-  std::ifstream f(name_or_path, std::ios::binary);
+  const std::string path = base_dir.empty() || std::filesystem::path(name_or_path).is_absolute()
+                               ? name_or_path : (std::filesystem::path(base_dir) / name_or_path).string();
+  std::ifstream f(path, std::ios::binary);
   if (!f) {
     std::string names;
     for (const auto& [name, text] : builtins) names += (names.empty() ? "" : ", ") + name;
-    throw config_error("flow-size CDF '" + name_or_path +
-                       "' is neither a builtin CDF (" + names + ") nor a readable file");
+    throw config_error("flow-size CDF '" + name_or_path + "' is neither a builtin CDF (" + names +
+                       ") nor a readable file" + (path != name_or_path ? " (looked for " + path + ")" : ""));
   }
   std::ostringstream text;
   text << f.rdbuf();
-  return parse(text.str(), name_or_path);
+  return parse(text.str(), path);
 }
 
 double flow_size_cdf::size_at_percent(double pct) const {

@@ -30,7 +30,9 @@ class flow_size_cdf {
   static flow_size_cdf parse(const std::string& text, const std::string& source_name);
   // A builtin name (see builtin_cdfs()), otherwise a path to a file in the format above.
   // Throws config_error naming the builtins when it is neither.
-  static flow_size_cdf load(const std::string& name_or_path);
+  // A builtin by name, else a file; a relative file path is read against `base_dir` ("" = the
+  // current directory).
+  static flow_size_cdf load(const std::string& name_or_path, const std::string& base_dir = "");
 
   // Inverse transform of one uniform draw, rounded to whole bytes, at least 1 byte.
   uint64_t sample(rng& r) const;

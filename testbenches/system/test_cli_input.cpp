@@ -100,3 +100,23 @@ TEST(CliInput, ExitCodesAreOneTableInHelpAndReadme) {
   expect_refused(netasic(""), "A subcommand is required");
   expect_refused(netasic("run"), "scenario is required");
 }
+
+TEST(CliInput, PathsInAScenarioAreReadAgainstItsFolderAndConfigTomlReproducesFromAnywhere) {
+  const fs::path d = scratch("cli_input", "paths");
+  fs::create_directories(d / "scen");
+  std::ofstream(d / "scen" / "tiny.cdf") << "1000 0\n5000 50\n20000 100\n";
+  std::ofstream(d / "scen" / "s.toml") << "[topology]\nkind = \"leaf_spine\"\nleaves = 2\nspines = 1\nhosts_per_leaf = 2\n"
+                                          "[sim]\nduration = 30\n[traffic]\nload = 0.2\ncdf = \"tiny.cdf\"\n";
+  // Run from another folder: the CDF is found beside the scenario.
+  const outcome first = netasic("run " + (d / "scen" / "s.toml").string() + " --quiet --out " + (d / "run1").string());
+  ASSERT_EQ(first.code, 0) << first.output;
+  const std::string config = slurp(d / "run1" / "config.toml");
+  EXPECT_NE(config.find("cdf = \"" + (d / "scen" / "tiny.cdf").lexically_normal().string() + "\""), std::string::npos) << config;
+  // The written config.toml, run from its own folder and from the root, gives the same flows.
+  const outcome again = netasic("run " + (d / "run1" / "config.toml").string() + " --quiet --out " + (d / "run2").string());
+  ASSERT_EQ(again.code, 0) << again.output;
+  EXPECT_EQ(slurp(d / "run1" / "flows.csv"), slurp(d / "run2" / "flows.csv"));
+  // The control: the same relative name from --set is read against the current folder, where it is not.
+  const outcome set = netasic("run " + (d / "scen" / "s.toml").string() + " --set traffic.cdf=tiny.cdf --quiet --out " + (d / "run3").string());
+  expect_refused(set, "flow-size CDF 'tiny.cdf' is neither a builtin CDF");
+}
