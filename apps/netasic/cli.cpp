@@ -1,6 +1,11 @@
 #include "cli.h"
 
+#include <unistd.h>
+
 #include <charconv>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -19,6 +24,8 @@ const std::vector<exit_code_row>& exit_codes() {
       {exit_no_fit, "the switch program does not fit the target's stage budget (resources, size)"},
       {exit_mismatch, "cosim: the RTL and the C++ core differ"},
       {exit_never_met, "size: no candidate value meets every goal"},
+      {exit_sigint, "interrupted by SIGINT (Ctrl-C); a run directory left behind keeps its INCOMPLETE marker"},
+      {exit_sigterm, "interrupted by SIGTERM; the same"},
   };
   return rows;
 }
@@ -27,6 +34,43 @@ std::string exit_code_table() {
   std::string s = "Exit codes:\n";
   for (const auto& r : exit_codes()) s += fmt::format("  {}  {}\n", r.code, r.meaning);
   return s;
+}
+
+namespace {
+
+// Written by on_interrupt_say, read by the handler: a fixed buffer, so the handler neither
+// allocates nor locks (only async-signal-safe calls inside it).
+char interrupt_text[1024] = "starting";
+
+extern "C" void interrupted(int sig) {
+  const char* name = sig == SIGINT ? "SIGINT" : "SIGTERM";
+  const auto put = [](const char* s) { (void)!::write(STDERR_FILENO, s, std::strlen(s)); };
+  put("\nnetasic: interrupted (");
+  put(name);
+  put(") while ");
+  put(interrupt_text);
+  put("\n");
+  ::_exit(128 + sig);
+}
+
+}  // namespace
+
+void on_interrupt_say(const std::string& what) {
+  static const bool installed = [] {
+    struct sigaction sa {};
+    sa.sa_handler = interrupted;
+    sigemptyset(&sa.sa_mask);
+    return ::sigaction(SIGINT, &sa, nullptr) == 0 && ::sigaction(SIGTERM, &sa, nullptr) == 0;
+  }();
+  (void)installed;
+  // Blocked while the text changes, so the handler never reads it half written.
+  sigset_t block, old;
+  sigemptyset(&block);
+  sigaddset(&block, SIGINT);
+  sigaddset(&block, SIGTERM);
+  ::sigprocmask(SIG_BLOCK, &block, &old);
+  std::snprintf(interrupt_text, sizeof interrupt_text, "%s", what.c_str());
+  ::sigprocmask(SIG_SETMASK, &old, nullptr);
 }
 
 uint64_t option_uint(const std::string& option, const std::string& text, uint64_t lo, uint64_t hi) {

@@ -16,12 +16,18 @@ enum exit_code : int {
   exit_no_fit = 4,       // resources, size: the switch program does not fit the stage budget
   exit_mismatch = 5,     // cosim: the RTL and the C++ core differ
   exit_never_met = 6,    // size: no candidate value meets every goal
+  exit_sigint = 130,     // interrupted by SIGINT (128 + 2), e.g. Ctrl-C
+  exit_sigterm = 143,    // interrupted by SIGTERM (128 + 15)
 };
 
 struct exit_code_row { int code; const char* meaning; };
 const std::vector<exit_code_row>& exit_codes();
 // "Exit codes:\n  0  ...": the table as --help prints it.
 std::string exit_code_table();
+
+// From now on a SIGINT or SIGTERM prints "netasic: interrupted (SIGINT) while WHAT" on stderr
+// and exits with exit_sigint or exit_sigterm. Call again to say what is under way.
+void on_interrupt_say(const std::string& what);
 
 // The text of a numeric option as a whole number in [lo, hi]; otherwise a config_error that
 // names the option, the text and the range in plain words.

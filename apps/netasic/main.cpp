@@ -366,7 +366,12 @@ int sc_main(int argc, char** argv) {
     if (out_dir.empty()) out_dir = "out/" + std::filesystem::path(scenario).stem().string();
     const auto mode = quiet ? netasic::progress_mode::none
                             : isatty(STDERR_FILENO) ? netasic::progress_mode::terminal : netasic::progress_mode::lines;
-    const netasic::run_result r = netasic::run_scenario(cfg, mode);
+    // The run directory is emptied and marked INCOMPLETE only once every check has passed.
+    const netasic::run_result r = netasic::run_scenario(cfg, mode, [&] {
+      netasic::prepare_run_dir(out_dir);
+      netasic::on_interrupt_say(fmt::format("simulating {}: {} is marked INCOMPLETE", scenario, out_dir));
+    });
+    netasic::on_interrupt_say(fmt::format("writing {}: it is marked INCOMPLETE", out_dir));
     netasic::write_run_outputs(out_dir, cfg, r, vcd);
     if (!quiet) print_summary(r.summary, out_dir, vcd);
     if (!r.accounting_ok) {

@@ -31,6 +31,7 @@
 #include "output/format.h"
 #include "output/plot.h"
 #include "output/report.h"
+#include "run/run_outputs.h"
 
 extern char** environ;
 
@@ -397,6 +398,10 @@ std::string html_page(const sweep_options& opt, const std::vector<grid_axis>& ax
 
 run_outcome collect_run(const std::string& dir) {
   run_outcome r;
+  if (fs::exists(fs::path(dir) / incomplete_marker)) {
+    r.status = "incomplete (the run was stopped: INCOMPLETE marker)";
+    return r;
+  }
   std::ifstream in(fs::path(dir) / "summary.json");
   if (!in) {
     r.status = "no summary.json";

@@ -42,7 +42,7 @@ struct progress_line {
 
 }  // namespace
 
-run_result run_scenario(const config& cfg, progress_mode progress) {
+run_result run_scenario(const config& cfg, progress_mode progress, const std::function<void()>& before_building) {
   fabric_config fabric_cfg = make_fabric_config(cfg);
   const std::vector<flow_spec> specs = make_flows(cfg, fabric_cfg);
   clock_network_config clock_cfg;
@@ -65,6 +65,7 @@ run_result run_scenario(const config& cfg, progress_mode progress) {
     std::cerr << fmt::format("warning: {} switch-to-host pairs have no path (first: {}); packets to them are "
                              "dropped as no_route\n", plan.unreachable.size(), plan.unreachable.front());
 
+  if (before_building) before_building();
   sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
   // The kernel's info messages ("simulation stopped by user") are noise in a tool's output.
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);

@@ -1,5 +1,6 @@
 // One scenario run: resolve the configuration, build the fabric, simulate, collect results.
 #pragma once
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,6 +27,7 @@ enum class progress_mode { none, terminal, lines };
 
 // Elaborates and simulates in this process (the SystemC kernel runs once per process).
 // Throws config_error for a configuration that cannot be built, before simulating anything.
-run_result run_scenario(const config& cfg, progress_mode progress);
+// `before_building` runs once every check has passed, just before the fabric is built.
+run_result run_scenario(const config& cfg, progress_mode progress, const std::function<void()>& before_building = {});
 
 }  // namespace netasic

@@ -7,6 +7,14 @@
 
 namespace netasic {
 
+// A run directory is complete or says it is not. Before a run simulates, prepare_run_dir empties
+// `dir` of a previous run's files (keeping a sweep's log.txt) and leaves the marker file
+// INCOMPLETE in it; write_run_outputs writes every file, summary.json last, and then removes the
+// marker. A run stopped on the way leaves the marker and no summary.json. A folder that holds
+// anything but a run's files is refused (config_error), so --out never empties a user's folder.
+constexpr const char* incomplete_marker = "INCOMPLETE";
+void prepare_run_dir(const std::string& dir);
+
 // Writes summary.json, flows.csv, links.csv, probes.csv, config.toml, report.html (and waves.vcd
 // plus waves.gtkw when `vcd`) into `dir`, creating it. Throws std::runtime_error naming the file
 // that could not be written.

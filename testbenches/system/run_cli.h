@@ -13,8 +13,9 @@
 
 struct outcome { int code; std::string output; };
 
-inline outcome netasic(const std::string& args) {
-  const std::string cmd = std::string(NETASIC_BINARY) + " " + args + " 2>&1";
+// A shell command line; its exit code and its stdout and stderr together.
+inline outcome shell(const std::string& command) {
+  const std::string cmd = command + " 2>&1";
   FILE* f = popen(cmd.c_str(), "r");
   std::string out;
   char buf[4096];
@@ -23,6 +24,8 @@ inline outcome netasic(const std::string& args) {
   const int status = pclose(f);
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
 }
+
+inline outcome netasic(const std::string& args) { return shell(std::string(NETASIC_BINARY) + " " + args); }
 
 inline std::string slurp(const std::filesystem::path& p) {
   std::ifstream in(p);

@@ -88,11 +88,11 @@ TEST(CliInput, ExitCodesAreOneTableInHelpAndReadme) {
   const outcome help = netasic("--help");
   EXPECT_EQ(help.code, 0);
   const std::string readme = slurp(NETASIC_SOURCE_DIR "/README.md");
-  const std::regex row_help(R"(\n  ([0-9])  ([^\n]+))"), row_readme(R"(\n\| ([0-9]) \| ([^|\n]+) \|)");
+  const std::regex row_help(R"(\n  ([0-9]+) +([^\n]+))"), row_readme(R"(\n\| ([0-9]+) \| ([^|\n]+) \|)");
   std::map<int, std::string> in_help, in_readme;
   for (std::sregex_iterator i(help.output.begin(), help.output.end(), row_help), e; i != e; ++i) in_help[std::stoi((*i)[1])] = (*i)[2];
   for (std::sregex_iterator i(readme.begin(), readme.end(), row_readme), e; i != e; ++i) in_readme[std::stoi((*i)[1])] = (*i)[2];
-  EXPECT_EQ(in_help.size(), 7u) << help.output;
+  EXPECT_EQ(in_help.size(), 9u) << help.output;
   EXPECT_EQ(in_help, in_readme);
   // Parser errors are code 2 (not the parser library's own 100s), and so is an unknown subcommand.
   expect_refused(netasic("run " + demo + " --no-such-option"), "--no-such-option");
@@ -119,4 +119,29 @@ TEST(CliInput, PathsInAScenarioAreReadAgainstItsFolderAndConfigTomlReproducesFro
   // The control: the same relative name from --set is read against the current folder, where it is not.
   const outcome set = netasic("run " + (d / "scen" / "s.toml").string() + " --set traffic.cdf=tiny.cdf --quiet --out " + (d / "run3").string());
   expect_refused(set, "flow-size CDF 'tiny.cdf' is neither a builtin CDF");
+}
+
+TEST(CliInput, ARunDirectoryIsCompleteOrSaysItIsNot) {
+  const fs::path d = scratch("cli_input", "whole");
+  const fs::path out = d / "run";
+  // A second run into the same folder leaves nothing of the first (its waves.vcd).
+  ASSERT_EQ(netasic("run " + demo + tiny + " --vcd --out " + out.string()).code, 0);
+  ASSERT_TRUE(fs::exists(out / "waves.vcd"));
+  ASSERT_EQ(netasic("run " + demo + tiny + " --out " + out.string()).code, 0);
+  EXPECT_FALSE(fs::exists(out / "waves.vcd"));
+  EXPECT_TRUE(fs::exists(out / "summary.json"));
+  EXPECT_FALSE(fs::exists(out / "INCOMPLETE"));
+  // A folder holding anything else is not emptied: the run is refused before it starts.
+  fs::create_directories(d / "mine");
+  std::ofstream(d / "mine" / "notes.txt") << "keep me\n";
+  expect_refused(netasic("run " + demo + tiny + " --out " + (d / "mine").string()), "holds 'notes.txt', which no run writes");
+  EXPECT_EQ(slurp(d / "mine" / "notes.txt"), "keep me\n");
+  // Stopped while simulating: exit 128 + SIGTERM, stderr says what was under way, the folder
+  // keeps its marker and has no summary.json, and a sweep's --collect counts it as failed.
+  const outcome stopped = shell("timeout --preserve-status -s TERM 2 " NETASIC_BINARY " run " NETASIC_SOURCE_DIR
+                                  "/scenarios/fat_tree_k8.toml --set sim.duration=100000 --out " + out.string());
+  EXPECT_EQ(stopped.code, 143) << stopped.output;
+  EXPECT_NE(stopped.output.find("netasic: interrupted (SIGTERM) while simulating"), std::string::npos) << stopped.output;
+  EXPECT_TRUE(fs::exists(out / "INCOMPLETE"));
+  EXPECT_FALSE(fs::exists(out / "summary.json"));
 }
