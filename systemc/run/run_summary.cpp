@@ -13,6 +13,7 @@
 #include "common/stats.h"
 #include "run/resources_report.h"
 #include "run/run.h"
+#include "scenario/memory_estimate.h"
 #include "scenario/switch_keys.h"
 
 namespace netasic {
@@ -38,6 +39,7 @@ void add_run(json& s, const config& cfg, const fabric& fab, const run_result& r,
   s["packet_hops"] = st.hops;
   s["packet_hops_per_s"] = wall_s > 0 ? double(st.hops) / wall_s : 0.0;
   s["peak_memory_bytes"] = peak_rss_bytes();
+  s["memory_estimate_bytes"] = uint64_t(estimate_memory(cfg).bytes);
   s["packets"] = {{"sent", st.sent}, {"delivered", st.delivered}, {"dropped", dropped}, {"in_flight", in_flight}};
   s["drops"] = {{"buffer_full", st.dropped.buffer_full}, {"queue_limit", st.dropped.queue_limit},
                 {"dynamic_threshold", st.dropped.dynamic_threshold}, {"headroom", st.dropped.headroom},

@@ -7,6 +7,7 @@
 #include "scenario/cc_keys.h"
 #include "scenario/key_binding.h"
 #include "scenario/lb_keys.h"
+#include "scenario/memory_estimate.h"
 #include "scenario/nic_keys.h"
 #include "scenario/topology_keys.h"
 
@@ -24,6 +25,8 @@ void run_keys(K& k) {
   k.unbound.real("sim.drain", "us", 10000, 0, 1e9, "Extra time after the arrival window for flows to finish; the run stops earlier once all flows are done (not with clock.faults set: such a run lasts to the end)");
   k.unbound.choice("sim.unused_keys", "error", {"error", "warn"},
                    "A key of a mode that is not selected (another cc.algorithm, lb.mode, flowcut.form): \"error\" stops the run; \"warn\" only says so, for a scenario swept over modes");
+  k.unbound.real("sim.max_memory", "MiB", 0, 0, 1e9,
+                 "Refuse, before building, a configuration estimated to need more memory than this; 0 = the memory the machine has available");
   k.unbound.real("sim.probe_interval", "us", 1, 0.001, 1e6, "Sampling interval of the probe time series (queue depths, buffer occupancy) and of waves.vcd");
 }
 
@@ -70,6 +73,7 @@ config load_scenario(const std::string& path, const std::vector<std::string>& ov
 config default_scenario() { return default_config(all_params()); }
 
 fabric_config make_fabric_config(const config& c) {
+  check_memory(c);   // from the keys alone: before a fabric too large is built
   fabric_config fabric_cfg;
   fabric_cfg.topo = read_topology(c);
   read_switch(c, fabric_cfg.topo, fabric_cfg.sw);

@@ -145,3 +145,33 @@ TEST(CliInput, ARunDirectoryIsCompleteOrSaysItIsNot) {
   EXPECT_TRUE(fs::exists(out / "INCOMPLETE"));
   EXPECT_FALSE(fs::exists(out / "summary.json"));
 }
+
+TEST(CliInput, AFabricTooLargeForTheMemoryIsRefusedBeforeItIsBuilt) {
+  const fs::path d = scratch("cli_input", "memory");
+  // 1024 x 1024 switches with 64 parallel links: refused at once, with the estimate and its keys.
+  const outcome huge = netasic("run " + demo + " --set topology.leaves=1024 --set topology.spines=1024 "
+                               "--set topology.parallel_links=64 --set 'pfc.priorities=[]' --out " + (d / "a").string());
+  expect_refused(huge, "this configuration needs about ");
+  EXPECT_NE(huge.output.find("67125248 links x 17 KiB"), std::string::npos) << huge.output;
+  EXPECT_NE(huge.output.find("topology.leaves, topology.spines, topology.parallel_links"), std::string::npos) << huge.output;
+  EXPECT_FALSE(fs::exists(d / "a"));
+  // A limit the user sets is named; the same small run passes under a limit above its needs.
+  expect_refused(netasic("run " + demo + tiny + " --set sim.max_memory=5 --out " + (d / "b").string()), "key 'sim.max_memory'");
+  const outcome ok = netasic("run " + demo + tiny + " --set sim.max_memory=1000 --out " + (d / "c").string());
+  ASSERT_EQ(ok.code, 0) << ok.output;
+  // The estimate is within a factor of two of the measured peak, on a leaf-spine and a fat tree.
+  for (const std::string& run : {"run " + demo + " --set sim.duration=1 --set sim.drain=1 --quiet --out " + (d / "ls").string(),
+                                 "run " NETASIC_SOURCE_DIR "/scenarios/fat_tree_k8.toml --set sim.duration=1 --set sim.drain=1 --quiet --out " +
+                                     (d / "ft").string()}) {
+    ASSERT_EQ(netasic(run).code, 0) << run;
+  }
+  for (const char* dir : {"ls", "ft"}) {
+    const std::string s = slurp(d / dir / "summary.json");
+    std::smatch est, peak;
+    ASSERT_TRUE(std::regex_search(s, est, std::regex(R"("memory_estimate_bytes": ([0-9]+))")));
+    ASSERT_TRUE(std::regex_search(s, peak, std::regex(R"("peak_memory_bytes": ([0-9]+))")));
+    const double ratio = std::stod(est[1]) / std::stod(peak[1]);
+    EXPECT_GT(ratio, 0.5) << dir;
+    EXPECT_LT(ratio, 2.0) << dir;
+  }
+}
