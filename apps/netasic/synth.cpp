@@ -73,9 +73,12 @@ synth_result synthesize(const std::string& rtl_dir, const std::string& block, co
       throw std::invalid_argument(fmt::format("-p '{}': NAME must be a Verilog identifier and VALUE a number", p));
     if (std::find(known.begin(), known.end(), name) == known.end())
       throw std::invalid_argument(fmt::format("-p '{}': {} has no parameter {} (parameters: {})", p, block, name, fmt::join(known, ", ")));
-    // Every parameter of these blocks is a count, a width or a period (SystemVerilog `int`):
-    // 0 and values past 2^31 - 1 cannot build.
-    if (std::regex_match(value, std::regex("[0-9]+")) && (value.size() > 10 || std::stoull(value) == 0 || std::stoull(value) > 2147483647ull))
+    // A count or a width (by its name: ENTRIES, BUCKETS, CELLS, ..._BITS, ...WIDTH, PORTS, HOPS,
+    // ..._BYTES, CLOCK_PERIOD_PS; a SystemVerilog int): 0 and values past 2^31 - 1 cannot build.
+    // Constants such as a CRC's POLY, INIT or XOROUT may be 0.
+    static const std::regex sized("(.*_)?(ENTRIES|BUCKETS|CELLS|BITS|WIDTH|PORTS|HOPS|BYTES|PERIOD_PS)");
+    if (std::regex_match(name, sized) && std::regex_match(value, std::regex("[0-9]+")) &&
+        (value.size() > 10 || std::stoull(value) == 0 || std::stoull(value) > 2147483647ull))
       throw std::invalid_argument(fmt::format("-p '{}': {} must be a whole number from 1 to 2147483647", p, name));
     r.params.emplace_back(name, value);
     chparam += fmt::format("chparam -set {} {} {}\n", name, value, block);

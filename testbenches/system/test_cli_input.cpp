@@ -16,7 +16,7 @@ namespace {
 
 const std::string demo = NETASIC_SOURCE_DIR "/scenarios/demo.toml";
 const std::string tiny = " --set topology.hosts_per_leaf=2 --set topology.leaves=2 --set topology.spines=1 "
-                         "--set sim.duration=20 --set traffic.load=0.1 --quiet";
+                         "--set sim.duration=20 --set traffic.load=0.1 --set 'traffic.flows=[]' --quiet";
 
 void expect_refused(const outcome& o, const std::string& message) {
   EXPECT_EQ(o.code, 2) << o.output;

@@ -134,7 +134,7 @@ void rtl_in_the_loop_changes_nothing(const std::string& scenario_and_sets, const
 }
 
 const std::string small_leaf_spine =
-    " --set topology.leaves=2 --set topology.spines=4 --set topology.hosts_per_leaf=8 --set sim.duration=200"
+    " --set topology.leaves=2 --set topology.spines=4 --set topology.hosts_per_leaf=8 --set sim.duration=200 --set 'traffic.flows=[]'"
     " --set sim.probe_interval=20";
 
 }  // namespace
@@ -166,6 +166,6 @@ TEST(Rtl, InTheLoopRefusesABlockTheScenarioDoesNotUse) {
   const outcome size = netasic("run " NETASIC_SOURCE_DIR "/scenarios/lb/burstbalancer_testbed.toml --rtl balance_sketch --out " +
                                ::testing::TempDir() + "netasic_rtl_size");
   EXPECT_EQ(size.code, 2);
-  EXPECT_NE(size.output.find("burstbalancer_testbed.toml:45: key 'lb.sketch.buckets': is 128, but --rtl balance_sketch was "
+  EXPECT_NE(size.output.find("burstbalancer_testbed.toml:46: key 'lb.sketch.buckets': is 128, but --rtl balance_sketch was "
                              "Verilated for 250"), std::string::npos) << size.output;
 }
