@@ -22,6 +22,121 @@ const std::vector<std::string>& count_words() {
   return w;
 }
 
+// Keys whose name does not say their unit, or says a wrong one (a parent named after what it
+// groups: flows.path_changes counts packets, not flows). `*` matches one dotted part (an
+// algorithm, an index). "" declares a number without a unit: the seed, an identifier.
+const std::vector<std::pair<std::string, std::string>>& declared_units() {
+  static const std::vector<std::pair<std::string, std::string>> t = {
+      {"seed", ""},
+      {"flows.path_changes", "packets"},
+      {"pfc.pause_frames_sent", "frames"},
+      {"pfc.pause_frames_received_by_switches", "frames"},
+      {"pfc.switch_port_pause_time_s_by_priority", "s"},
+      {"int_records_written", "records"},
+      {"queue.samples", "samples"},
+      {"drops.*", "packets"},
+      {"events.*", "events"},
+      {"nic.cc_cycles_per_update", "cycles"},
+      {"nic.cc_updates", "updates"},
+      {"nic.cnps_sent", "CNPs"},
+      {"nic.line_rate_qps_per_engine", "QPs"},
+      {"nic.peak_qps_per_engine", "QPs"},
+      {"hpcc_reciprocal_table.divide_cycles", "cycles"},
+      {"hpcc_reciprocal_table.iterative_divider_cycles", "cycles"},
+      {"hpcc_reciprocal_table.entries", "entries"},
+      {"hpcc_reciprocal_table.epsilon", "fraction"},
+      {"hpcc_reciprocal_table.worst_relative_error", "fraction"},
+      {"load_balancer.bucket_clears", "clears"},
+      {"load_balancer.bucket_clears_not_admitted", "clears"},
+      {"load_balancer.bucket_clears_recirculated", "clears"},
+      {"load_balancer.burst_path_changes", "path changes"},
+      {"load_balancer.flowlet_path_changes", "path changes"},
+      {"load_balancer.fingerprint_collisions", "collisions"},
+      {"load_balancer.flowlet_collisions", "collisions"},
+      {"load_balancer.sketch_collisions", "collisions"},
+      {"load_balancer.flowlet_evictions", "evictions"},
+      {"load_balancer.flowlet_lookups", "lookups"},
+      {"load_balancer.flowlet_starts", "flowlets"},
+      {"load_balancer.new_flowlets", "flowlets"},
+      {"load_balancer.max_cells_in_use", "cells"},
+      {"load_balancer.peak_table_occupancy", "entries"},
+      {"load_balancer.table_entries", "entries"},
+      {"load_balancer.sweep_conflict_cycles", "cycles"},
+      {"load_balancer.sweep_overruns", "overruns"},
+      {"flowcut.acks_unmatched", "ACKs"},
+      {"flowcut.drains", "drains"},
+      {"flowcut.drains_cancelled", "drains"},
+      {"flowcut.drains_completed", "drains"},
+      {"flowcut.flowcuts", "Flowcuts"},
+      {"flowcut.packets_held", "packets"},
+      {"flowcut.peak_entries_per_table", "entries"},
+      {"flowcut.rtt_samples", "samples"},
+      {"flowcut.tables", "tables"},
+      {"flowcut.hold_full_events", "events"},
+      {"flowcut.hold_full_resumes", "resumes"},
+      {"flowcut.source_pauses", "pauses"},
+      {"flowcut.hold_limit_bytes", "bytes"},
+      {"mirror.copies_made", "copies"},
+      {"mirror.copies_delivered", "copies"},
+      {"mirror.copies_dropped", "copies"},
+      {"clock.devices", "devices"},
+      {"clock.reroutes", "reroutes"},
+      {"clock.sync_dropped", "messages"},
+      {"clock.*.bound_checks", "checks"},
+      {"clock.*.bound_violations", "violations"},
+      {"clock.*.broken_clock_violations", "violations"},
+      {"clock.*.epsilon_samples", "samples"},
+      {"clock.*.failures.*.affected_devices", "devices"},
+      {"clock.*.failures.*.cut_off_devices", "devices"},
+      {"clock.*.failures.*.recovered_devices", "devices"},
+      {"clock.*.impacted_devices", "devices"},
+      {"clock.*.reconfigured_devices", "devices"},
+      {"clock.*.switches_to_backup", "devices"},
+      {"clock.*.messages", "messages"},
+      {"clock.*.messages_delivered", "messages"},
+      {"clock.*.invalid_messages", "messages"},
+      {"clock.*.reconfigurations", "reconfigurations"},
+      {"clock.*.worst_offset_over_epsilon", "× epsilon"},
+      {"clock.*.controller_replans", "replans"},
+      {"clock.*.replans", "replans"},
+      {"clock.*.controller_saw_elections", "elections"},
+      {"clock.*.elections", "elections"},
+      {"clock.*.controller_saw_evictions", "evictions"},
+      {"clock.*.evictions", "evictions"},
+      {"clock.*.max_depth_backup", "hops"},
+      {"clock.*.max_switch_depth", "hops"},
+      {"clock.*.register_readback_mismatches", "reads"},
+      {"clock.*.register_reads", "reads"},
+      {"clock.*.state_reads", "reads"},
+  };
+  return t;
+}
+
+std::vector<std::string> dotted_parts(const std::string& key) {
+  std::vector<std::string> parts;
+  for (size_t start = 0;;) {
+    const size_t dot = key.find('.', start);
+    parts.push_back(key.substr(start, dot - start));
+    if (dot == std::string::npos) return parts;
+    start = dot + 1;
+  }
+}
+
+// Whether `pattern` (dotted, `*` = any one part) matches `key`.
+bool matches(const std::string& pattern, const std::string& key) {
+  const auto p = dotted_parts(pattern), k = dotted_parts(key);
+  if (p.size() != k.size()) return false;
+  for (size_t i = 0; i < p.size(); ++i)
+    if (p[i] != "*" && p[i] != k[i]) return false;
+  return true;
+}
+
+const std::pair<std::string, std::string>* declared(const std::string& key) {
+  for (const auto& e : declared_units())
+    if (matches(e.first, key)) return &e;
+  return nullptr;
+}
+
 std::string unit_of_part(const std::string& k) {
   if (k.find("slowdown") != std::string::npos) return "× ideal FCT";
   if (ends_with(k, "_per_s")) return "1/s";
@@ -120,7 +235,12 @@ std::vector<std::pair<std::string, json>> flatten_json(const json& doc) {
   return out;
 }
 
-std::string unit_of_key(const std::string& key) { return unit_of_part(unit_part(key)); }
+std::string unit_of_key(const std::string& key) {
+  if (const auto* d = declared(key)) return d->second;
+  return unit_of_part(unit_part(key));
+}
+
+bool unit_declared(const std::string& key) { return declared(key) || !unit_of_part(unit_part(key)).empty(); }
 
 std::string format_value(const std::string& key, const json& value) {
   if (value.is_array()) {
@@ -133,6 +253,11 @@ std::string format_value(const std::string& key, const json& value) {
   if (value.is_null()) return "(none)";
   if (!value.is_number()) return value.dump();
   const double v = value.get<double>();
+  if (const auto* d = declared(key)) {   // declared: its unit as it stands, a time as a duration
+    const std::string& u = d->second;
+    if (const double scale = time_scale("_" + u); scale > 0) return duration(v * scale);
+    return u.empty() ? plain_number(value) : u == "fraction" ? fmt::format("{:.4g}", v) : plain_number(value) + " " + u;
+  }
   const std::string k = unit_part(key);
   const std::string unit = unit_of_part(k);
   if (unit == "× ideal FCT") return fmt::format("{:.4g}×", v);

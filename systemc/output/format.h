@@ -17,8 +17,12 @@ std::vector<std::pair<std::string, nlohmann::json>> flatten_json(const nlohmann:
 
 // Unit of a summary value from its key's suffix, as stored (no scaling): "_s" -> "s",
 // "_us" -> "us", "_bytes" -> "bytes", "_per_s" -> "1/s", "_gbps" -> "Gb/s", "_pct" -> "%",
-// a slowdown -> "x ideal FCT", ... ; "" when the key names no unit.
+// a slowdown -> "x ideal FCT", ... ; keys whose name does not say it declare it in one table
+// (format.cpp, declared_units). "" when the key has no unit.
 std::string unit_of_key(const std::string& key);
+// Whether the key's unit is known: by its name, or declared (a declared "" counts: the seed).
+// A test runs scenarios and checks this for every number of their summary.json.
+bool unit_declared(const std::string& key);
 
 // A summary value for people: "12.5 us", "1,500,000 bytes (1.5 MB)", "3.2 M/s", "1.42x".
 std::string format_value(const std::string& key, const nlohmann::json& value);

@@ -1,4 +1,5 @@
-// Runs the netasic command as a user would and captures its exit code and output; scratch
+// Runs the netasic command as a user would (netasic_cli: a function named netasic would clash
+// with the namespace) and captures its exit code and output; scratch
 // directories and file reading for the tests that do.
 #pragma once
 #include <sys/wait.h>
@@ -25,7 +26,7 @@ inline outcome shell(const std::string& command) {
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
 }
 
-inline outcome netasic(const std::string& args) { return shell(std::string(NETASIC_BINARY) + " " + args); }
+inline outcome netasic_cli(const std::string& args) { return shell(std::string(NETASIC_BINARY) + " " + args); }
 
 inline std::string slurp(const std::filesystem::path& p) {
   std::ifstream in(p);

@@ -69,7 +69,7 @@ double first_flow_end_us(const std::filesystem::path& out) {
 
 fabric_figures run_fabric(const std::string& name, const std::string& sets) {
   const std::filesystem::path out = scratch("CcFabric", name) / "out";
-  const outcome o = netasic("run " NETASIC_SOURCE_DIR "/scenarios/hpcc/fabric_share.toml --quiet --out " +
+  const outcome o = netasic_cli("run " NETASIC_SOURCE_DIR "/scenarios/hpcc/fabric_share.toml --quiet --out " +
                             out.string() + " " + sets);
   EXPECT_EQ(o.code, 0) << o.output;
   const double end_us = first_flow_end_us(out);

@@ -22,7 +22,7 @@ const std::string small = " --set topology.hosts_per_leaf=4 --set sim.duration=2
 
 TEST(Cli, RunWritesEveryOutput) {
   const fs::path d = scratch("cli", "outputs");
-  const outcome o = netasic("run " NETASIC_SOURCE_DIR "/scenarios/demo.toml --quiet --vcd --out " + d.string() + small);
+  const outcome o = netasic_cli("run " NETASIC_SOURCE_DIR "/scenarios/demo.toml --quiet --vcd --out " + d.string() + small);
   ASSERT_EQ(o.code, 0) << o.output;
   for (const char* f : {"summary.json", "flows.csv", "links.csv", "probes.csv", "config.toml", "report.html", "waves.vcd", "waves.gtkw"})
     EXPECT_TRUE(fs::exists(d / f)) << f;
@@ -35,7 +35,7 @@ TEST(Cli, RunWritesEveryOutput) {
   EXPECT_EQ(s["flows"]["started"], s["flows"]["completed"]);
   // The resolved config reproduces the run: same flows, byte for byte.
   const fs::path d2 = scratch("cli", "rerun");
-  const outcome o2 = netasic("run " + (d / "config.toml").string() + " --quiet --out " + d2.string());
+  const outcome o2 = netasic_cli("run " + (d / "config.toml").string() + " --quiet --out " + d2.string());
   ASSERT_EQ(o2.code, 0) << o2.output;
   EXPECT_EQ(slurp(d / "flows.csv"), slurp(d2 / "flows.csv"));
 }
@@ -43,9 +43,9 @@ TEST(Cli, RunWritesEveryOutput) {
 TEST(Cli, SameSeedSameResultsBitForBit) {
   const fs::path a = scratch("cli", "seed_a"), b = scratch("cli", "seed_b"), c = scratch("cli", "seed_c");
   const std::string base = "run " NETASIC_SOURCE_DIR "/scenarios/demo.toml --quiet" + small;
-  ASSERT_EQ(netasic(base + " --seed 5 --out " + a.string()).code, 0);
-  ASSERT_EQ(netasic(base + " --seed 5 --out " + b.string()).code, 0);
-  ASSERT_EQ(netasic(base + " --seed 6 --out " + c.string()).code, 0);
+  ASSERT_EQ(netasic_cli(base + " --seed 5 --out " + a.string()).code, 0);
+  ASSERT_EQ(netasic_cli(base + " --seed 5 --out " + b.string()).code, 0);
+  ASSERT_EQ(netasic_cli(base + " --seed 6 --out " + c.string()).code, 0);
   EXPECT_EQ(slurp(a / "flows.csv"), slurp(b / "flows.csv"));
   EXPECT_EQ(slurp(a / "probes.csv"), slurp(b / "probes.csv"));
   auto strip = [](nlohmann::json j) {
@@ -60,55 +60,55 @@ TEST(Cli, ConfigErrorsStopBeforeSimulating) {
   const fs::path d = scratch("cli", "errors");
   std::ofstream(d / "bad.toml") << "[topology]\nleaves = 4\nleafs = 2\n";
   const fs::path out = d / "run";
-  outcome o = netasic("run " + (d / "bad.toml").string() + " --out " + out.string());
+  outcome o = netasic_cli("run " + (d / "bad.toml").string() + " --out " + out.string());
   EXPECT_EQ(o.code, 2);
   EXPECT_NE(o.output.find("bad.toml:3"), std::string::npos) << o.output;
   EXPECT_NE(o.output.find("did you mean 'topology.leaves'"), std::string::npos) << o.output;
   EXPECT_FALSE(fs::exists(out)) << "nothing may be written when the configuration is bad";
 
   std::ofstream(d / "range.toml") << "[traffic]\nload = 1.5\n";
-  o = netasic("run " + (d / "range.toml").string() + " --out " + out.string());
+  o = netasic_cli("run " + (d / "range.toml").string() + " --out " + out.string());
   EXPECT_EQ(o.code, 2);
   EXPECT_NE(o.output.find("range.toml:2"), std::string::npos) << o.output;
   EXPECT_NE(o.output.find("traffic.load"), std::string::npos) << o.output;
 
   std::ofstream(d / "clock.toml") << "[switch]\nclock = 3000\n";   // 333.3 ps period
-  o = netasic("run " + (d / "clock.toml").string() + " --out " + out.string());
+  o = netasic_cli("run " + (d / "clock.toml").string() + " --out " + out.string());
   EXPECT_EQ(o.code, 2);
   EXPECT_NE(o.output.find("clock.toml:2: key 'switch.clock'"), std::string::npos) << o.output;
 
   std::ofstream(d / "unused.toml") << "[topology]\nkind = \"fat_tree\"\nleaves = 8\n";   // leaves: leaf_spine only
-  o = netasic("run " + (d / "unused.toml").string() + " --out " + out.string());
+  o = netasic_cli("run " + (d / "unused.toml").string() + " --out " + out.string());
   EXPECT_EQ(o.code, 2);
   EXPECT_NE(o.output.find("unused.toml:3: key 'topology.leaves': is not used when topology.kind is fat_tree"),
             std::string::npos) << o.output;
 
-  o = netasic("run " NETASIC_SOURCE_DIR "/scenarios/demo.toml --set topology.failed_links=leaf9-spine0 --out " + out.string());
+  o = netasic_cli("run " NETASIC_SOURCE_DIR "/scenarios/demo.toml --set topology.failed_links=leaf9-spine0 --out " + out.string());
   EXPECT_EQ(o.code, 2);
   EXPECT_NE(o.output.find("leaf9-spine0"), std::string::npos) << o.output;
 
   // Congestion control without its signal.
-  o = netasic("run " NETASIC_SOURCE_DIR "/scenarios/demo.toml --set nic.int_padding=false --out " + out.string());
+  o = netasic_cli("run " NETASIC_SOURCE_DIR "/scenarios/demo.toml --set nic.int_padding=false --out " + out.string());
   EXPECT_EQ(o.code, 2);
   EXPECT_NE(o.output.find("key 'nic.int_padding'"), std::string::npos) << o.output;
-  o = netasic("run " NETASIC_SOURCE_DIR "/scenarios/demo.toml --set cc.algorithm=dctcp --set nic.data_priority=2 --out " + out.string());
+  o = netasic_cli("run " NETASIC_SOURCE_DIR "/scenarios/demo.toml --set cc.algorithm=dctcp --set nic.data_priority=2 --out " + out.string());
   EXPECT_EQ(o.code, 2);
   EXPECT_NE(o.output.find("key 'ecn.priorities'"), std::string::npos) << o.output;
 
   // Flowcut in the switches counts bytes until their ACKs return: data must be lossless; and it
   // picks paths itself, so not under LetFlow.
-  o = netasic("run " NETASIC_SOURCE_DIR "/scenarios/lb/flowcut_fattree.toml --set flowcut.form=switch --set 'pfc.priorities=[]' "
+  o = netasic_cli("run " NETASIC_SOURCE_DIR "/scenarios/lb/flowcut_fattree.toml --set flowcut.form=switch --set 'pfc.priorities=[]' "
               "--out " + out.string());
   EXPECT_EQ(o.code, 2);
   EXPECT_NE(o.output.find("key 'flowcut.form'"), std::string::npos) << o.output;
   EXPECT_NE(o.output.find("pfc.priorities"), std::string::npos) << o.output;
-  o = netasic("run " NETASIC_SOURCE_DIR "/scenarios/demo.toml --set flowcut.form=ingress --out " + out.string());
+  o = netasic_cli("run " NETASIC_SOURCE_DIR "/scenarios/demo.toml --set flowcut.form=ingress --out " + out.string());
   EXPECT_EQ(o.code, 2);
   EXPECT_NE(o.output.find("key 'flowcut.form'"), std::string::npos) << o.output;
   EXPECT_NE(o.output.find("lb.mode = \"letflow\""), std::string::npos) << o.output;
 
   // A BalanceSketch whose 8-bit timestamps cannot span Delta in slices of delta (1000 > 254).
-  o = netasic("run " NETASIC_SOURCE_DIR "/scenarios/lb/burstbalancer_testbed.toml --set lb.sketch.flowlet_timeout=2 "
+  o = netasic_cli("run " NETASIC_SOURCE_DIR "/scenarios/lb/burstbalancer_testbed.toml --set lb.sketch.flowlet_timeout=2 "
               "--set lb.sketch.flow_timeout=2000 --out " + out.string());
   EXPECT_EQ(o.code, 2);
   EXPECT_NE(o.output.find("key 'lb.sketch.flow_timeout'"), std::string::npos) << o.output;
@@ -118,13 +118,13 @@ TEST(Cli, ConfigErrorsStopBeforeSimulating) {
 TEST(Cli, KeysOfAModeNotSelectedAreRefusedUnlessKeptForASweep) {
   const fs::path d = scratch("cli", "unselected");
   std::ofstream(d / "modes.toml") << "[lb]\nmode = \"ecmp\"\nflowlet.timeout = 50\n\n[hpcc]\neta = 0.9\n";
-  outcome o = netasic("run " + (d / "modes.toml").string() + small + " --quiet --out " + (d / "run").string());
+  outcome o = netasic_cli("run " + (d / "modes.toml").string() + small + " --quiet --out " + (d / "run").string());
   EXPECT_EQ(o.code, 2) << o.output;
   EXPECT_NE(o.output.find("error: " + (d / "modes.toml").string() + ":3: key 'lb.flowlet.timeout': has no effect with lb.mode = \"ecmp\""),
             std::string::npos) << o.output;
   EXPECT_FALSE(fs::exists(d / "run"));
   // Kept for a scenario swept over modes: the same file runs, and says what it does not use.
-  o = netasic("run " + (d / "modes.toml").string() + small + " --set sim.unused_keys=warn --quiet --out " + (d / "run").string());
+  o = netasic_cli("run " + (d / "modes.toml").string() + small + " --set sim.unused_keys=warn --quiet --out " + (d / "run").string());
   EXPECT_EQ(o.code, 0) << o.output;
   EXPECT_NE(o.output.find("warning: " + (d / "modes.toml").string() + ":3: key 'lb.flowlet.timeout' has no effect with lb.mode = \"ecmp\""),
             std::string::npos) << o.output;
@@ -132,14 +132,14 @@ TEST(Cli, KeysOfAModeNotSelectedAreRefusedUnlessKeptForASweep) {
 }
 
 TEST(Cli, ConfigReferenceIsCurrent) {
-  const outcome o = netasic("params --markdown");
+  const outcome o = netasic_cli("params --markdown");
   ASSERT_EQ(o.code, 0);
   EXPECT_EQ(o.output, slurp(NETASIC_SOURCE_DIR "/docs/config-reference.md"))
       << "docs/config-reference.md is stale: run `make docs`";
 }
 
 TEST(Cli, ParamsListsDeclaredKeys) {
-  const outcome o = netasic("params topology");
+  const outcome o = netasic_cli("params topology");
   EXPECT_EQ(o.code, 0);
   EXPECT_NE(o.output.find("topology.leaves"), std::string::npos);
   EXPECT_NE(o.output.find("Gbps"), std::string::npos);
@@ -148,7 +148,7 @@ TEST(Cli, ParamsListsDeclaredKeys) {
 
 TEST(Cli, SweepRunsEveryPoint) {
   const fs::path d = scratch("cli", "sweep");
-  const outcome o = netasic("sweep " NETASIC_SOURCE_DIR "/scenarios/demo.toml --quiet -j 2 --out " + d.string() +
+  const outcome o = netasic_cli("sweep " NETASIC_SOURCE_DIR "/scenarios/demo.toml --quiet -j 2 --out " + d.string() +
                             " --grid traffic.load=0.2,0.4 --grid topology.spines=1,2 --set topology.hosts_per_leaf=2 --set 'traffic.flows=[]'"
                             " --set sim.duration=100");
   ASSERT_EQ(o.code, 0) << o.output;
@@ -164,26 +164,26 @@ TEST(Cli, SweepRunsEveryPoint) {
 
 TEST(Cli, SweepChecksEveryPointBeforeRunningAny) {
   const fs::path d = scratch("cli", "sweep_bad");
-  const outcome o = netasic("sweep " NETASIC_SOURCE_DIR "/scenarios/demo.toml --quiet --out " + d.string() +
+  const outcome o = netasic_cli("sweep " NETASIC_SOURCE_DIR "/scenarios/demo.toml --quiet --out " + d.string() +
                             " --grid traffic.load=0.2,1.5");
   EXPECT_EQ(o.code, 2);
   EXPECT_NE(o.output.find("traffic.load"), std::string::npos) << o.output;
   EXPECT_NE(o.output.find("1.5"), std::string::npos) << o.output;
   EXPECT_FALSE(fs::exists(d / "point-001")) << "no point may run when one is invalid";
-  EXPECT_EQ(netasic("sweep " NETASIC_SOURCE_DIR "/scenarios/demo.toml --quiet --out " + d.string() +
+  EXPECT_EQ(netasic_cli("sweep " NETASIC_SOURCE_DIR "/scenarios/demo.toml --quiet --out " + d.string() +
                     " --grid topology.leafs=2").code, 2);
 }
 
 TEST(Cli, ResourcesSaysWhetherTheProgramFits) {
   const std::string demo = std::string(NETASIC_SOURCE_DIR) + "/scenarios/demo.toml";
-  const outcome ok = netasic("resources " + demo);
+  const outcome ok = netasic_cli("resources " + demo);
   EXPECT_EQ(ok.code, 0) << ok.output;
   EXPECT_NE(ok.output.find("8 switches with 20 ports"), std::string::npos) << ok.output;
   EXPECT_NE(ok.output.find("route"), std::string::npos) << ok.output;
   EXPECT_NE(ok.output.find("\nfits"), std::string::npos) << ok.output;
   // INT's register array needs a stateful ALU; one stage with one ALU cannot also hold the
   // route table and the ECMP table after it.
-  const outcome no = netasic("resources " + demo + " --set nic.int_padding=true --set switch.stages=1");
+  const outcome no = netasic_cli("resources " + demo + " --set nic.int_padding=true --set switch.stages=1");
   EXPECT_EQ(no.code, 4) << no.output;
   EXPECT_NE(no.output.find("does not fit"), std::string::npos) << no.output;
   EXPECT_NE(no.output.find("'ecmp_member'"), std::string::npos) << no.output;
@@ -202,7 +202,7 @@ const std::string tiny_lb = NETASIC_SOURCE_DIR "/scenarios/demo.toml --set topol
 TEST(Cli, SizeFindsTheSmallestValueAndSaysWhenNoneMeetsTheGoal) {
   const fs::path d = scratch("cli", "size");
   const std::string base = "size " + tiny_lb + " --param lb.flowlet.entries --pow2 4..64 --seeds 2 -j 2 --quiet --no-synth";
-  const outcome o = netasic(base + " --goal 'load_balancer.table_entries >= 0.25 * ref' --goal 'flows.max_reorder_packets <= 0'"
+  const outcome o = netasic_cli(base + " --goal 'load_balancer.table_entries >= 0.25 * ref' --goal 'flows.max_reorder_packets <= 0'"
                                    " --ref lb.flowlet.entries=64 --out " + d.string());
   ASSERT_EQ(o.code, 0) << o.output;
   EXPECT_NE(o.output.find("lb.flowlet.entries = 16 entries"), std::string::npos) << o.output;
@@ -215,7 +215,7 @@ TEST(Cli, SizeFindsTheSmallestValueAndSaysWhenNoneMeetsTheGoal) {
   EXPECT_NE(html.find("<svg"), std::string::npos);
 
   const fs::path n = scratch("cli", "size_never");
-  const outcome never = netasic(base + " --goal 'load_balancer.table_entries >= 1000' --out " + n.string());
+  const outcome never = netasic_cli(base + " --goal 'load_balancer.table_entries >= 1000' --out " + n.string());
   EXPECT_EQ(never.code, 6) << never.output;
   EXPECT_NE(never.output.find("the best seen is 64"), std::string::npos) << never.output;
   EXPECT_NE(slurp(n / "size.html").find("No value from 4 to 64 entries meets every goal."), std::string::npos);
@@ -228,7 +228,7 @@ TEST(Cli, SizeFindsTheSmallestValueAndSaysWhenNoneMeetsTheGoal) {
 TEST(Cli, ARunPlacesItsTablesOnTheTargetAndSaysWhatDoesNotFit) {
   auto run = [](const std::string& entries) {
     const fs::path d = scratch("cli", "placed_" + entries);
-    const outcome o = netasic("run " + tiny_lb + " --set lb.flowlet.entries=" + entries + " --out " + d.string());
+    const outcome o = netasic_cli("run " + tiny_lb + " --set lb.flowlet.entries=" + entries + " --out " + d.string());
     EXPECT_EQ(o.code, 0) << o.output;
     return std::make_pair(o, d);
   };
@@ -251,7 +251,7 @@ TEST(Cli, SizeRefusesBadInputBeforeAnyRun) {
   const fs::path d = scratch("cli", "size_bad");
   const std::string base = "size " + tiny_lb + " --pow2 4..64 --quiet --out " + d.string();
   auto refused = [&](const std::string& args, const std::string& says) {
-    const outcome o = netasic(base + " " + args);
+    const outcome o = netasic_cli(base + " " + args);
     EXPECT_EQ(o.code, 2) << args << "\n" << o.output;
     EXPECT_NE(o.output.find(says), std::string::npos) << args << "\n" << o.output;
     EXPECT_FALSE(fs::exists(d / "size.csv")) << args;

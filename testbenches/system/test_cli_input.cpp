@@ -27,65 +27,65 @@ void expect_refused(const outcome& o, const std::string& message) {
 
 TEST(CliInput, NumbersOutOfRangeAreRefusedNeverClampedOrWrapped) {
   const fs::path d = scratch("cli_input", "numbers");
-  expect_refused(netasic("run " + demo + " --seed 99999999999999999999 --out " + (d / "a").string()),
+  expect_refused(netasic_cli("run " + demo + " --seed 99999999999999999999 --out " + (d / "a").string()),
                  "option --seed: '99999999999999999999' is too large: it must be a whole number from 0 to 9223372036854775807");
-  expect_refused(netasic("run " + demo + " --seed 9223372036854775808 --out " + (d / "a").string()), "is too large");
-  expect_refused(netasic("cosim flowlet_table --seed -1 --cycles 10"), "option --seed: '-1' is negative");
-  expect_refused(netasic("cosim flowlet_table --cycles 99999999999999999999"), "option --cycles: '99999999999999999999' is too large");
-  expect_refused(netasic("cosim flowlet_table --cycles 0"), "option --cycles: '0' is too small: it must be a whole number from 1 to");
-  expect_refused(netasic("cosim flowlet_table --cycles 1e3"), "option --cycles: '1e3' is not a whole number");
-  expect_refused(netasic("sweep " + demo + " --grid traffic.load=0.1 --jobs 0"), "option --jobs: '0' is too small");
-  expect_refused(netasic("sweep " + demo + " --grid traffic.load=0.1 --seeds 1001"), "option --seeds: '1001' is too large");
+  expect_refused(netasic_cli("run " + demo + " --seed 9223372036854775808 --out " + (d / "a").string()), "is too large");
+  expect_refused(netasic_cli("cosim flowlet_table --seed -1 --cycles 10"), "option --seed: '-1' is negative");
+  expect_refused(netasic_cli("cosim flowlet_table --cycles 99999999999999999999"), "option --cycles: '99999999999999999999' is too large");
+  expect_refused(netasic_cli("cosim flowlet_table --cycles 0"), "option --cycles: '0' is too small: it must be a whole number from 1 to");
+  expect_refused(netasic_cli("cosim flowlet_table --cycles 1e3"), "option --cycles: '1e3' is not a whole number");
+  expect_refused(netasic_cli("sweep " + demo + " --grid traffic.load=0.1 --jobs 0"), "option --jobs: '0' is too small");
+  expect_refused(netasic_cli("sweep " + demo + " --grid traffic.load=0.1 --seeds 1001"), "option --seeds: '1001' is too large");
   EXPECT_FALSE(fs::exists(d / "a"));
   // The largest values are accepted.
-  EXPECT_EQ(netasic("cosim flowlet_table --seed 18446744073709551615 --cycles 10 --no-timing").code, 0);
-  const outcome top = netasic("run " + demo + tiny + " --seed 9223372036854775807 --out " + (d / "b").string());
+  EXPECT_EQ(netasic_cli("cosim flowlet_table --seed 18446744073709551615 --cycles 10 --no-timing").code, 0);
+  const outcome top = netasic_cli("run " + demo + tiny + " --seed 9223372036854775807 --out " + (d / "b").string());
   EXPECT_EQ(top.code, 0) << top.output;
   EXPECT_NE(slurp(d / "b" / "summary.json").find("\"seed\": 9223372036854775807"), std::string::npos);
 
   // The flow list: a negative or oversized number is an error naming the item, not a wrap.
-  expect_refused(netasic("run " + demo + tiny + " --set 'traffic.flows=[\"0->1 -5@0\"]' --out " + (d / "c").string()),
+  expect_refused(netasic_cli("run " + demo + tiny + " --set 'traffic.flows=[\"0->1 -5@0\"]' --out " + (d / "c").string()),
                  "traffic.flows: item 1 \"0->1 -5@0\": size '-5' must be a whole number from 0 to 1000000000000");
-  expect_refused(netasic("run " + demo + tiny + " --set 'traffic.flows=[\"0->1 2000000000000@0\"]' --out " + (d / "c").string()),
+  expect_refused(netasic_cli("run " + demo + tiny + " --set 'traffic.flows=[\"0->1 2000000000000@0\"]' --out " + (d / "c").string()),
                  "size '2000000000000' must be a whole number");
-  expect_refused(netasic("run " + demo + tiny + " --set 'traffic.flows=[\"0->-1 1000@0\"]' --out " + (d / "c").string()),
+  expect_refused(netasic_cli("run " + demo + tiny + " --set 'traffic.flows=[\"0->-1 1000@0\"]' --out " + (d / "c").string()),
                  "destination host '-1' must be a whole number");
-  expect_refused(netasic("run " + demo + tiny + " --set 'traffic.flows=[\"0->1 1000@-3\"]' --out " + (d / "c").string()),
+  expect_refused(netasic_cli("run " + demo + tiny + " --set 'traffic.flows=[\"0->1 1000@-3\"]' --out " + (d / "c").string()),
                  "start '-3' must be a number of us");
   // A flow whose packets overflow the 32-bit sequence space at the run's MTU.
-  expect_refused(netasic("run " + demo + tiny + " --set nic.mtu=64 --set 'traffic.flows=[\"0->1 300000000000@0\"]' --out " + (d / "c").string()),
+  expect_refused(netasic_cli("run " + demo + tiny + " --set nic.mtu=64 --set 'traffic.flows=[\"0->1 300000000000@0\"]' --out " + (d / "c").string()),
                  "key 'nic.mtu': a flow of 300000000000 bytes is more than 2^32 - 1 packets of 64 bytes");
   EXPECT_FALSE(fs::exists(d / "c"));
-  const outcome ok = netasic("run " + demo + tiny + " --set 'traffic.flows=[\"0->1 1000@0\"]' --out " + (d / "e").string());
+  const outcome ok = netasic_cli("run " + demo + tiny + " --set 'traffic.flows=[\"0->1 1000@0\"]' --out " + (d / "e").string());
   EXPECT_EQ(ok.code, 0) << ok.output;
 }
 
 TEST(CliInput, InputsThatCannotBeRightAreRefused) {
   const fs::path d = scratch("cli_input", "wrong");
   // A degraded link at or above its own rate.
-  expect_refused(netasic("run " + demo + tiny + " --set 'topology.degraded_links=[\"leaf0-spine0=800\"]' --out " + (d / "a").string()),
+  expect_refused(netasic_cli("run " + demo + tiny + " --set 'topology.degraded_links=[\"leaf0-spine0=800\"]' --out " + (d / "a").string()),
                  "key 'topology.degraded_links': entry 'leaf0-spine0=800': 800 Gbps is not below the link's own rate of 400 Gbps");
-  EXPECT_EQ(netasic("run " + demo + tiny + " --set 'topology.degraded_links=[\"leaf0-spine0=40\"]' --out " + (d / "b").string()).code, 0);
+  EXPECT_EQ(netasic_cli("run " + demo + tiny + " --set 'topology.degraded_links=[\"leaf0-spine0=40\"]' --out " + (d / "b").string()).code, 0);
   // The same clock fault twice.
-  expect_refused(netasic("run " NETASIC_SOURCE_DIR "/scenarios/sundial/link_failure.toml --set "
+  expect_refused(netasic_cli("run " NETASIC_SOURCE_DIR "/scenarios/sundial/link_failure.toml --set "
                          "'clock.faults=[\"link agg0-core0 @ 10000\", \"link agg0-core0 @ 10000\"]' --quiet --out " + (d / "c").string()),
                  "fault \"link agg0-core0 @ 10000\" is listed twice (items 1 and 2)");
   // A Verilog parameter of 0.
-  expect_refused(netasic("synth flowlet_table -p ENTRIES=0"), "-p 'ENTRIES=0': ENTRIES must be a whole number from 1 to 2147483647");
+  expect_refused(netasic_cli("synth flowlet_table -p ENTRIES=0"), "-p 'ENTRIES=0': ENTRIES must be a whole number from 1 to 2147483647");
   // params with a prefix that names nothing.
-  expect_refused(netasic("params nosuch"), "params: no key starts with 'nosuch'; the sections are: ");
-  EXPECT_EQ(netasic("params topology.lea").code, 0);
+  expect_refused(netasic_cli("params nosuch"), "params: no key starts with 'nosuch'; the sections are: ");
+  EXPECT_EQ(netasic_cli("params topology.lea").code, 0);
   // A sweep metric that no summary has: found at the first run, and the sweep stops there.
-  const outcome m = netasic("sweep " + demo + tiny + " --grid sim.probe_interval=1,2,3 -j 1 --metric fct_slowdown.p999 --out " +
+  const outcome m = netasic_cli("sweep " + demo + tiny + " --grid sim.probe_interval=1,2,3 -j 1 --metric fct_slowdown.p999 --out " +
                             (d / "sweep").string());
   expect_refused(m, "--metric 'fct_slowdown.p999': the first run's summary.json has no such number (closest: 'fct_slowdown.p99')");
   EXPECT_FALSE(fs::exists(d / "sweep" / "point-3" / "summary.json")) << "the sweep ran on after the first point";
-  EXPECT_EQ(netasic("sweep " + demo + tiny + " --grid sim.probe_interval=1,2 -j 1 --metric fct_slowdown.p99 --out " + (d / "sweep2").string()).code, 0);
+  EXPECT_EQ(netasic_cli("sweep " + demo + tiny + " --grid sim.probe_interval=1,2 -j 1 --metric fct_slowdown.p99 --out " + (d / "sweep2").string()).code, 0);
 }
 
 TEST(CliInput, ExitCodesAreOneTableInHelpAndReadme) {
   // --help prints the table; the README's table says the same, code for code.
-  const outcome help = netasic("--help");
+  const outcome help = netasic_cli("--help");
   EXPECT_EQ(help.code, 0);
   const std::string readme = slurp(NETASIC_SOURCE_DIR "/README.md");
   const std::regex row_help(R"(\n  ([0-9]+) +([^\n]+))"), row_readme(R"(\n\| ([0-9]+) \| ([^|\n]+) \|)");
@@ -95,10 +95,10 @@ TEST(CliInput, ExitCodesAreOneTableInHelpAndReadme) {
   EXPECT_EQ(in_help.size(), 9u) << help.output;
   EXPECT_EQ(in_help, in_readme);
   // Parser errors are code 2 (not the parser library's own 100s), and so is an unknown subcommand.
-  expect_refused(netasic("run " + demo + " --no-such-option"), "--no-such-option");
-  expect_refused(netasic("runn " + demo), "unknown subcommand 'runn' (did you mean 'run'?); the subcommands are: run, sweep, size");
-  expect_refused(netasic(""), "A subcommand is required");
-  expect_refused(netasic("run"), "scenario is required");
+  expect_refused(netasic_cli("run " + demo + " --no-such-option"), "--no-such-option");
+  expect_refused(netasic_cli("runn " + demo), "unknown subcommand 'runn' (did you mean 'run'?); the subcommands are: run, sweep, size");
+  expect_refused(netasic_cli(""), "A subcommand is required");
+  expect_refused(netasic_cli("run"), "scenario is required");
 }
 
 TEST(CliInput, PathsInAScenarioAreReadAgainstItsFolderAndConfigTomlReproducesFromAnywhere) {
@@ -108,16 +108,16 @@ TEST(CliInput, PathsInAScenarioAreReadAgainstItsFolderAndConfigTomlReproducesFro
   std::ofstream(d / "scen" / "s.toml") << "[topology]\nkind = \"leaf_spine\"\nleaves = 2\nspines = 1\nhosts_per_leaf = 2\n"
                                           "[sim]\nduration = 30\n[traffic]\nload = 0.2\ncdf = \"tiny.cdf\"\n";
   // Run from another folder: the CDF is found beside the scenario.
-  const outcome first = netasic("run " + (d / "scen" / "s.toml").string() + " --quiet --out " + (d / "run1").string());
+  const outcome first = netasic_cli("run " + (d / "scen" / "s.toml").string() + " --quiet --out " + (d / "run1").string());
   ASSERT_EQ(first.code, 0) << first.output;
   const std::string config = slurp(d / "run1" / "config.toml");
   EXPECT_NE(config.find("cdf = \"" + (d / "scen" / "tiny.cdf").lexically_normal().string() + "\""), std::string::npos) << config;
   // The written config.toml, run from its own folder and from the root, gives the same flows.
-  const outcome again = netasic("run " + (d / "run1" / "config.toml").string() + " --quiet --out " + (d / "run2").string());
+  const outcome again = netasic_cli("run " + (d / "run1" / "config.toml").string() + " --quiet --out " + (d / "run2").string());
   ASSERT_EQ(again.code, 0) << again.output;
   EXPECT_EQ(slurp(d / "run1" / "flows.csv"), slurp(d / "run2" / "flows.csv"));
   // The control: the same relative name from --set is read against the current folder, where it is not.
-  const outcome set = netasic("run " + (d / "scen" / "s.toml").string() + " --set traffic.cdf=tiny.cdf --quiet --out " + (d / "run3").string());
+  const outcome set = netasic_cli("run " + (d / "scen" / "s.toml").string() + " --set traffic.cdf=tiny.cdf --quiet --out " + (d / "run3").string());
   expect_refused(set, "flow-size CDF 'tiny.cdf' is neither a builtin CDF");
 }
 
@@ -125,16 +125,16 @@ TEST(CliInput, ARunDirectoryIsCompleteOrSaysItIsNot) {
   const fs::path d = scratch("cli_input", "whole");
   const fs::path out = d / "run";
   // A second run into the same folder leaves nothing of the first (its waves.vcd).
-  ASSERT_EQ(netasic("run " + demo + tiny + " --vcd --out " + out.string()).code, 0);
+  ASSERT_EQ(netasic_cli("run " + demo + tiny + " --vcd --out " + out.string()).code, 0);
   ASSERT_TRUE(fs::exists(out / "waves.vcd"));
-  ASSERT_EQ(netasic("run " + demo + tiny + " --out " + out.string()).code, 0);
+  ASSERT_EQ(netasic_cli("run " + demo + tiny + " --out " + out.string()).code, 0);
   EXPECT_FALSE(fs::exists(out / "waves.vcd"));
   EXPECT_TRUE(fs::exists(out / "summary.json"));
   EXPECT_FALSE(fs::exists(out / "INCOMPLETE"));
   // A folder holding anything else is not emptied: the run is refused before it starts.
   fs::create_directories(d / "mine");
   std::ofstream(d / "mine" / "notes.txt") << "keep me\n";
-  expect_refused(netasic("run " + demo + tiny + " --out " + (d / "mine").string()), "holds 'notes.txt', which no run writes");
+  expect_refused(netasic_cli("run " + demo + tiny + " --out " + (d / "mine").string()), "holds 'notes.txt', which no run writes");
   EXPECT_EQ(slurp(d / "mine" / "notes.txt"), "keep me\n");
   // Stopped while simulating: exit 128 + SIGTERM, stderr says what was under way, the folder
   // keeps its marker and has no summary.json, and a sweep's --collect counts it as failed.
@@ -149,21 +149,21 @@ TEST(CliInput, ARunDirectoryIsCompleteOrSaysItIsNot) {
 TEST(CliInput, AFabricTooLargeForTheMemoryIsRefusedBeforeItIsBuilt) {
   const fs::path d = scratch("cli_input", "memory");
   // 1024 x 1024 switches with 64 parallel links: refused at once, with the estimate and its keys.
-  const outcome huge = netasic("run " + demo + " --set topology.leaves=1024 --set topology.spines=1024 "
+  const outcome huge = netasic_cli("run " + demo + " --set topology.leaves=1024 --set topology.spines=1024 "
                                "--set topology.parallel_links=64 --set 'pfc.priorities=[]' --out " + (d / "a").string());
   expect_refused(huge, "this configuration needs about ");
   EXPECT_NE(huge.output.find("67125248 links x 17 KiB"), std::string::npos) << huge.output;
   EXPECT_NE(huge.output.find("topology.leaves, topology.spines, topology.parallel_links"), std::string::npos) << huge.output;
   EXPECT_FALSE(fs::exists(d / "a"));
   // A limit the user sets is named; the same small run passes under a limit above its needs.
-  expect_refused(netasic("run " + demo + tiny + " --set sim.max_memory=5 --out " + (d / "b").string()), "key 'sim.max_memory'");
-  const outcome ok = netasic("run " + demo + tiny + " --set sim.max_memory=1000 --out " + (d / "c").string());
+  expect_refused(netasic_cli("run " + demo + tiny + " --set sim.max_memory=5 --out " + (d / "b").string()), "key 'sim.max_memory'");
+  const outcome ok = netasic_cli("run " + demo + tiny + " --set sim.max_memory=1000 --out " + (d / "c").string());
   ASSERT_EQ(ok.code, 0) << ok.output;
   // The estimate is within a factor of two of the measured peak, on a leaf-spine and a fat tree.
   for (const std::string& run : {"run " + demo + " --set sim.duration=1 --set sim.drain=1 --quiet --out " + (d / "ls").string(),
                                  "run " NETASIC_SOURCE_DIR "/scenarios/fat_tree_k8.toml --set sim.duration=1 --set sim.drain=1 --quiet --out " +
                                      (d / "ft").string()}) {
-    ASSERT_EQ(netasic(run).code, 0) << run;
+    ASSERT_EQ(netasic_cli(run).code, 0) << run;
   }
   for (const char* dir : {"ls", "ft"}) {
     const std::string s = slurp(d / dir / "summary.json");

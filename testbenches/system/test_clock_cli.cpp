@@ -23,7 +23,7 @@ const std::string short_run = " --set sim.duration=3000 --set clock.controller_d
 
 TEST(ClockCli, ScenarioEndToEnd) {
   const fs::path d = scratch("clock", "link");
-  const outcome o = netasic("run " NETASIC_SOURCE_DIR "/scenarios/sundial/link_failure.toml --vcd --out " + d.string() + short_run);
+  const outcome o = netasic_cli("run " NETASIC_SOURCE_DIR "/scenarios/sundial/link_failure.toml --vcd --out " + d.string() + short_run);
   ASSERT_EQ(o.code, 0) << o.output;
   EXPECT_NE(o.output.find("clock epsilon"), std::string::npos) << o.output;
   EXPECT_NE(o.output.find("0 violations"), std::string::npos) << o.output;
@@ -62,7 +62,7 @@ TEST(ClockCli, ScenarioEndToEnd) {
   EXPECT_NE(html.find("Largest epsilon over the devices"), std::string::npos);
   // Same seed, same run.
   const fs::path d2 = scratch("clock", "link2");
-  ASSERT_EQ(netasic("run " NETASIC_SOURCE_DIR "/scenarios/sundial/link_failure.toml --quiet --out " + d2.string() + short_run).code, 0);
+  ASSERT_EQ(netasic_cli("run " NETASIC_SOURCE_DIR "/scenarios/sundial/link_failure.toml --quiet --out " + d2.string() + short_run).code, 0);
   EXPECT_EQ(csv, slurp(d2 / "probes.csv"));
   auto strip = [](nlohmann::json j) {
     for (const char* k : {"wall_time_s", "packet_hops_per_s", "peak_memory_bytes"}) j.erase(k);
@@ -74,7 +74,7 @@ TEST(ClockCli, ScenarioEndToEnd) {
 TEST(ClockCli, WithTrafficTheRunLastsForTheClock) {
   // One small flow finishes in microseconds; the run goes on to the clock's fault at 1.5 ms.
   const fs::path d = scratch("clock", "traffic");
-  const outcome o = netasic("run " NETASIC_SOURCE_DIR "/scenarios/sundial/no_failure.toml --quiet --out " + d.string() +
+  const outcome o = netasic_cli("run " NETASIC_SOURCE_DIR "/scenarios/sundial/no_failure.toml --quiet --out " + d.string() +
                             " --set sim.duration=2000 --set 'traffic.flows=[\"0->5 10000@0\"]'"
                             " --set 'clock.faults=[\"device agg1 @ 1500\"]'");
   ASSERT_EQ(o.code, 0) << o.output;
@@ -96,7 +96,7 @@ TEST(ClockCli, ConfigErrorsNameTheKeyAndTheItem) {
                        bad{"clock.root=host0", "is a host"},
                        bad{"clock.first_timeout=50", "not longer than clock.sync_interval"},
                        bad{"clock.broken_rate=50", "not broken"}}) {
-    const outcome o = netasic(base + " --set " + b.set);
+    const outcome o = netasic_cli(base + " --set " + b.set);
     EXPECT_EQ(o.code, 2) << b.set << ": " << o.output;
     EXPECT_NE(o.output.find(b.says), std::string::npos) << o.output;
     const std::string key = b.set.substr(b.set.front() == '\'' ? 1 : 0, b.set.find('=') - (b.set.front() == '\'' ? 1 : 0));
@@ -105,7 +105,7 @@ TEST(ClockCli, ConfigErrorsNameTheKeyAndTheItem) {
   }
   // A scenario file's fault is pointed at by file and line.
   std::ofstream(d / "bad.toml") << "[traffic]\npattern = \"list\"\n[clock]\nalgorithm = \"sundial\"\nfaults = [\"domain pod7 @ 10\"]\n";
-  const outcome o = netasic("run " + (d / "bad.toml").string() + " --quiet --out " + (d / "run").string());
+  const outcome o = netasic_cli("run " + (d / "bad.toml").string() + " --quiet --out " + (d / "run").string());
   EXPECT_EQ(o.code, 2);
   EXPECT_NE(o.output.find("bad.toml:5"), std::string::npos) << o.output;
   EXPECT_NE(o.output.find("domain pod7 @ 10"), std::string::npos) << o.output;

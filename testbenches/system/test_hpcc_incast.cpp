@@ -39,7 +39,7 @@ std::vector<std::string> cells(const std::string& line) {
 
 incast_figures run_incast(const std::string& name, const std::string& sets) {
   const std::filesystem::path dir = scratch("HpccIncast", name);
-  const outcome o = netasic("run " NETASIC_SOURCE_DIR "/scenarios/hpcc/wai_incast.toml --quiet --out " +
+  const outcome o = netasic_cli("run " NETASIC_SOURCE_DIR "/scenarios/hpcc/wai_incast.toml --quiet --out " +
                             (dir / "out").string() + " --set traffic.flow_size=1000000 " + sets);
   EXPECT_EQ(o.code, 0) << o.output;
   // The first flow to finish ends the steady window.

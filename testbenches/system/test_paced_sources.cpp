@@ -45,7 +45,7 @@ double exact_mean_waiting() {
 // the 29 ns sampling is incommensurate with the 4.47 us period, so this is a time average.
 double mean_queue_frames(const std::string& name, const std::string& sets) {
   const std::filesystem::path dir = scratch("PacedSources", name);
-  const outcome o = netasic("run " NETASIC_SOURCE_DIR "/scenarios/hpcc/paced_sources.toml --quiet --out " +
+  const outcome o = netasic_cli("run " NETASIC_SOURCE_DIR "/scenarios/hpcc/paced_sources.toml --quiet --out " +
                             (dir / "out").string() + " --set sim.drain=25 --set sim.probe_interval=0.029 " + sets);
   EXPECT_EQ(o.code, 0) << o.output;
   std::ifstream probes(dir / "out" / "probes.csv");

@@ -26,23 +26,23 @@ uint64_t field(const std::string& out, const std::string& name) {
 
 TEST(Rtl, SynthCountsTheHashUnitsRegisters) {
   // crc_hash registers its hash and a valid bit: WIDTH + 1 flip-flops, no memory.
-  outcome o = netasic("synth crc_hash");
+  outcome o = netasic_cli("synth crc_hash");
   ASSERT_EQ(o.code, 0) << o.output;
   EXPECT_EQ(field(o.output, "flip-flops"), 33u) << o.output;
   EXPECT_EQ(field(o.output, "memories"), 0u) << o.output;
-  o = netasic("synth crc_hash -p WIDTH=16 -p POLY=4129 -p XOROUT=0 -p REFLECT=0");
+  o = netasic_cli("synth crc_hash -p WIDTH=16 -p POLY=4129 -p XOROUT=0 -p REFLECT=0");
   ASSERT_EQ(o.code, 0) << o.output;
   EXPECT_EQ(field(o.output, "flip-flops"), 17u) << o.output;
   // A shorter key is a smaller XOR tree.
-  const outcome small = netasic("synth crc_hash -p KEY_BYTES=4");
-  EXPECT_LT(field(small.output, "logic cells"), field(netasic("synth crc_hash").output, "logic cells"));
+  const outcome small = netasic_cli("synth crc_hash -p KEY_BYTES=4");
+  EXPECT_LT(field(small.output, "logic cells"), field(netasic_cli("synth crc_hash").output, "logic cells"));
 }
 
 TEST(Rtl, SynthKeepsTheFlowletTableAsOneMemory) {
   // The table is one SRAM of entries x {valid, age bits, port}: the core's memory_bits(), and
   // its logic does not grow with the table.
   for (const auto& [entries, age_bits] : {std::pair{4096, 1}, std::pair{16384, 2}}) {
-    const outcome o = netasic("synth flowlet_table -p ENTRIES=" + std::to_string(entries) + " -p AGE_BITS=" + std::to_string(age_bits));
+    const outcome o = netasic_cli("synth flowlet_table -p ENTRIES=" + std::to_string(entries) + " -p AGE_BITS=" + std::to_string(age_bits));
     ASSERT_EQ(o.code, 0) << o.output;
     EXPECT_EQ(field(o.output, "memories"), 1u) << o.output;
     EXPECT_NE(o.output.find("(" + std::to_string(uint64_t(entries) * (1 + age_bits + 8)) + " bits"), std::string::npos) << o.output;
@@ -51,14 +51,14 @@ TEST(Rtl, SynthKeepsTheFlowletTableAsOneMemory) {
 }
 
 TEST(Rtl, SynthNamesABadParameterOrBlock) {
-  outcome o = netasic("synth crc_hash -p ENTRIES=4096");
+  outcome o = netasic_cli("synth crc_hash -p ENTRIES=4096");
   EXPECT_EQ(o.code, 2);
   EXPECT_NE(o.output.find("crc_hash has no parameter ENTRIES (parameters: WIDTH, POLY, REFLECT, XOROUT, KEY_BYTES)"),
             std::string::npos) << o.output;
-  o = netasic("synth crc_hash -p WIDTH");
+  o = netasic_cli("synth crc_hash -p WIDTH");
   EXPECT_EQ(o.code, 2);
   EXPECT_NE(o.output.find("expected NAME=VALUE"), std::string::npos) << o.output;
-  o = netasic("synth no_such_block");
+  o = netasic_cli("synth no_such_block");
   EXPECT_EQ(o.code, 2);
   EXPECT_NE(o.output.find("no RTL for block 'no_such_block'"), std::string::npos) << o.output;
 }
@@ -73,7 +73,7 @@ TEST(Rtl, EveryWaveformSaveFileNamesSignalsItsBenchWrites) {
     ++files;
     const std::string block = e.path().stem().string();
     const fs::path vcd = fs::path(::testing::TempDir()) / (block + "_gtkw_check.vcd");
-    const outcome o = netasic("cosim " + block + " --cycles 50 --no-timing --vcd " + vcd.string());
+    const outcome o = netasic_cli("cosim " + block + " --cycles 50 --no-timing --vcd " + vcd.string());
     ASSERT_EQ(o.code, 0) << o.output;
     std::set<std::string> declared;
     std::vector<std::string> scope;
@@ -111,7 +111,7 @@ namespace {
 
 // summary.json of a small run, without the fields that measure the host machine.
 nlohmann::json summary_of(const std::string& args, const std::string& dir) {
-  const outcome o = netasic("run " + args + " --quiet --out " + dir);
+  const outcome o = netasic_cli("run " + args + " --quiet --out " + dir);
   EXPECT_EQ(o.code, 0) << o.output;
   nlohmann::json s;
   std::ifstream(dir + "/summary.json") >> s;
@@ -158,12 +158,12 @@ TEST(Rtl, BalanceSketchInTheLoopGivesTheCoresSummary) {
 }
 
 TEST(Rtl, InTheLoopRefusesABlockTheScenarioDoesNotUse) {
-  const outcome o = netasic("run " NETASIC_SOURCE_DIR "/scenarios/demo.toml --rtl balance_sketch --out " +
+  const outcome o = netasic_cli("run " NETASIC_SOURCE_DIR "/scenarios/demo.toml --rtl balance_sketch --out " +
                             ::testing::TempDir() + "netasic_rtl_unused");
   EXPECT_EQ(o.code, 2);
   EXPECT_NE(o.output.find("--rtl balance_sketch: the scenario does not use this block"), std::string::npos) << o.output;
   // A table size the Verilated RTL was not built for is named by its key and where it was set.
-  const outcome size = netasic("run " NETASIC_SOURCE_DIR "/scenarios/lb/burstbalancer_testbed.toml --rtl balance_sketch --out " +
+  const outcome size = netasic_cli("run " NETASIC_SOURCE_DIR "/scenarios/lb/burstbalancer_testbed.toml --rtl balance_sketch --out " +
                                ::testing::TempDir() + "netasic_rtl_size");
   EXPECT_EQ(size.code, 2);
   EXPECT_NE(size.output.find("burstbalancer_testbed.toml:46: key 'lb.sketch.buckets': is 128, but --rtl balance_sketch was "
