@@ -4,7 +4,7 @@ BUILD ?= build
 JOBS  ?= 2
 NETASIC := $(BUILD)/netasic
 
-.PHONY: all setup build demo test test-long bench docs clean
+.PHONY: all setup build demo test test-long bench docs fuzz clean
 all: build
 
 setup:
@@ -24,6 +24,19 @@ test: build
 test-long: build
 	cd $(BUILD) && ctest -j$(JOBS) --output-on-failure -L long
 
+# Fuzz every reader of user input with libFuzzer for FUZZ_SECONDS each (clang, ASan, UBSan; a
+# build of its own in build-fuzz/). New interesting inputs land in build-fuzz/corpus/TARGET;
+# copy the ones worth keeping into testbenches/fuzz/corpus/TARGET, which `make test` replays.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := scenario cdf flow_list clock_fault degraded_links
+fuzz:
+	@scripts/setup.sh --fuzz
+	@cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DNETASIC_FUZZ=ON >/dev/null
+	@cmake --build build-fuzz -j$(JOBS) --target $(addprefix fuzz_,$(FUZZ_TARGETS))
+	@for t in $(FUZZ_TARGETS); do mkdir -p build-fuzz/corpus/$$t; \
+	  build-fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 build-fuzz/corpus/$$t testbenches/fuzz/corpus/$$t \
+	    2>&1 | grep -E "stat::number_of_executed_units|ERROR|SUMMARY|Done" || exit 1; done
+
 bench: build
 	bench/run.sh $(NETASIC)
 
@@ -32,4 +45,4 @@ docs: build
 	$(NETASIC) params --markdown > docs/config-reference.md
 
 clean:
-	rm -rf $(BUILD) out
+	rm -rf $(BUILD) build-fuzz out

@@ -18,6 +18,9 @@ packages=(
   libpcap-dev                          # --pcap captures and pcap trace input
 )
 
+# `setup.sh --fuzz` (make fuzz) also installs clang, whose libFuzzer the fuzz targets need.
+if [ "${1:-}" = "--fuzz" ]; then packages+=(clang); fi
+
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then

@@ -186,6 +186,8 @@ void apply_degraded_links(topology& t, const std::vector<std::string>& entries, 
       throw config_error(fmt::format("key '{}': no link named '{}' (links are named like '{}')", key,
                                      e.substr(0, eq), t.links.back().name));
     const uint64_t rate = uint64_t(gbps * 1e9 + 0.5);
+    if (rate < 1'000'000)   // a rate that rounds to nothing would divide by zero on the wire
+      throw config_error(fmt::format("key '{}': entry '{}': {} Gbps is below the smallest rate, 0.001 Gbps", key, e, e.substr(eq + 1)));
     for (unsigned i : m.links) {
       // Degraded means slower: a rate at or above the link's own is a typo, not a degradation.
       if (rate >= t.links[i].rate_bps)

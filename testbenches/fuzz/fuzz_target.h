@@ -1,0 +1,40 @@
+// What every fuzz target shares. A target feeds one input to one reader of user input and
+// accepts exactly two outcomes: the input is read, or it is refused with config_error (or, for
+// the grammars that use it, std::invalid_argument). Anything else (another exception, a crash,
+// a sanitizer report, a hang) is a bug. Built two ways: with clang's libFuzzer (`make fuzz`),
+// and with replay_main.cpp, which runs the committed corpus in `make test`.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "common/params.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
+
+namespace netasic::fuzz {
+
+inline std::string text(const uint8_t* data, size_t size) { return std::string(reinterpret_cast<const char*>(data), size); }
+
+inline std::vector<std::string> lines(const std::string& t) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  for (size_t nl; (nl = t.find('\n', start)) != std::string::npos; start = nl + 1) out.push_back(t.substr(start, nl - start));
+  if (start < t.size()) out.push_back(t.substr(start));
+  return out;
+}
+
+// Runs `read` and swallows only the refusals a user may legitimately get.
+template <class F>
+int expect_read_or_refused(F&& read) {
+  try {
+    read();
+  } catch (const config_error&) {
+  } catch (const std::invalid_argument&) {
+  }
+  return 0;
+}
+
+}  // namespace netasic::fuzz

@@ -1,0 +1,3 @@
+// libsystemc defines main() and calls sc_main(); the fuzz targets run no simulation and have a
+// main of their own (libFuzzer's or replay_main.cpp's), but the library still needs the symbol.
+extern "C" int sc_main(int, char**) { return 0; }
