@@ -9,7 +9,7 @@
 //   0x0000_0004  NUM_PORTS   RO
 //   0x1000_0000 + 4*(host*classes + class)  ROUTE   [31:16] group base, [15:0] group size (0 = no route)
 //   0x2000_0000 + 4*i        MEMBER      [15:0] egress port
-//   0x3000_0000 + 4*port     PORT_CLASS  [7:0] the ingress class of frames that arrive on port (< classes)
+//   0x4000_0000 + 4*port     PORT_CLASS  [7:0] the ingress class of frames that arrive on port (< classes)
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -23,7 +23,7 @@ enum class route_kind { shortest_path, updown };
 class route_table {
  public:
   static constexpr uint32_t reg_switch_id = 0x0, reg_num_ports = 0x4;
-  static constexpr uint32_t reg_route = 0x1000'0000, reg_member = 0x2000'0000, reg_port_class = 0x3000'0000;
+  static constexpr uint32_t reg_route = 0x1000'0000, reg_member = 0x2000'0000, reg_port_class = 0x4000'0000;
 
   route_table(unsigned switch_id, unsigned ports, unsigned hosts, unsigned members, unsigned classes = 1)
       : id_(switch_id), ports_(ports), classes_(classes), route_(size_t(hosts) * classes, 0), member_(members, 0),
