@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "common/rng.h"
+#include "fabric/route_planner.h"
 #include "topology/cbd_check.h"
 #include "topology/flattened_clos.h"
 #include "topology/min_cost_flow.h"
@@ -328,4 +329,55 @@ TEST(CbdCheck, FatTreeShortestPathsAreUpDownAndFree) {
   const dependency_graph g = dependencies_of(t, shortest_next_hops(t));
   EXPECT_GT(g.arcs(), 0u);
   EXPECT_TRUE(g.find_cycle().empty());
+}
+
+// The installed form (route tables with ingress classes): every walk a frame can take through
+// the tables, over every member of every group, reaches its host in at most 2k switch-to-switch
+// hops and turns only as up-down paths do; the tables' dependency graph has no cycle.
+TEST(UpDownRouting, InstalledTablesOnlyAllowUpDownWalks) {
+  const topology t = build_flattened_clos(fc(16, 8, 2, {2, 4, 2}, 5));
+  const auto pairs = updown_paths(t);
+  const route_plan plan = plan_updown_routes(t, pairs);
+  ASSERT_EQ(plan.classes, 7u);
+  std::set<std::pair<unsigned, unsigned>> unrouted;   // k = 3 is below Eq. 4's k_min = 4 here
+  for (const pair_paths& pp : pairs)
+    if (pp.paths.empty()) unrouted.insert({pp.src, pp.dst});
+  unsigned walks = 0;
+  for (unsigned src = 0; src < t.switches.size(); ++src)
+    for (unsigned d = 0; d < t.hosts.size(); ++d) {
+      if (t.host_switch(d) == t.switches[src]) continue;
+      // Depth-first over every member: (path so far, ingress port at its last switch).
+      std::vector<std::pair<route_path, unsigned>> todo{{route_path{{t.switches[src]}, {}}, 0u}};
+      const unsigned host_port = t.links[t.nodes[t.hosts[d]].port_link[0]].port_on(t.host_switch(d));
+      while (!todo.empty()) {
+        auto [p, in_port] = todo.back();
+        todo.pop_back();
+        const unsigned node = p.nodes.back(), sw = node;   // ToRs come first: node = switch index
+        const auto& r = plan.per_switch[sw];
+        const unsigned cls = p.links.empty() ? 0 : r.port_class[in_port];
+        const uint32_t e = r.route[d * plan.classes + cls];
+        if (p.links.empty() && unrouted.count({node, t.host_switch(d)})) {   // no path: no entry at the source
+          EXPECT_EQ(e & 0xFFFF, 0u);
+          continue;
+        }
+        ASSERT_NE(e & 0xFFFF, 0u) << "a walk meets no route at " << t.nodes[node].name;
+        for (uint32_t i = 0; i < (e & 0xFFFF); ++i) {
+          const unsigned port = r.members[(e >> 16) + i];
+          if (node == t.host_switch(d)) {
+            EXPECT_EQ(port, host_port);
+            ++walks;
+            continue;
+          }
+          const unsigned li = t.nodes[node].port_link[port], next = t.links[li].other(node);
+          route_path q = p;
+          q.links.push_back(li);
+          q.nodes.push_back(next);
+          ASSERT_TRUE(is_updown(t, q)) << "a down-up turn at " << t.nodes[node].name;
+          ASSERT_LE(q.links.size(), 2u * 3u);
+          todo.push_back({q, t.links[li].port_on(next)});
+        }
+      }
+    }
+  EXPECT_GE(walks, (16u * 15u - unrouted.size()) * 2u);
+  EXPECT_TRUE(plan_dependencies(t, plan).find_cycle().empty());
 }
