@@ -25,6 +25,7 @@
 #include "cosim/harness/rtl_loop_register.h"
 #include "run/run.h"
 #include "output/format.h"
+#include "run/paths_report.h"
 #include "run/resources_report.h"
 #include "run/run_outputs.h"
 #include "scenario/scenario.h"
@@ -94,6 +95,10 @@ void print_summary(const nlohmann::json& s, const std::string& dir, bool vcd) {
                          pfc["most_paused"].get<std::string>().empty() ? std::string()
                              : fmt::format(" (most: {}, {:.1f} us)", pfc["most_paused"].get<std::string>(),
                                            pfc["most_paused_time_s"].get<double>() * 1e6)));
+  if (const auto& rt = s["routing"]; rt.is_object())
+    row("routes", fmt::format("{}: {}", rt["kind"].get<std::string>(),
+                              rt["cbd_free"].get<bool>() ? std::string("no cyclic buffer dependency (static check)")
+                                                         : "CYCLIC BUFFER DEPENDENCY " + rt["cbd_cycle"].get<std::string>()));
   row("ECN, INT", fmt::format("{} packets marked CE, {} INT records written", s["ecn_marked_packets"].get<uint64_t>(),
                               s["int_records_written"].get<uint64_t>()));
   const auto& lbj = s["load_balancer"];
@@ -242,6 +247,13 @@ int sc_main(int argc, char** argv) {
   std::string res_target;
   resources->add_option("--target", res_target, "Pipeline target: a name of targets/ or a target file (sets switch.target)");
 
+  // paths
+  std::string pa_scenario;
+  std::vector<std::string> pa_sets;
+  auto* paths = app.add_subcommand("paths", "Path statistics of a scenario's topology and the deadlock (CBD) check of its routes");
+  paths->add_option("scenario", pa_scenario, "Scenario TOML file")->required()->check(CLI::ExistingFile);
+  paths->add_option("--set", pa_sets, "Override a parameter: key=value (repeatable)");
+
   // cosim
   std::string co_block;
   netasic::cosim::run_options co;
@@ -319,6 +331,11 @@ int sc_main(int argc, char** argv) {
       if (!res_target.empty()) res_sets.push_back("switch.target=" + res_target);
       std::cout << netasic::resources_report(netasic::load_scenario(res_scenario, res_sets), fits);
       return fits ? 0 : exit_no_fit;
+    }
+    if (*paths) {
+      bool cbd_free = false;
+      std::cout << netasic::paths_report(netasic::load_scenario(pa_scenario, pa_sets), cbd_free);
+      return 0;
     }
     if (*size) {
       if (size_seed.given()) sz.seed = size_seed.value();

@@ -225,7 +225,7 @@ void fabric::clock_faults() {
       }
       continue;
     }
-    route_plan plan = plan_routes(now_topo, cfg_.sw.lb.mode == lb_mode::wcmp ? cfg_.sw.lb.wcmp_table_size : 0);
+    route_plan plan = plan_fabric_routes(now_topo, cfg_.sw);
     bool fits = true;
     for (const auto& r : plan.per_switch) fits = fits && r.members.size() <= cfg_.sw.member_capacity;
     if (!fits) {

@@ -12,6 +12,7 @@
 #include "clock/sundial_controller.h"
 #include "tlm/run_stats.h"
 #include "fabric/route_controller.h"
+#include "fabric/route_planner.h"
 #include "topology/topology.h"
 #include "nic/host.h"
 #include "output/run_data.h"

@@ -82,6 +82,8 @@ void route_controller::install(const route_plan& plan) {
   reg_driver drv(bus);
   for (unsigned s = 0; s < plan.per_switch.size(); ++s) {
     const auto& r = plan.per_switch[s];
+    for (unsigned p = 0; p < r.port_class.size(); ++p, ++writes_)
+      drv.write32(regbus::address(device_[s], route_table::reg_port_class + 4 * p), r.port_class[p]);
     for (unsigned i = 0; i < r.members.size(); ++i, ++writes_)
       drv.write32(regbus::address(device_[s], route_table::reg_member + 4 * i), r.members[i]);
     for (unsigned h = 0; h < r.route.size(); ++h, ++writes_)

@@ -14,11 +14,16 @@ namespace netasic {
 
 struct route_plan {
   struct sw_routes {
-    std::vector<uint32_t> route;     // per destination host: [31:16] base, [15:0] size
-    std::vector<uint32_t> members;   // egress ports
+    std::vector<uint32_t> route;       // per destination host and ingress class: [31:16] base, [15:0] size
+    std::vector<uint32_t> members;     // egress ports
+    std::vector<uint32_t> port_class;  // per port (empty: every port class 0)
   };
+  unsigned classes = 1;                     // ingress classes (route_table.h)
   std::vector<sw_routes> per_switch;        // by switch index
   std::vector<std::string> unreachable;     // "leaf0 -> host5" for pairs with no path
+  // The static deadlock check of these tables (route_planner.h): the links of one cyclic buffer
+  // dependency, empty when the route set is free of them.
+  std::string cbd_cycle;
 };
 
 // Shortest paths over links that are up; an ECMP group is every port on a shortest path. With

@@ -54,13 +54,16 @@ run_result run_scenario(const config& cfg, progress_mode progress, const std::fu
     fabric_cfg.clock = &clock_cfg;
   }
   // ECMP groups must fit the member table: a configuration error, found before simulating.
-  fabric_cfg.routes = plan_routes(fabric_cfg.topo, fabric_cfg.sw.lb.mode == lb_mode::wcmp ? fabric_cfg.sw.lb.wcmp_table_size : 0);
+  fabric_cfg.routes = plan_fabric_routes(fabric_cfg.topo, fabric_cfg.sw);
   const route_plan& plan = fabric_cfg.routes;
   for (unsigned s = 0; s < plan.per_switch.size(); ++s)
     if (plan.per_switch[s].members.size() > fabric_cfg.sw.member_capacity)
       fail(cfg, "switch.ecmp_members", fmt::format("{} needs {} ECMP member entries, the table has {}",
                                                     fabric_cfg.topo.nodes[fabric_cfg.topo.switches[s]].name,
                                                     plan.per_switch[s].members.size(), fabric_cfg.sw.member_capacity));
+  if (!plan.cbd_cycle.empty() && fabric_cfg.sw.tm.lossless != 0)
+    std::cerr << fmt::format("warning: the routes have a cyclic buffer dependency and PFC is on, so the fabric can "
+                             "deadlock: {}\n", plan.cbd_cycle);
   if (!plan.unreachable.empty())
     std::cerr << fmt::format("warning: {} switch-to-host pairs have no path (first: {}); packets to them are "
                              "dropped as no_route\n", plan.unreachable.size(), plan.unreachable.front());

@@ -49,6 +49,11 @@ void add_run(json& s, const config& cfg, const fabric& fab, const run_result& r,
   const topology& topo = fab.config().topo;
   s["topology"] = {{"hosts", topo.hosts.size()}, {"switches", topo.switches.size()},
                    {"links", topo.links.size()}, {"route_register_writes", fab.controller().register_writes()}};
+  // The static deadlock check of the installed routes (fabric/route_planner.h).
+  const route_plan& plan = fab.config().routes;
+  s["routing"] = {{"kind", fab.config().sw.routing == route_kind::updown ? "updown" : "shortest_path"},
+                  {"ingress_classes", plan.classes}, {"cbd_free", plan.cbd_cycle.empty()}};
+  if (!plan.cbd_cycle.empty()) s["routing"]["cbd_cycle"] = plan.cbd_cycle;
   s["accounting_ok"] = r.accounting_ok;
   s["events"] = {{"wakeups", fab.events().wakeups()}, {"kernel_notifications", fab.events().kernel_notifications()}};
 }

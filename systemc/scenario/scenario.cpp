@@ -77,6 +77,7 @@ fabric_config make_fabric_config(const config& c) {
   fabric_config fabric_cfg;
   fabric_cfg.topo = read_topology(c);
   read_switch(c, fabric_cfg.topo, fabric_cfg.sw);
+  read_routing(c, fabric_cfg.topo, fabric_cfg.sw);
   read_lb(c, fabric_cfg.sw);
   read_mirror(c, fabric_cfg.topo, fabric_cfg.sw);
   read_nic(c, fabric_cfg.sw, fabric_cfg.nic);

@@ -1,8 +1,15 @@
 #include "scenario/topology_keys.h"
 
+#include <iterator>
+#include <limits>
+#include <stdexcept>
+
 #include <fmt/format.h>
 
 #include "scenario/key_binding.h"
+#include "fabric/route_planner.h"
+#include "topology/flattened_clos.h"
+#include "topology/updown_routing.h"
 
 namespace netasic {
 namespace {
@@ -19,6 +26,16 @@ void leaf_spine_keys(K& k) {
 template <class K>
 void fat_tree_keys(K& k) {
   k.integer("topology.k", "ports", &fat_tree_spec::k, 2, 64, "Switch radix k of the k-ary fat tree: k pods, k^3/4 hosts (fat_tree; even)");
+}
+
+template <class K>
+void flattened_clos_keys(K& k) {
+  using F = flattened_clos_spec;
+  k.integer("topology.tors", "switches", &F::tors, 2, 4096, "ToR switches N (flattened_clos)");
+  k.integer("topology.fabric_ports", "ports", &F::fabric_ports, 2, 256, "Inter-ToR ports s of each ToR (flattened_clos; even: the layers' degrees sum to s/2)");
+  k.integer("topology.hosts_per_tor", "hosts", &F::host_ports, 1, 1024, "Host ports h of each ToR (flattened_clos)");
+  k.integer("topology.layers", "layers", &F::layers, 0, 129, "Virtual layers k; 0 = the smallest k of Eq. 4 of the Flattened Clos paper (flattened_clos)");
+  k.integer("topology.seed", "", &F::seed, 0, std::numeric_limits<int64_t>::max(), "Seed of the random wiring between layers (flattened_clos)");
 }
 
 // The link keys set the same fields of either builder's spec (and the NICs' rate, CONGA's and
@@ -39,7 +56,42 @@ void read_links(const config& c, Spec& s) {
   s.delay_ps = to_ps(c.real("topology.link_delay"), 1e3);
 }
 
+const char* const fc_only[] = {"topology.tors", "topology.fabric_ports", "topology.hosts_per_tor", "topology.layers",
+                               "topology.layer_ports", "topology.seed"};
+
+topology build_fc(const config& c) {
+  reject_unused(c, {"topology.leaves", "topology.spines", "topology.hosts_per_leaf", "topology.parallel_links", "topology.k"},
+                "when topology.kind is flattened_clos");
+  flattened_clos_spec s;
+  apply_keys<flattened_clos_spec> k(c, s);
+  flattened_clos_keys(k);
+  for (int64_t l : c.integers("topology.layer_ports")) s.layer_ports.push_back(unsigned(l));
+  read_links(c, s);
+  try {
+    topology t = build_flattened_clos(s);
+    // Strategy (*) of §3.2.3: with k from Eq. 4 some pair may share no top-layer ancestor and so
+    // have no up-down path; then k_min + 1. The topology does not depend on topology.routing, so
+    // shortest-path and up-down runs compare on the same wiring.
+    if (s.layers == 0 && s.layer_ports.empty() && stats_of(updown_paths(t)).unrouted > 0 &&
+        layer_count(t) + 1 <= s.fabric_ports / 2 + 1) {
+      s.layers = layer_count(t) + 1;
+      t = build_flattened_clos(s);
+    }
+    return t;
+  } catch (const std::invalid_argument& e) {
+    // The builder names the field at fault ("layer_ports: ..."): the key that sets it.
+    const std::string what = e.what();
+    const size_t colon = what.find(':');
+    std::string field = colon == std::string::npos ? "tors" : what.substr(0, colon);
+    if (field == "host_ports") field = "hosts_per_tor";
+    fail(c, "topology." + field, colon == std::string::npos ? what : what.substr(colon + 2));
+  }
+}
+
 topology build(const config& c) {
+  if (c.string("topology.kind") == "flattened_clos") return build_fc(c);
+  const std::vector<std::string> fc_keys(std::begin(fc_only), std::end(fc_only));
+  reject_unused(c, fc_keys, "unless topology.kind is flattened_clos");
   if (c.string("topology.kind") == "leaf_spine") {
     reject_unused(c, {"topology.k"}, "when topology.kind is leaf_spine");
     leaf_spine_spec s;
@@ -61,11 +113,17 @@ topology build(const config& c) {
 }  // namespace
 
 void declare_topology_keys(param_registry& r) {
-  r.choice("topology.kind", "leaf_spine", {"leaf_spine", "fat_tree"}, "Topology builder");
+  r.choice("topology.kind", "leaf_spine", {"leaf_spine", "fat_tree", "flattened_clos"}, "Topology builder");
+  r.choice("topology.routing", "shortest_path", {"shortest_path", "updown"},
+           "Routes the controller installs: ECMP over shortest paths, or the edge-disjoint virtual up-down paths of the Flattened Clos paper (flattened_clos only)");
   declare_keys<leaf_spine_spec> leaf_spine(r);
   leaf_spine_keys(leaf_spine);
   declare_keys<fat_tree_spec> fat_tree(r);
   fat_tree_keys(fat_tree);
+  declare_keys<flattened_clos_spec> fc(r);
+  flattened_clos_keys(fc);
+  r.integer_list("topology.layer_ports", "ports", {}, 1, 256, 0,
+                 "Fabric ports per virtual layer [l_1..l_k], summing to fabric_ports; empty = spread evenly (flattened_clos)");
   declare_link_keys(r);
 }
 
@@ -74,7 +132,8 @@ topology read_topology(const config& c) {
   // Each switch holds a route entry per host: past this size the tables alone take gigabytes.
   constexpr size_t max_hosts = 16384;
   if (t.hosts.size() > max_hosts) {
-    const std::string key = c.string("topology.kind") == "fat_tree" ? "topology.k" : "topology.hosts_per_leaf";
+    const std::string kind = c.string("topology.kind");
+    const std::string key = kind == "fat_tree" ? "topology.k" : kind == "flattened_clos" ? "topology.hosts_per_tor" : "topology.hosts_per_leaf";
     fail(c, key, fmt::format("the topology has {} hosts; a run supports at most {} (per-host route tables)",
                              t.hosts.size(), max_hosts));
   }
@@ -87,6 +146,21 @@ topology read_topology(const config& c) {
     }
   }
   return t;
+}
+
+void read_routing(const config& c, const topology& t, switch_config& sw) {
+  sw.routing = c.string("topology.routing") == "updown" ? route_kind::updown : route_kind::shortest_path;
+  sw.route_classes = 1;
+  if (sw.routing != route_kind::updown) return;
+  if (c.string("topology.kind") != "flattened_clos")
+    fail(c, "topology.routing", "updown needs the virtual layers of topology.kind = \"flattened_clos\"");
+  sw.route_classes = updown_classes(t);
+  const std::vector<pair_paths> pairs = updown_paths(t);
+  for (const pair_paths& pp : pairs)
+    if (pp.paths.empty())
+      fail(c, "topology.layers", fmt::format("{} of {} ToR pairs have no up-down path (first: {} -> {}): their layered "
+                                             "up-trees share no top-layer ToR; use more layers (or fewer ToRs)",
+                                             stats_of(pairs).unrouted, pairs.size(), t.nodes[pp.src].name, t.nodes[pp.dst].name));
 }
 
 }  // namespace netasic

@@ -144,6 +144,20 @@ void sundial(program& p) {
   p.phv.push_back(phv_decl{"sundial", "sync_timestamp", 64});
 }
 
+// Up-down routing (Zhao et al., NSDI'23) as a legal-turn check: each ingress port's class
+// (arrived up or down, at which layer) read by index, then the route keyed by destination and
+// class: entries = hosts x classes (route_table.h).
+void updown(program& p, const switch_program_inputs& in) {
+  const unsigned classes = in.sw.route_classes;
+  p.tables.push_back(table_decl{"updown", "port_class", match_kind::index, in.ports, 0, 8, gress::ingress, {}, ""});
+  for (table_decl& t : p.tables)
+    if (t.name == "route") {
+      t.entries *= classes;
+      t.key_bits += bits_for(classes);
+      t.after.push_back("port_class");
+    }
+}
+
 void balancer(program& p, const switch_program_inputs& in) {
   switch (in.sw.lb.mode) {
     case lb_mode::ecmp: break;   // the member table itself
@@ -194,6 +208,7 @@ program switch_program(const switch_program_inputs& in) {
   p.phv.push_back(phv_decl{"ecmp", "flow_hash", sw.hash_bits});
   if (in.int_enabled) p.phv.push_back(phv_decl{"int", "int_record", 8 * int_hop::bytes});
   if (sw.mirror.to != mirror_config::target::off) p.phv.push_back(phv_decl{"mirror", "mirror_session_id", 16});
+  if (sw.route_classes > 1) updown(p, in);
   balancer(p, in);
   if (sw.flowcut_on) flowcut(p, in);
   if (in.sundial) sundial(p);

@@ -1,40 +1,52 @@
-// Ingress forwarding table (core, no SystemC): exact match on the destination host, giving an
-// ECMP group (base, size) in a member table of egress ports. Written over the register bus.
+// Ingress forwarding table (core, no SystemC): exact match on the destination host and the
+// ingress port's class, giving an ECMP group (base, size) in a member table of egress ports.
+// Written over the register bus. With one class (the default) it is a plain destination table;
+// up-down routing (Zhao et al., NSDI'23) uses a class per (arrived up/down, port layer), the
+// legal-turn check on port layers, so a packet never turns from down to up.
 //
 // Register map (32-bit registers, byte offsets):
 //   0x0000_0000  SWITCH_ID   RO  switch number (the 12-bit ID used by INT)
 //   0x0000_0004  NUM_PORTS   RO
-//   0x1000_0000 + 4*host     ROUTE   [31:16] group base, [15:0] group size (0 = no route)
-//   0x2000_0000 + 4*i        MEMBER  [15:0] egress port
+//   0x1000_0000 + 4*(host*classes + class)  ROUTE   [31:16] group base, [15:0] group size (0 = no route)
+//   0x2000_0000 + 4*i        MEMBER      [15:0] egress port
+//   0x4000_0000 + 4*port     PORT_CLASS  [7:0] the ingress class of frames that arrive on port (< classes)
 #pragma once
 #include <cstdint>
 #include <vector>
 
 namespace netasic {
 
+// How the route controller fills the table: ECMP over shortest paths (one class), or the
+// edge-disjoint virtual up-down paths of a layered topology with the legal-turn classes.
+enum class route_kind { shortest_path, updown };
+
 class route_table {
  public:
   static constexpr uint32_t reg_switch_id = 0x0, reg_num_ports = 0x4;
-  static constexpr uint32_t reg_route = 0x1000'0000, reg_member = 0x2000'0000;
+  static constexpr uint32_t reg_route = 0x1000'0000, reg_member = 0x2000'0000, reg_port_class = 0x4000'0000;
 
-  route_table(unsigned switch_id, unsigned ports, unsigned hosts, unsigned members)
-      : id_(switch_id), ports_(ports), route_(hosts, 0), member_(members, 0) {}
+  route_table(unsigned switch_id, unsigned ports, unsigned hosts, unsigned members, unsigned classes = 1)
+      : id_(switch_id), ports_(ports), classes_(classes), route_(size_t(hosts) * classes, 0), member_(members, 0),
+        port_class_(ports, 0) {}
 
-  // Egress port for `dst_host` given the packet's hash, or -1 when there is no route.
+  // Egress port for `dst_host` given the packet's hash, or -1 when there is no route. Frames
+  // the switch makes itself (mirror copies) look up class 0, a host's.
   int lookup(uint32_t dst_host, uint32_t hash) const {
-    if (dst_host >= route_.size()) return -1;
-    const uint32_t e = route_[dst_host], size = e & 0xFFFF, base = e >> 16;
-    if (size == 0) return -1;
+    uint32_t base, size;
+    if (!group(dst_host, ports_, base, size)) return -1;
     return member_[base + hash % size];
   }
 
-  // The multipath group of `dst_host`: members base .. base + size - 1; false when no route.
-  bool group(uint32_t dst_host, uint32_t& base, uint32_t& size) const {
-    if (dst_host >= route_.size()) return false;
-    base = route_[dst_host] >> 16;
-    size = route_[dst_host] & 0xFFFF;
+  // The multipath group of `dst_host` for a frame from `in_port`: members base .. base + size - 1;
+  // false when no route. A port past the front panel (recirculation, CPU) is class 0.
+  bool group(uint32_t dst_host, uint32_t in_port, uint32_t& base, uint32_t& size) const {
+    const size_t i = size_t(dst_host) * classes_ + (in_port < ports_ ? port_class_[in_port] : 0);
+    if (i >= route_.size()) return false;
+    base = route_[i] >> 16;
+    size = route_[i] & 0xFFFF;
     return size != 0;
   }
+  bool group(uint32_t dst_host, uint32_t& base, uint32_t& size) const { return group(dst_host, ports_, base, size); }
   uint32_t member(uint32_t i) const { return member_[i]; }
 
   // Register access; false = no register at that offset (or read-only / bad value).
@@ -49,6 +61,11 @@ class route_table {
       member_[(offset - reg_member) / 4] = uint16_t(value);
       return true;
     }
+    if (offset >= reg_port_class && offset < reg_port_class + 4 * port_class_.size()) {
+      if (value >= classes_) return false;
+      port_class_[(offset - reg_port_class) / 4] = uint8_t(value);
+      return true;
+    }
     return false;
   }
   bool read(uint32_t offset, uint32_t& value) const {
@@ -56,15 +73,17 @@ class route_table {
     else if (offset == reg_num_ports) value = ports_;
     else if (offset >= reg_route && offset < reg_route + 4 * route_.size()) value = route_[(offset - reg_route) / 4];
     else if (offset >= reg_member && offset < reg_member + 4 * member_.size()) value = member_[(offset - reg_member) / 4];
+    else if (offset >= reg_port_class && offset < reg_port_class + 4 * port_class_.size()) value = port_class_[(offset - reg_port_class) / 4];
     else return false;
     return true;
   }
   unsigned member_capacity() const { return unsigned(member_.size()); }
 
  private:
-  unsigned id_, ports_;
+  unsigned id_, ports_, classes_;
   std::vector<uint32_t> route_;
   std::vector<uint16_t> member_;
+  std::vector<uint8_t> port_class_;
 };
 
 }  // namespace netasic

@@ -40,7 +40,7 @@ switch_model::switch_model(sc_core::sc_module_name name, unsigned id, const std:
       stats_(stats),
       events_(events),
       hash_(crc_hash_unit(crc_hash_config{cfg.hash_bits, cfg.hash_seed})),
-      routes_(id, unsigned(port_rate_bps.size()), hosts, cfg.member_capacity),
+      routes_(id, unsigned(port_rate_bps.size()), hosts, cfg.member_capacity, cfg.route_classes),
       lb_(cfg.lb, routes_, port_rate_bps),
       // Front-panel ports, one recirculation port per pipe, the CPU port.
       tm_(cfg.tm, unsigned(port_rate_bps.size()) + cfg.pipes + 1),
@@ -206,7 +206,7 @@ void switch_model::enqueue(packet& p, uint64_t now) {
     out = unsigned(tx.size()) + port_[p.in_port].pipe;
   } else {
     uint32_t base, size;
-    if (!routes_.group(host_of_ip(p.ip.dst), base, size)) return drop(p, &drop_counters::no_route);
+    if (!routes_.group(host_of_ip(p.ip.dst), p.in_port, base, size)) return drop(p, &drop_counters::no_route);
     const lb_route r = lb_.route(p, flow_hash(p), base, size, now);
     if (r.held) return;
     if (r.clear) recirculate_clear(port_[p.in_port].pipe, now);

@@ -11,7 +11,7 @@
 namespace netasic {
 
 unsigned topology::add_node(node_kind k, const std::string& name, unsigned tier) {
-  nodes.push_back({k, name, tier, {}});
+  nodes.push_back({k, name, tier, {}, {}});
   const unsigned id = unsigned(nodes.size() - 1);
   (k == node_kind::host ? hosts : switches).push_back(id);
   return id;

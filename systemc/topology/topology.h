@@ -14,6 +14,9 @@ struct topo_node {
   std::string name;                 // "host12", "leaf3", "spine1", "edge5", "agg2", "core0"
   unsigned tier = 0;                // 0 host, 1 leaf/edge, 2 spine/agg, 3 core
   std::vector<unsigned> port_link;  // port number -> link index
+  // Flattened Clos: port number -> virtual layer 1..k of a fabric port, 0 for a host port
+  // (Zhao et al., NSDI'23, §3.1: the fixed port-to-layer map). Empty in other topologies.
+  std::vector<unsigned> port_layer;
 };
 
 struct topo_link {

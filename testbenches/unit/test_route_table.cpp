@@ -155,3 +155,31 @@ TEST(RouteTable, RandomAccessesMatchTheGoldenModel) {
     }
   }
 }
+
+// Ingress classes (the up-down routing's legal-turn check): the entry is dst * classes + the
+// class written for the frame's ingress port; ports past the front panel are class 0.
+TEST(RouteTable, IngressClassSelectsTheEntry) {
+  route_table t(0, 4, 2, 8, 3);
+  const uint32_t route_base = route_table::reg_route, member_base = route_table::reg_member,
+                 class_base = route_table::reg_port_class;
+  for (uint32_t i = 0; i < 4; ++i) ASSERT_TRUE(t.write(member_base + 4 * i, i));
+  EXPECT_FALSE(t.write(class_base + 4 * 1, 3));   // class 3 of 3 classes
+  ASSERT_TRUE(t.write(class_base + 4 * 1, 2));    // port 1 is class 2
+  ASSERT_TRUE(t.write(class_base + 4 * 2, 1));    // port 2 is class 1
+  ASSERT_TRUE(t.write(route_base + 4 * (1 * 3 + 0), 0u << 16 | 1));   // host 1, class 0: port 0
+  ASSERT_TRUE(t.write(route_base + 4 * (1 * 3 + 1), 1u << 16 | 1));   // class 1: port 1
+  ASSERT_TRUE(t.write(route_base + 4 * (1 * 3 + 2), 2u << 16 | 2));   // class 2: ports 2, 3
+  uint32_t base = 0, size = 0, v = 0;
+  ASSERT_TRUE(t.group(1, 0, base, size));
+  EXPECT_EQ(base, 0u);
+  ASSERT_TRUE(t.group(1, 2, base, size));
+  EXPECT_EQ(base, 1u);
+  ASSERT_TRUE(t.group(1, 1, base, size));
+  EXPECT_EQ(base, 2u);
+  EXPECT_EQ(size, 2u);
+  ASSERT_TRUE(t.group(1, 9, base, size));   // the CPU port: class 0
+  EXPECT_EQ(base, 0u);
+  EXPECT_FALSE(t.group(0, 1, base, size));  // host 0 has no route in class 2
+  ASSERT_TRUE(t.read(class_base + 4 * 1, v));
+  EXPECT_EQ(v, 2u);
+}

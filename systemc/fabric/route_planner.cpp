@@ -1,0 +1,91 @@
+#include "fabric/route_planner.h"
+
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+namespace netasic {
+
+unsigned updown_classes(const topology& t) { return 2 * layer_count(t) + 1; }
+
+unsigned updown_port_class(const topology& t, unsigned node, unsigned port) {
+  const topo_node& n = t.nodes[node];
+  if (port >= n.port_layer.size() || n.port_layer[port] == 0) return 0;
+  const topo_link& l = t.links[n.port_link[port]];
+  const unsigned far = l.other(node), j = n.port_layer[port];
+  const bool down = t.nodes[far].port_layer.size() > l.port_on(far) && t.nodes[far].port_layer[l.port_on(far)] > j;
+  return 2 * (j - 1) + 1 + (down ? 1 : 0);
+}
+
+route_plan plan_updown_routes(const topology& t, const std::vector<pair_paths>& pairs) {
+  route_plan plan;
+  plan.classes = updown_classes(t);
+  const unsigned C = plan.classes;
+  std::vector<unsigned> sw_index(t.nodes.size(), ~0u);
+  for (unsigned i = 0; i < t.switches.size(); ++i) sw_index[t.switches[i]] = i;
+  plan.per_switch.resize(t.switches.size());
+  for (unsigned s = 0; s < t.switches.size(); ++s) {
+    auto& r = plan.per_switch[s];
+    r.route.assign(t.hosts.size() * C, 0);
+    for (unsigned p = 0; p < t.nodes[t.switches[s]].port_link.size(); ++p) r.port_class.push_back(updown_port_class(t, t.switches[s], p));
+  }
+  // (switch index, destination ToR node, class) -> egress ports the paths take
+  std::map<std::tuple<unsigned, unsigned, unsigned>, std::set<uint16_t>> turns;
+  std::set<std::pair<unsigned, unsigned>> unrouted;   // (source ToR, destination ToR)
+  for (const pair_paths& pp : pairs) {
+    if (pp.paths.empty()) unrouted.insert({pp.src, pp.dst});
+    for (const route_path& p : pp.paths)
+      for (size_t i = 0; i < p.links.size(); ++i) {
+        const unsigned x = p.nodes[i];
+        const unsigned cls = i == 0 ? 0 : updown_port_class(t, x, t.links[p.links[i - 1]].port_on(x));
+        turns[{sw_index[x], pp.dst, cls}].insert(uint16_t(t.links[p.links[i]].port_on(x)));
+      }
+  }
+  std::vector<std::map<std::vector<uint16_t>, uint32_t>> groups(t.switches.size());
+  auto group_of = [&](unsigned sw, const std::vector<uint16_t>& ports) {
+    auto [it, fresh] = groups[sw].try_emplace(ports, uint32_t(plan.per_switch[sw].members.size()));
+    if (fresh) plan.per_switch[sw].members.insert(plan.per_switch[sw].members.end(), ports.begin(), ports.end());
+    return (it->second << 16) | uint32_t(ports.size());
+  };
+  for (unsigned h = 0; h < t.hosts.size(); ++h) {
+    const unsigned host_link = t.nodes[t.hosts[h]].port_link[0];
+    const unsigned tor = t.host_switch(h);
+    if (t.links[host_link].failed) {
+      for (unsigned s = 0; s < t.switches.size(); ++s) plan.unreachable.push_back(fmt::format("{} -> {}", t.nodes[t.switches[s]].name, t.nodes[t.hosts[h]].name));
+      continue;
+    }
+    const uint32_t last = group_of(sw_index[tor], {uint16_t(t.links[host_link].port_on(tor))});
+    for (unsigned c = 0; c < C; ++c) plan.per_switch[sw_index[tor]].route[h * C + c] = last;
+    for (unsigned s = 0; s < t.switches.size(); ++s) {
+      if (t.switches[s] == tor) continue;
+      if (unrouted.count({t.switches[s], tor}))
+        plan.unreachable.push_back(fmt::format("{} -> {}", t.nodes[t.switches[s]].name, t.nodes[t.hosts[h]].name));
+      for (unsigned c = 0; c < C; ++c) {
+        const auto it = turns.find({s, tor, c});
+        if (it != turns.end()) plan.per_switch[s].route[h * C + c] = group_of(s, {it->second.begin(), it->second.end()});
+      }
+    }
+  }
+  return plan;
+}
+
+dependency_graph plan_dependencies(const topology& t, const route_plan& plan) {
+  return dependencies_of(t, [&](unsigned sw, unsigned in_port, unsigned dst, std::vector<unsigned>& ports) {
+    const auto& r = plan.per_switch[sw];
+    const unsigned cls = in_port < r.port_class.size() ? r.port_class[in_port] : 0;
+    const uint32_t e = r.route[size_t(dst) * plan.classes + cls], base = e >> 16, size = e & 0xFFFF;
+    for (uint32_t i = 0; i < size; ++i) ports.push_back(r.members[base + i]);
+  });
+}
+
+route_plan plan_fabric_routes(const topology& t, const switch_config& sw) {
+  route_plan plan = sw.routing == route_kind::updown
+                        ? plan_updown_routes(t, updown_paths(t))
+                        : plan_routes(t, sw.lb.mode == lb_mode::wcmp ? sw.lb.wcmp_table_size : 0);
+  const dependency_graph g = plan_dependencies(t, plan);
+  plan.cbd_cycle = g.describe(g.find_cycle());
+  return plan;
+}
+
+}  // namespace netasic

@@ -1,0 +1,37 @@
+// Min-cost max-flow by successive shortest paths (Bellman-Ford on the residual graph), integer
+// capacities and costs. Small and exact; the up-down routing solves one per ToR pair, as the
+// paper does with OR-tools (Zhao et al., NSDI'23, Appendix A.1).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+namespace netasic {
+
+class min_cost_flow {
+ public:
+  static constexpr int64_t infinite = int64_t(1) << 40;
+
+  explicit min_cost_flow(unsigned nodes) : out_(nodes) {}
+  // The arc's id; its reverse residual arc is id ^ 1.
+  unsigned add_arc(unsigned from, unsigned to, int64_t capacity, int64_t cost);
+  // Pushes as much flow as possible from s to t at the least cost; returns the flow. Flows of an
+  // earlier solve are cleared first, so one graph serves many pairs.
+  int64_t solve(unsigned s, unsigned t);
+  int64_t cost() const { return cost_; }
+  int64_t flow(unsigned arc) const { return arcs_[arc].flow; }
+  void take(unsigned arc, int64_t f) { arcs_[arc].flow -= f; }   // path decomposition
+  unsigned head(unsigned arc) const { return arcs_[arc].to; }
+  const std::vector<unsigned>& arcs_from(unsigned node) const { return out_[node]; }
+  unsigned nodes() const { return unsigned(out_.size()); }
+
+ private:
+  struct arc {
+    unsigned to;
+    int64_t cap, cost, flow;
+  };
+  std::vector<arc> arcs_;
+  std::vector<std::vector<unsigned>> out_;
+  int64_t cost_ = 0;
+};
+
+}  // namespace netasic

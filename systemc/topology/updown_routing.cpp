@@ -1,0 +1,211 @@
+#include "topology/updown_routing.h"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "topology/min_cost_flow.h"
+
+namespace netasic {
+
+unsigned layer_count(const topology& t) {
+  unsigned k = 0;
+  for (unsigned s : t.switches)
+    for (unsigned l : t.nodes[s].port_layer) k = std::max(k, l);
+  return k;
+}
+
+namespace {
+
+bool has_host(const topology& t, unsigned node) {
+  for (unsigned li : t.nodes[node].port_link)
+    if (t.nodes[t.links[li].other(node)].kind == node_kind::host) return true;
+  return false;
+}
+
+// The virtual up-down graph (Fig. 4c): per switch index i, up nodes U(i,1..k-1), down nodes
+// D(i,1..k-1) and the unsplit top T(i). Solid arcs (one per physical link and direction of
+// travel) cost one hop; dashed arcs inside a switch cost almost nothing ("eps", Alg. 1 line 1).
+class virtual_graph {
+ public:
+  explicit virtual_graph(const topology& t);
+  // The physical paths of one pair, contracted and without repeats.
+  std::vector<route_path> paths(unsigned src_sw, unsigned dst_sw);
+
+ private:
+  static constexpr int64_t solid = int64_t(1) << 20, dashed = 1;
+  unsigned node(unsigned i, unsigned j, bool up) const { return i * per_ + (j == k_ ? 2 * (k_ - 1) : (up ? 0 : k_ - 1) + j - 1); }
+  route_path contract(const std::vector<unsigned>& arcs, unsigned src_node) const;
+  const topology& t_;
+  unsigned k_, per_;
+  min_cost_flow g_;
+  std::vector<unsigned> arc_link_;   // forward arc id / 2 -> physical link, or none
+  std::vector<unsigned> arc_to_;     // forward arc id / 2 -> switch node it enters
+};
+
+virtual_graph::virtual_graph(const topology& t)
+    : t_(t), k_(layer_count(t)), per_(2 * k_ - 1), g_(unsigned(t.switches.size()) * (2 * k_ - 1)) {
+  if (k_ < 2) throw std::invalid_argument("up-down routing needs a topology whose switch ports carry virtual layers (k >= 2)");
+  std::vector<unsigned> sw_index(t.nodes.size(), ~0u);
+  for (unsigned i = 0; i < t.switches.size(); ++i) sw_index[t.switches[i]] = i;
+  auto add = [&](unsigned from, unsigned to, int64_t cap, int64_t cost, unsigned link, unsigned enters) {
+    g_.add_arc(from, to, cap, cost);
+    arc_link_.push_back(link);
+    arc_to_.push_back(enters);
+  };
+  for (unsigned li = 0; li < t.links.size(); ++li) {
+    const topo_link& l = t.links[li];
+    if (l.failed || t.nodes[l.a].kind != node_kind::sw || t.nodes[l.b].kind != node_kind::sw) continue;
+    if (t.nodes[l.a].port_layer.size() <= l.a_port || t.nodes[l.b].port_layer.size() <= l.b_port)
+      throw std::invalid_argument(fmt::format("link {}: a port without a virtual layer", l.name));
+    unsigned lo = l.a, hi = l.b, jl = t.nodes[l.a].port_layer[l.a_port], jh = t.nodes[l.b].port_layer[l.b_port];
+    if (jl > jh) std::swap(lo, hi), std::swap(jl, jh);
+    if (jl == 0 || jh != jl + 1)
+      throw std::invalid_argument(fmt::format("link {} joins layers {} and {}; up-down routing needs adjacent layers", l.name, jl, jh));
+    add(node(sw_index[lo], jl, true), node(sw_index[hi], jh, true), 1, solid, li, hi);
+    add(node(sw_index[hi], jh, false), node(sw_index[lo], jl, false), 1, solid, li, lo);
+  }
+  for (unsigned i = 0; i < t.switches.size(); ++i)
+    for (unsigned j = 1; j < k_; ++j) {
+      add(node(i, j, true), node(i, j + 1, true), min_cost_flow::infinite, dashed, ~0u, t.switches[i]);
+      add(node(i, j + 1, false), node(i, j, false), min_cost_flow::infinite, dashed, ~0u, t.switches[i]);
+    }
+}
+
+// Lemma 4, item 3: virtual nodes become their physical switch; a switch met again closes a
+// cycle, which is cut out.
+route_path virtual_graph::contract(const std::vector<unsigned>& arcs, unsigned src_node) const {
+  route_path p;
+  p.nodes.push_back(src_node);
+  for (unsigned a : arcs) {
+    const unsigned li = arc_link_[a / 2];
+    if (li == ~0u) continue;   // a dashed arc stays inside the switch
+    const unsigned to = arc_to_[a / 2];
+    const auto seen = std::find(p.nodes.begin(), p.nodes.end(), to);
+    if (seen != p.nodes.end()) {
+      p.nodes.erase(seen + 1, p.nodes.end());
+      p.links.resize(p.nodes.size() - 1);
+      continue;
+    }
+    p.nodes.push_back(to);
+    p.links.push_back(li);
+  }
+  return p;
+}
+
+std::vector<route_path> virtual_graph::paths(unsigned src_sw, unsigned dst_sw) {
+  const unsigned s = node(src_sw, 1, true), d = node(dst_sw, 1, false);
+  const int64_t f = g_.solve(s, d);
+  std::vector<route_path> out;
+  for (int64_t n = 0; n < f; ++n) {
+    // Alg. 1, lines 4-9: follow arcs that still carry flow; a min-cost flow has no cycle.
+    std::vector<unsigned> arcs;
+    for (unsigned v = s; v != d;) {
+      unsigned next = ~0u;
+      for (unsigned a : g_.arcs_from(v))
+        if (a % 2 == 0 && g_.flow(a) >= 1) {
+          next = a;
+          break;
+        }
+      if (next == ~0u) throw std::logic_error("up-down routing: flow decomposition lost its way");
+      g_.take(next, 1);
+      arcs.push_back(next);
+      v = g_.head(next);
+    }
+    route_path p = contract(arcs, t_.switches[src_sw]);
+    const bool repeat = std::any_of(out.begin(), out.end(), [&](const route_path& q) { return q.links == p.links; });
+    if (!repeat) out.push_back(std::move(p));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<pair_paths> updown_paths(const topology& t) {
+  virtual_graph g(t);
+  std::vector<pair_paths> out;
+  for (unsigned i = 0; i < t.switches.size(); ++i) {
+    if (!has_host(t, t.switches[i])) continue;
+    for (unsigned j = 0; j < t.switches.size(); ++j) {
+      if (i == j || !has_host(t, t.switches[j])) continue;
+      out.push_back({t.switches[i], t.switches[j], g.paths(i, j)});
+    }
+  }
+  return out;
+}
+
+path_stats stats_of(const std::vector<pair_paths>& pairs) {
+  path_stats s;
+  s.min_paths = std::numeric_limits<unsigned>::max();
+  double paths = 0, hops = 0, shortest = 0;
+  for (const pair_paths& pp : pairs) {
+    ++s.pairs;
+    s.min_paths = std::min(s.min_paths, unsigned(pp.paths.size()));
+    if (pp.paths.empty()) {
+      ++s.unrouted;
+      continue;
+    }
+    size_t best = std::numeric_limits<size_t>::max();
+    for (const route_path& p : pp.paths) {
+      hops += double(p.links.size());
+      best = std::min(best, p.links.size());
+      s.max_length = std::max(s.max_length, unsigned(p.links.size()));
+    }
+    paths += double(pp.paths.size());
+    shortest += double(best);
+  }
+  if (s.pairs == 0) return s;
+  s.mean_paths = paths / s.pairs;
+  s.mean_length = paths > 0 ? hops / paths : 0;
+  s.mean_shortest = s.pairs > s.unrouted ? shortest / (s.pairs - s.unrouted) : 0;
+  return s;
+}
+
+path_stats shortest_path_stats(const topology& t) {
+  path_stats s;
+  s.min_paths = std::numeric_limits<unsigned>::max();
+  std::vector<unsigned> tors;
+  for (unsigned n : t.switches)
+    if (has_host(t, n)) tors.push_back(n);
+  double paths = 0, hops = 0, shortest = 0;
+  constexpr unsigned inf = std::numeric_limits<unsigned>::max();
+  for (unsigned src : tors) {
+    const std::vector<unsigned> d = t.distances_from(src);
+    // Shortest paths counted in order of distance: each node sums the counts of its predecessors.
+    std::vector<unsigned> order;
+    for (unsigned n = 0; n < t.nodes.size(); ++n)
+      if (d[n] != inf && t.nodes[n].kind == node_kind::sw) order.push_back(n);
+    std::sort(order.begin(), order.end(), [&](unsigned x, unsigned y) { return d[x] < d[y]; });
+    std::vector<double> count(t.nodes.size(), 0);
+    count[src] = 1;
+    for (unsigned n : order)
+      for (unsigned li : t.nodes[n].port_link) {
+        const topo_link& l = t.links[li];
+        const unsigned m = l.other(n);
+        if (!l.failed && t.nodes[m].kind == node_kind::sw && d[m] != inf && d[m] + 1 == d[n]) count[n] += count[m];
+      }
+    for (unsigned dst : tors) {
+      if (dst == src) continue;
+      ++s.pairs;
+      if (d[dst] == inf) {
+        ++s.unrouted;
+        s.min_paths = 0;
+        continue;
+      }
+      s.min_paths = std::min(s.min_paths, unsigned(std::min(count[dst], 4e9)));
+      s.max_length = std::max(s.max_length, d[dst]);
+      paths += count[dst];
+      hops += count[dst] * d[dst];
+      shortest += d[dst];
+    }
+  }
+  if (s.pairs == 0) return s;
+  s.mean_paths = paths / s.pairs;
+  s.mean_length = paths > 0 ? hops / paths : 0;
+  s.mean_shortest = s.pairs > s.unrouted ? shortest / (s.pairs - s.unrouted) : 0;
+  return s;
+}
+
+}  // namespace netasic

@@ -1,0 +1,45 @@
+// Edge-disjoint virtual up-down routing (Zhao et al., NSDI'23, §3.1.2 and Appendix A.1, Alg. 1):
+// the directed virtual up-down graph of a layered topology (up and down copies of every virtual
+// switch below the top layer), a min-cost max-flow per ToR pair from S_u^{i,1} to S_d^{j,1},
+// decomposed into paths and contracted onto the physical ToRs. Also the path statistics of the
+// paper's Tables 1 and 2, for these paths and for shortest paths.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "topology/topology.h"
+
+namespace netasic {
+
+struct route_path {
+  std::vector<unsigned> nodes;   // switch nodes, source ToR first
+  std::vector<unsigned> links;   // links[i] joins nodes[i] and nodes[i + 1]
+};
+
+struct pair_paths {
+  unsigned src = 0, dst = 0;     // switch nodes (ToRs with hosts)
+  std::vector<route_path> paths;
+};
+
+// Every ordered pair of distinct ToRs (switches with a host) with its up-down paths over links
+// that are up. Needs topo_node::port_layer on every switch and every fabric link joining
+// adjacent layers; throws std::invalid_argument saying which link or switch breaks that.
+std::vector<pair_paths> updown_paths(const topology& t);
+
+// The number of virtual layers k of a layered topology (the largest port layer).
+unsigned layer_count(const topology& t);
+
+struct path_stats {
+  unsigned pairs = 0;
+  double mean_paths = 0;          // paths per ToR pair
+  double mean_length = 0;         // ToR-to-ToR hops, over every path of every pair
+  double mean_shortest = 0;       // the shortest path of each pair, averaged over pairs
+  unsigned min_paths = 0, max_length = 0;
+  unsigned unrouted = 0;          // pairs with no path
+};
+path_stats stats_of(const std::vector<pair_paths>& pairs);
+// Shortest paths between ToRs (what ECMP spreads over): paths per pair is the number of distinct
+// shortest paths, every one of the pair's shortest length.
+path_stats shortest_path_stats(const topology& t);
+
+}  // namespace netasic

@@ -1,0 +1,56 @@
+// A Flattened Clos run end to end: the up-down routes installed over the register bus deliver
+// every packet and the run reports them free of cyclic buffer dependencies; the control, ECMP
+// over shortest paths on the same wiring, must report a cycle. `netasic paths` says the same.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "run_cli.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+const std::string scenario = NETASIC_SOURCE_DIR "/scenarios/clos/fc32_updown.toml";
+const std::string shorter = " --set sim.duration=300";
+}  // namespace
+
+TEST(FlattenedClosRun, UpDownIsCbdFreeAndDeliversShortestPathIsNot) {
+  const fs::path up = scratch("clos", "updown"), sp = scratch("clos", "shortest");
+  outcome o = netasic("run " + scenario + " --quiet --out " + up.string() + shorter);
+  ASSERT_EQ(o.code, 0) << o.output;
+  o = netasic("run " + scenario + " --quiet --set topology.routing=shortest_path --out " + sp.string() + shorter);
+  ASSERT_EQ(o.code, 0) << o.output;
+  EXPECT_NE(o.output.find("warning: the routes have a cyclic buffer dependency"), std::string::npos) << o.output;
+  const auto a = nlohmann::json::parse(slurp(up / "summary.json")), b = nlohmann::json::parse(slurp(sp / "summary.json"));
+  EXPECT_TRUE(a["routing"]["cbd_free"].get<bool>());
+  EXPECT_EQ(a["routing"]["ingress_classes"].get<unsigned>(), 7u);   // k = 3: host, up/down at each layer
+  EXPECT_FALSE(b["routing"]["cbd_free"].get<bool>());               // the control
+  EXPECT_FALSE(b["routing"]["cbd_cycle"].get<std::string>().empty());
+  for (const auto* s : {&a, &b}) {
+    EXPECT_EQ((*s)["packets"]["dropped"].get<uint64_t>(), 0u);
+    EXPECT_EQ((*s)["flows"]["started"], (*s)["flows"]["completed"]);
+    EXPECT_GT((*s)["flows"]["completed"].get<uint64_t>(), 0u);
+  }
+  // Up-down paths are longer than shortest paths (§4.2, Table 2): the same packets take more hops.
+  EXPECT_EQ(a["packets"]["sent"], b["packets"]["sent"]);
+  EXPECT_GT(a["packet_hops"].get<uint64_t>(), b["packet_hops"].get<uint64_t>());
+}
+
+TEST(FlattenedClosRun, PathsCommandAndBadParameters) {
+  outcome o = netasic("paths " + scenario);
+  ASSERT_EQ(o.code, 0) << o.output;
+  EXPECT_NE(o.output.find("3 virtual layers [3,6,3] ports"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("no cycle"), std::string::npos) << o.output;
+  o = netasic("paths " + scenario + " --set topology.routing=shortest_path");
+  EXPECT_NE(o.output.find("CYCLIC BUFFER DEPENDENCY"), std::string::npos) << o.output;
+  o = netasic("paths " + scenario + " --set topology.fabric_ports=7");
+  EXPECT_EQ(o.code, 2);
+  EXPECT_NE(o.output.find("key 'topology.fabric_ports'"), std::string::npos) << o.output;
+  o = netasic("paths " + scenario + " --set topology.layer_ports=[3,3,3]");
+  EXPECT_NE(o.output.find("key 'topology.layer_ports'"), std::string::npos) << o.output;
+  o = netasic("paths " + scenario + " --set topology.kind=fat_tree");
+  EXPECT_NE(o.output.find("topology.tors"), std::string::npos) << o.output;   // a flattened_clos key set for a fat tree
+}

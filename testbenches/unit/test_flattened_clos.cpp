@@ -1,0 +1,383 @@
+// Flattened Clos (Zhao et al., NSDI'23): the builder against Eq. 1, 2 and 4 and the paper's
+// layer vectors; the min-cost flow against brute force; the up-down paths against their
+// definition (up-down in the layered graph, edge-disjoint per pair, at most 2k hops); the CBD
+// checker against hand-made path sets, with shortest-path routing as the control that must
+// have a cycle.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <functional>
+#include <iterator>
+#include <limits>
+#include <memory>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "common/rng.h"
+#include "fabric/route_planner.h"
+#include "topology/cbd_check.h"
+#include "topology/flattened_clos.h"
+#include "topology/min_cost_flow.h"
+#include "topology/updown_routing.h"
+
+using namespace netasic;
+
+namespace {
+
+flattened_clos_spec fc(unsigned n, unsigned s, unsigned h, std::vector<unsigned> l, uint64_t seed) {
+  flattened_clos_spec sp;
+  sp.tors = n;
+  sp.fabric_ports = s;
+  sp.host_ports = h;
+  sp.layer_ports = std::move(l);
+  sp.seed = seed;
+  sp.host_rate_bps = sp.uplink_rate_bps = 25'000'000'000;
+  sp.delay_ps = 1'000'000;
+  return sp;
+}
+
+// Destination-based shortest-path next hops (what ECMP installs), from hop distances alone.
+next_hops_fn shortest_next_hops(const topology& t) {
+  auto dist = std::make_shared<std::vector<std::vector<unsigned>>>();
+  for (unsigned h = 0; h < t.hosts.size(); ++h) dist->push_back(t.distances_from(t.hosts[h]));
+  return [&t, dist](unsigned sw, unsigned, unsigned dst, std::vector<unsigned>& ports) {
+    const unsigned node = t.switches[sw];
+    const auto& d = (*dist)[dst];
+    for (unsigned p = 0; p < t.nodes[node].port_link.size(); ++p) {
+      const topo_link& l = t.links[t.nodes[node].port_link[p]];
+      const unsigned m = l.other(node);
+      if (!l.failed && (m == t.hosts[dst] || t.nodes[m].kind == node_kind::sw) && d[m] + 1 == d[node]) ports.push_back(p);
+    }
+  };
+}
+
+}  // namespace
+
+TEST(FlattenedClos, MinLayersFollowEquation4AsTable1) {
+  // Table 1 (64-port ToRs, s = 40): k_min 3, 3, 4, 4, 4 for N = 500, 1000, 2000, 3000, 5000.
+  EXPECT_EQ(fc_min_layers(500, 40), 3u);
+  EXPECT_EQ(fc_min_layers(1000, 40), 3u);
+  EXPECT_EQ(fc_min_layers(2000, 40), 4u);
+  EXPECT_EQ(fc_min_layers(3000, 40), 4u);
+  EXPECT_EQ(fc_min_layers(5000, 40), 4u);
+  // Eq. 4 by hand for N = 50, s = 18: sqrt(2*50*ln 50) = 19.78; k = 2 gives 10, k = 3 gives 30.25.
+  EXPECT_EQ(fc_min_layers(50, 18), 3u);
+}
+
+TEST(FlattenedClos, EvenLayerVectorsAreThePapers) {
+  using v = std::vector<unsigned>;
+  EXPECT_EQ(fc_even_layers(4, 3), (v{1, 2, 1}));            // testbed, §6.1
+  EXPECT_EQ(fc_even_layers(18, 4), (v{3, 6, 6, 3}));        // Table 2
+  EXPECT_EQ(fc_even_layers(18, 5), (v{2, 4, 4, 5, 3}));     // Table 2, N = 500
+  EXPECT_EQ(fc_even_layers(40, 4), (v{7, 13, 13, 7}));      // Tables 6, 7
+  EXPECT_EQ(fc_even_layers(40, 5), (v{5, 10, 10, 10, 5}));
+}
+
+TEST(FlattenedClos, BuilderWiresAdjacentLayersOnlyAndIsRegular) {
+  const std::vector<unsigned> l{3, 6, 6, 3};
+  const topology t = build_flattened_clos(fc(50, 18, 14, l, 7));
+  ASSERT_EQ(t.switches.size(), 50u);
+  ASSERT_EQ(t.hosts.size(), 700u);
+  for (unsigned s : t.switches) {
+    const topo_node& n = t.nodes[s];
+    ASSERT_EQ(n.port_link.size(), 32u);
+    std::vector<unsigned> per_layer(5, 0);
+    for (unsigned p = 0; p < n.port_link.size(); ++p) {
+      const topo_link& k = t.links[n.port_link[p]];
+      const unsigned m = k.other(s);
+      if (t.nodes[m].kind == node_kind::host) {
+        EXPECT_EQ(n.port_layer[p], 0u);
+        continue;
+      }
+      EXPECT_NE(m, s);
+      ++per_layer[n.port_layer[p]];
+      const unsigned far = t.nodes[m].port_layer[k.port_on(m)];
+      EXPECT_EQ(std::max(far, n.port_layer[p]) - std::min(far, n.port_layer[p]), 1u) << k.name;
+    }
+    for (unsigned j = 0; j < 4; ++j) EXPECT_EQ(per_layer[j + 1], l[j]);
+  }
+}
+
+TEST(FlattenedClos, SameSeedSameWiringOtherSeedOther) {
+  auto wiring = [](uint64_t seed) {
+    std::vector<std::string> v;
+    for (const topo_link& l : build_flattened_clos(fc(20, 6, 2, {}, seed)).links) v.push_back(l.name);
+    return v;
+  };
+  EXPECT_EQ(wiring(3), wiring(3));
+  EXPECT_NE(wiring(3), wiring(4));
+}
+
+TEST(FlattenedClos, ImpossibleParametersNameTheField) {
+  auto why = [](flattened_clos_spec s) {
+    try {
+      build_flattened_clos(s);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(why(fc(10, 5, 1, {}, 1)).rfind("fabric_ports:", 0), 0u);
+  EXPECT_EQ(why(fc(10, 6, 1, {1, 2, 2}, 1)).rfind("layer_ports:", 0), 0u);   // sums to 5
+  EXPECT_EQ(why(fc(10, 6, 1, {2, 2, 2}, 1)).rfind("layer_ports:", 0), 0u);   // l_k != a_(k-1)
+  EXPECT_EQ(why(fc(1, 4, 1, {}, 1)).rfind("tors:", 0), 0u);
+  flattened_clos_spec k = fc(10, 6, 1, {}, 1);
+  k.layers = 9;
+  EXPECT_EQ(why(k).rfind("layers:", 0), 0u);
+}
+
+// Brute force: every simple s-t path, then the largest set of arc-disjoint ones and, among those,
+// the least total length. A min-cost max-flow with unit capacities must match both.
+TEST(MinCostFlow, MatchesBruteForceOnRandomGraphs) {
+  rng r(11);
+  for (int trial = 0; trial < 60; ++trial) {
+    const unsigned n = 5 + unsigned(r.below(3));
+    std::vector<std::pair<unsigned, unsigned>> arcs;
+    for (unsigned u = 0; u < n; ++u)
+      for (unsigned v = 0; v < n; ++v)
+        if (u != v && r.below(100) < 35) arcs.push_back({u, v});
+    min_cost_flow g(n);
+    for (auto [u, v] : arcs) g.add_arc(u, v, 1, 1);
+    const int64_t f = g.solve(0, n - 1);
+    std::vector<std::vector<unsigned>> paths;   // as arc indices
+    std::vector<unsigned> cur;
+    std::vector<char> on(n, 0);
+    std::function<void(unsigned)> walk = [&](unsigned u) {
+      if (u == n - 1) return paths.push_back(cur);
+      on[u] = 1;
+      for (unsigned a = 0; a < arcs.size(); ++a)
+        if (arcs[a].first == u && !on[arcs[a].second]) {
+          cur.push_back(a);
+          walk(arcs[a].second);
+          cur.pop_back();
+        }
+      on[u] = 0;
+    };
+    walk(0);
+    int64_t best_n = 0, best_cost = 0;
+    std::vector<char> used(arcs.size(), 0);
+    std::function<void(size_t, int64_t, int64_t)> pick = [&](size_t i, int64_t k, int64_t cost) {
+      if (k > best_n || (k == best_n && cost < best_cost)) best_n = k, best_cost = cost;
+      for (size_t j = i; j < paths.size(); ++j) {
+        if (std::any_of(paths[j].begin(), paths[j].end(), [&](unsigned a) { return used[a]; })) continue;
+        for (unsigned a : paths[j]) used[a] = 1;
+        pick(j + 1, k + 1, cost + int64_t(paths[j].size()));
+        for (unsigned a : paths[j]) used[a] = 0;
+      }
+    };
+    pick(0, 0, 0);
+    ASSERT_EQ(f, best_n) << "trial " << trial;
+    ASSERT_EQ(g.cost(), best_cost) << "trial " << trial;
+  }
+}
+
+namespace {
+
+// The legal turns of an up-down walk on port layers (notes §2.4, from Fig. 4c): arriving up at
+// layer j, leave up from a port of layer >= j or leave down; arriving down at layer j, leave
+// down from a port of layer <= j. A hop is up when it enters a higher layer than it leaves.
+bool is_updown(const topology& t, const route_path& p) {
+  bool down = false;
+  unsigned in_layer = 0;
+  for (size_t i = 0; i < p.links.size(); ++i) {
+    const topo_link& l = t.links[p.links[i]];
+    const unsigned from = p.nodes[i], to = p.nodes[i + 1];
+    const unsigned out_layer = t.nodes[from].port_layer[l.port_on(from)];
+    const unsigned arrive = t.nodes[to].port_layer[l.port_on(to)];
+    const bool hop_up = arrive > out_layer;
+    if (i > 0) {
+      if (down && (hop_up || out_layer > in_layer)) return false;
+      if (!down && hop_up && out_layer < in_layer) return false;
+    }
+    down = !hop_up;
+    in_layer = arrive;
+  }
+  return true;
+}
+
+// The ToRs whose top-layer virtual switch a ToR reaches going only up (dashed arcs inside a
+// ToR, links from layer j to layer j+1): a pair has an up-down path iff their sets meet.
+std::vector<std::set<unsigned>> top_ancestors(const topology& t, unsigned k) {
+  std::vector<std::set<unsigned>> out;
+  for (unsigned src : t.switches) {
+    std::set<std::pair<unsigned, unsigned>> seen{{src, 1}};
+    std::vector<std::pair<unsigned, unsigned>> todo{{src, 1}};
+    std::set<unsigned> top;
+    while (!todo.empty()) {
+      const auto [n, j] = todo.back();
+      todo.pop_back();
+      if (j == k) {
+        top.insert(n);
+        continue;
+      }
+      std::vector<std::pair<unsigned, unsigned>> next{{n, j + 1}};
+      for (unsigned p = 0; p < t.nodes[n].port_link.size(); ++p) {
+        const topo_link& l = t.links[t.nodes[n].port_link[p]];
+        const unsigned m = l.other(n);
+        if (t.nodes[n].port_layer[p] == j && t.nodes[m].kind == node_kind::sw && t.nodes[m].port_layer[l.port_on(m)] == j + 1)
+          next.push_back({m, j + 1});
+      }
+      for (auto x : next)
+        if (seen.insert(x).second) todo.push_back(x);
+    }
+    out.push_back(top);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST(UpDownRouting, PairsWithACommonTopAncestorHavePaths) {
+  unsigned without = 0;
+  for (uint64_t seed = 1; seed <= 5; ++seed) {
+    const topology t = build_flattened_clos(fc(24, 8, 1, {2, 4, 2}, seed));
+    const auto anc = top_ancestors(t, 3);
+    for (const pair_paths& pp : updown_paths(t)) {
+      std::vector<unsigned> common;
+      const auto& a = anc[pp.src], & b = anc[pp.dst];   // switch nodes come first: node = switch index
+      std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(common));
+      EXPECT_EQ(pp.paths.empty(), common.empty()) << t.nodes[pp.src].name << " -> " << t.nodes[pp.dst].name;
+      without += common.empty();
+    }
+  }
+  // (a_1 + 1)(a_2 + 1) = 9 ancestors of 24 ToRs, below Eq. 3's sqrt(2 N ln N) = 12.3: some pairs
+  // have no up-down path at all, the reason k_min is 4 here.
+  EXPECT_GT(without, 0u);
+  EXPECT_EQ(fc_min_layers(24, 8), 4u);
+}
+
+TEST(UpDownRouting, PathsAreUpDownDisjointAndShort) {
+  for (uint64_t seed = 1; seed <= 3; ++seed) {
+    const topology t = build_flattened_clos(fc(24, 8, 1, {1, 2, 3, 2}, seed));
+    const auto pairs = updown_paths(t);
+    ASSERT_EQ(pairs.size(), 24u * 23u);
+    for (const pair_paths& pp : pairs) {
+      std::set<unsigned> used;
+      for (const route_path& p : pp.paths) {
+        EXPECT_EQ(p.nodes.front(), pp.src);
+        EXPECT_EQ(p.nodes.back(), pp.dst);
+        EXPECT_LE(p.links.size(), 2u * 4u);   // §4.2: at most 2k hops
+        EXPECT_TRUE(is_updown(t, p));
+        std::set<unsigned> nodes(p.nodes.begin(), p.nodes.end());
+        EXPECT_EQ(nodes.size(), p.nodes.size()) << "a contracted path visits a ToR twice";
+        for (size_t i = 0; i < p.links.size(); ++i)
+          EXPECT_TRUE(used.insert(directed_link(t, p.links[i], p.nodes[i])).second) << "paths of a pair share a link";
+      }
+    }
+  }
+}
+
+TEST(CbdCheck, PaperThreeCycleAndAnAcyclicSet) {
+  // Fig. 11: on the ring A-B-C, paths A->B->C, B->C->A, C->A->B close a 3-cycle.
+  topology t;
+  const unsigned a = t.add_node(node_kind::sw, "A", 1), b = t.add_node(node_kind::sw, "B", 1), c = t.add_node(node_kind::sw, "C", 1);
+  const unsigned ab = t.connect(a, b, 1, 1, "A-B#0"), bc = t.connect(b, c, 1, 1, "B-C#0"), ca = t.connect(c, a, 1, 1, "C-A#0");
+  dependency_graph g(t);
+  g.add_path({{a, b, c}, {ab, bc}});
+  g.add_path({{b, c, a}, {bc, ca}});
+  EXPECT_TRUE(g.find_cycle().empty());   // two of the three: a chain, no cycle
+  g.add_path({{c, a, b}, {ca, ab}});
+  const auto cycle = g.find_cycle();
+  ASSERT_EQ(cycle.size(), 3u);
+  const std::string s = g.describe(cycle);
+  for (const char* hop : {"A->B (A-B#0)", "B->C (B-C#0)", "C->A (C-A#0)"}) EXPECT_NE(s.find(hop), std::string::npos) << s;
+}
+
+TEST(CbdCheck, ClockwiseRingHasACycleFromItsTables) {
+  // Three switches in a ring, one host each; every switch sends everything clockwise.
+  topology t;
+  std::vector<unsigned> sw;
+  for (int i = 0; i < 3; ++i) sw.push_back(t.add_node(node_kind::sw, "s" + std::to_string(i), 1));
+  for (int i = 0; i < 3; ++i) t.connect(t.add_node(node_kind::host, "h" + std::to_string(i), 0), sw[i], 1, 1, "h-s");
+  std::vector<unsigned> cw_port(3);
+  for (unsigned i = 0; i < 3; ++i) {
+    const unsigned li = t.connect(sw[i], sw[(i + 1) % 3], 1, 1, "ring");
+    cw_port[i] = t.links[li].port_on(sw[i]);
+  }
+  const auto clockwise = [&](unsigned s, unsigned, unsigned dst, std::vector<unsigned>& ports) {
+    ports.push_back(t.host_switch(dst) == t.switches[s] ? 0 : cw_port[s]);
+  };
+  const dependency_graph g = dependencies_of(t, clockwise);
+  EXPECT_EQ(g.find_cycle().size(), 3u);
+  // The control: shortest paths on the same ring go at most one hop, so nothing depends on anything.
+  EXPECT_TRUE(dependencies_of(t, shortest_next_hops(t)).find_cycle().empty());
+}
+
+TEST(CbdCheck, UpDownPathsAreFreeShortestPathsAreNot) {
+  unsigned ecmp_cycles = 0;
+  for (uint64_t seed = 1; seed <= 10; ++seed) {
+    const topology t = build_flattened_clos(fc(32, 8, 1, {}, seed));
+    dependency_graph fc_deps(t);
+    for (const pair_paths& pp : updown_paths(t))
+      for (const route_path& p : pp.paths) fc_deps.add_path(p);
+    EXPECT_TRUE(fc_deps.find_cycle().empty()) << "seed " << seed << ": " << fc_deps.describe(fc_deps.find_cycle());
+    EXPECT_GT(fc_deps.arcs(), 0u);
+    // The control, on the same expander: shortest-path ECMP closes a cycle (§2.3, Fig. 3).
+    const auto cycle = dependencies_of(t, shortest_next_hops(t)).find_cycle();
+    ecmp_cycles += !cycle.empty();
+  }
+  EXPECT_EQ(ecmp_cycles, 10u);
+}
+
+TEST(CbdCheck, FatTreeShortestPathsAreUpDownAndFree) {
+  fat_tree_spec s;
+  s.k = 4;
+  s.host_rate_bps = s.uplink_rate_bps = 1;
+  const topology t = build_fat_tree(s);
+  const dependency_graph g = dependencies_of(t, shortest_next_hops(t));
+  EXPECT_GT(g.arcs(), 0u);
+  EXPECT_TRUE(g.find_cycle().empty());
+}
+
+// The installed form (route tables with ingress classes): every walk a frame can take through
+// the tables, over every member of every group, reaches its host in at most 2k switch-to-switch
+// hops and turns only as up-down paths do; the tables' dependency graph has no cycle.
+TEST(UpDownRouting, InstalledTablesOnlyAllowUpDownWalks) {
+  const topology t = build_flattened_clos(fc(16, 8, 2, {2, 4, 2}, 5));
+  const auto pairs = updown_paths(t);
+  const route_plan plan = plan_updown_routes(t, pairs);
+  ASSERT_EQ(plan.classes, 7u);
+  std::set<std::pair<unsigned, unsigned>> unrouted;   // k = 3 is below Eq. 4's k_min = 4 here
+  for (const pair_paths& pp : pairs)
+    if (pp.paths.empty()) unrouted.insert({pp.src, pp.dst});
+  unsigned walks = 0;
+  for (unsigned src = 0; src < t.switches.size(); ++src)
+    for (unsigned d = 0; d < t.hosts.size(); ++d) {
+      if (t.host_switch(d) == t.switches[src]) continue;
+      // Depth-first over every member: (path so far, ingress port at its last switch).
+      std::vector<std::pair<route_path, unsigned>> todo{{route_path{{t.switches[src]}, {}}, 0u}};
+      const unsigned host_port = t.links[t.nodes[t.hosts[d]].port_link[0]].port_on(t.host_switch(d));
+      while (!todo.empty()) {
+        auto [p, in_port] = todo.back();
+        todo.pop_back();
+        const unsigned node = p.nodes.back(), sw = node;   // ToRs come first: node = switch index
+        const auto& r = plan.per_switch[sw];
+        const unsigned cls = p.links.empty() ? 0 : r.port_class[in_port];
+        const uint32_t e = r.route[d * plan.classes + cls];
+        if (p.links.empty() && unrouted.count({node, t.host_switch(d)})) {   // no path: no entry at the source
+          EXPECT_EQ(e & 0xFFFF, 0u);
+          continue;
+        }
+        ASSERT_NE(e & 0xFFFF, 0u) << "a walk meets no route at " << t.nodes[node].name;
+        for (uint32_t i = 0; i < (e & 0xFFFF); ++i) {
+          const unsigned port = r.members[(e >> 16) + i];
+          if (node == t.host_switch(d)) {
+            EXPECT_EQ(port, host_port);
+            ++walks;
+            continue;
+          }
+          const unsigned li = t.nodes[node].port_link[port], next = t.links[li].other(node);
+          route_path q = p;
+          q.links.push_back(li);
+          q.nodes.push_back(next);
+          ASSERT_TRUE(is_updown(t, q)) << "a down-up turn at " << t.nodes[node].name;
+          ASSERT_LE(q.links.size(), 2u * 3u);
+          todo.push_back({q, t.links[li].port_on(next)});
+        }
+      }
+    }
+  EXPECT_GE(walks, (16u * 15u - unrouted.size()) * 2u);
+  EXPECT_TRUE(plan_dependencies(t, plan).find_cycle().empty());
+}
