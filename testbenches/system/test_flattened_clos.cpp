@@ -19,9 +19,9 @@ const std::string shorter = " --set sim.duration=300";
 
 TEST(FlattenedClosRun, UpDownIsCbdFreeAndDeliversShortestPathIsNot) {
   const fs::path up = scratch("clos", "updown"), sp = scratch("clos", "shortest");
-  outcome o = netasic("run " + scenario + " --quiet --out " + up.string() + shorter);
+  outcome o = netasic_cli("run " + scenario + " --quiet --out " + up.string() + shorter);
   ASSERT_EQ(o.code, 0) << o.output;
-  o = netasic("run " + scenario + " --quiet --set topology.routing=shortest_path --out " + sp.string() + shorter);
+  o = netasic_cli("run " + scenario + " --quiet --set topology.routing=shortest_path --out " + sp.string() + shorter);
   ASSERT_EQ(o.code, 0) << o.output;
   EXPECT_NE(o.output.find("warning: the routes have a cyclic buffer dependency"), std::string::npos) << o.output;
   const auto a = nlohmann::json::parse(slurp(up / "summary.json")), b = nlohmann::json::parse(slurp(sp / "summary.json"));
@@ -40,17 +40,17 @@ TEST(FlattenedClosRun, UpDownIsCbdFreeAndDeliversShortestPathIsNot) {
 }
 
 TEST(FlattenedClosRun, PathsCommandAndBadParameters) {
-  outcome o = netasic("paths " + scenario);
+  outcome o = netasic_cli("paths " + scenario);
   ASSERT_EQ(o.code, 0) << o.output;
   EXPECT_NE(o.output.find("3 virtual layers [3,6,3] ports"), std::string::npos) << o.output;
   EXPECT_NE(o.output.find("no cycle"), std::string::npos) << o.output;
-  o = netasic("paths " + scenario + " --set topology.routing=shortest_path");
+  o = netasic_cli("paths " + scenario + " --set topology.routing=shortest_path");
   EXPECT_NE(o.output.find("CYCLIC BUFFER DEPENDENCY"), std::string::npos) << o.output;
-  o = netasic("paths " + scenario + " --set topology.fabric_ports=7");
+  o = netasic_cli("paths " + scenario + " --set topology.fabric_ports=7");
   EXPECT_EQ(o.code, 2);
   EXPECT_NE(o.output.find("key 'topology.fabric_ports'"), std::string::npos) << o.output;
-  o = netasic("paths " + scenario + " --set topology.layer_ports=[3,3,3]");
+  o = netasic_cli("paths " + scenario + " --set topology.layer_ports=[3,3,3]");
   EXPECT_NE(o.output.find("key 'topology.layer_ports'"), std::string::npos) << o.output;
-  o = netasic("paths " + scenario + " --set topology.kind=fat_tree");
+  o = netasic_cli("paths " + scenario + " --set topology.kind=fat_tree");
   EXPECT_NE(o.output.find("topology.tors"), std::string::npos) << o.output;   // a flattened_clos key set for a fat tree
 }
