@@ -1,5 +1,6 @@
 // One scenario run: resolve the configuration, build the fabric, simulate, collect results.
 #pragma once
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,8 +25,18 @@ struct run_result {
 
 enum class progress_mode { none, terminal, lines };
 
+class fabric;
+
+// What watches the wire during a run.
+struct run_taps {
+  std::string pcap_ports;   // --pcap (run/pcap_capture.h); empty: no capture
+  std::string run_dir;      // the run directory the pcap files go into (its pcap/)
+  // Called once the fabric is built, before any capture attaches (tests: their own taps).
+  std::function<void(fabric&)> on_built;
+};
+
 // Elaborates and simulates in this process (the SystemC kernel runs once per process).
 // Throws config_error for a configuration that cannot be built, before simulating anything.
-run_result run_scenario(const config& cfg, progress_mode progress);
+run_result run_scenario(const config& cfg, progress_mode progress, const run_taps& taps = {});
 
 }  // namespace netasic
