@@ -1,5 +1,7 @@
 #include "scenario/scenario.h"
 
+#include <filesystem>
+
 #include <limits>
 
 #include <fmt/format.h>
@@ -60,7 +62,15 @@ const param_registry& all_params() {
 }
 
 config load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
-  return load_config(path, overrides, all_params());
+  config c = load_config(path, overrides, all_params());
+  // traffic.trace set in the scenario file is relative to that file; made absolute so that the
+  // run's config.toml reruns from anywhere. From --set it is relative to the working directory.
+  const std::string trace = c.string("traffic.trace"), origin = c.origin("traffic.trace");
+  if (!trace.empty() && std::filesystem::path(trace).is_relative() && origin != "--set" && origin != "default")
+    c.set_from_text("traffic.trace",
+                    std::filesystem::absolute(std::filesystem::path(path).parent_path() / trace).lexically_normal().string(),
+                    origin);
+  return c;
 }
 
 config default_scenario() { return default_config(all_params()); }
