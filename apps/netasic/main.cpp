@@ -147,6 +147,11 @@ void print_summary(const nlohmann::json& s, const std::string& dir, bool vcd) {
                                  r["switch_group"].get<std::string>()));
   row("outputs", dir + "/ (report.html, summary.json, flows.csv, links.csv, probes.csv, config.toml" +
                      (vcd ? ", waves.vcd, waves.gtkw)" : ")"));
+  if (const auto& p = s["pcap"]; p.is_array()) {
+    uint64_t frames = 0;
+    for (const auto& f : p) frames += f["frames"].get<uint64_t>();
+    row("pcap", fmt::format("{} files in {}/pcap/, {} frames", p.size(), dir, frames));
+  }
 }
 
 // The keys that set a Verilog parameter of a block with RTL: each `--rtl` block's fixed keys,
@@ -179,6 +184,7 @@ int sc_main(int argc, char** argv) {
   numeric_option seed{"--seed", "", 0, max_seed};
   bool vcd = false, quiet = false;
   std::vector<std::string> rtl_in_loop;
+  std::string pcap_ports;
   auto* run = app.add_subcommand("run", "Simulate one scenario and write its run directory");
   run->add_option("scenario", scenario, "Scenario TOML file")->required()->check(CLI::ExistingFile);
   run->add_option("--set", sets, "Override a key: --set topology.leaves=4 (repeatable)");
@@ -186,6 +192,8 @@ int sc_main(int argc, char** argv) {
   run->add_option("--out", out_dir, "Run directory (default out/<scenario file name>)");
   run->add_flag("--vcd", vcd, "Also write waves.vcd and waves.gtkw");
   run->add_flag("--quiet", quiet, "No progress and no summary table");
+  run->add_option("--pcap", pcap_ports, "Capture these ports to pcap files in the run directory's pcap/: "
+                                        "NODE:PORT, NODE:* or NODE, comma-separated (e.g. leaf0:2,host5)");
   run->add_option("--rtl", rtl_in_loop, "Run this block's Verilated RTL instead of its C++ core (repeatable): " +
                                             fmt::format("{}", fmt::join(netasic::rtl_loop_block_names(), ", ")))
       ->check(CLI::IsMember(netasic::rtl_loop_block_names()));
@@ -383,11 +391,15 @@ int sc_main(int argc, char** argv) {
     if (out_dir.empty()) out_dir = "out/" + std::filesystem::path(scenario).stem().string();
     const auto mode = quiet ? netasic::progress_mode::none
                             : isatty(STDERR_FILENO) ? netasic::progress_mode::terminal : netasic::progress_mode::lines;
+    netasic::run_taps taps;
+    taps.pcap_ports = pcap_ports;
+    taps.run_dir = out_dir;
     // The run directory is emptied and marked INCOMPLETE only once every check has passed.
-    const netasic::run_result r = netasic::run_scenario(cfg, mode, [&] {
+    taps.before_building = [&] {
       netasic::prepare_run_dir(out_dir);
       netasic::on_interrupt_say(fmt::format("simulating {}: {} is marked INCOMPLETE", scenario, out_dir));
-    });
+    };
+    const netasic::run_result r = netasic::run_scenario(cfg, mode, taps);
     netasic::on_interrupt_say(fmt::format("writing {}: it is marked INCOMPLETE", out_dir));
     netasic::write_run_outputs(out_dir, cfg, r, vcd);
     if (!quiet) print_summary(r.summary, out_dir, vcd);

@@ -19,7 +19,7 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
     f.size_bytes = s.size_bytes;
     f.start_ps = s.start_ps;
     // Ephemeral source port per QP: the flow's ECMP entropy.
-    f.src_port = uint16_t(49152 + (s.id * 2654435761u >> 18) % 16384);
+    f.src_port = s.src_port ? s.src_port : uint16_t(49152 + (s.id * 2654435761u >> 18) % 16384);
   }
 
   events_ = std::make_unique<event_queue>("events");

@@ -8,6 +8,7 @@
 
 #include "clock/clock_network.h"
 #include "fabric/fabric.h"
+#include "run/pcap_capture.h"
 #include "run/run_summary.h"
 #include "scenario/checks.h"
 #include "scenario/scenario.h"
@@ -42,7 +43,7 @@ struct progress_line {
 
 }  // namespace
 
-run_result run_scenario(const config& cfg, progress_mode progress, const std::function<void()>& before_building) {
+run_result run_scenario(const config& cfg, progress_mode progress, const run_taps& taps) {
   fabric_config fabric_cfg = make_fabric_config(cfg);
   const std::vector<flow_spec> specs = make_flows(cfg, fabric_cfg);
   clock_network_config clock_cfg;
@@ -68,7 +69,9 @@ run_result run_scenario(const config& cfg, progress_mode progress, const std::fu
     std::cerr << fmt::format("warning: {} switch-to-host pairs have no path (first: {}); packets to them are "
                              "dropped as no_route\n", plan.unreachable.size(), plan.unreachable.front());
 
-  if (before_building) before_building();
+  const std::vector<pcap_tap_point> pcap_points = parse_pcap_ports(fabric_cfg.topo, taps.pcap_ports);
+
+  if (taps.before_building) taps.before_building();
   sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
   // The kernel's info messages ("simulation stopped by user") are noise in a tool's output.
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
@@ -78,6 +81,9 @@ run_result run_scenario(const config& cfg, progress_mode progress, const std::fu
   static fabric* kept = nullptr;
   kept = new fabric("fabric", fabric_cfg, specs);
   fabric& fab = *kept;
+  if (taps.on_built) taps.on_built(fab);
+  std::optional<pcap_capture> pcap;
+  if (!pcap_points.empty()) pcap.emplace(fab, pcap_points, taps.run_dir);
   const uint64_t end_ps = fabric_cfg.arrivals_end_ps + to_ps(cfg.real("sim.drain"), 1e6);
 
   progress_line line{progress, end_ps, specs.size()};
@@ -95,6 +101,7 @@ run_result run_scenario(const config& cfg, progress_mode progress, const std::fu
   const run_stats& st = fab.stats;
   r.accounting_ok = st.sent == st.delivered + st.dropped.total() + st.in_flight();
   r.summary = run_summary(cfg, fab, r, wall, sim_end);
+  if (pcap) r.summary["pcap"] = pcap->finish();
   warn_about_run(cfg, fab, r);
   return r;
 }

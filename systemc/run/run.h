@@ -25,9 +25,21 @@ struct run_result {
 
 enum class progress_mode { none, terminal, lines };
 
+class fabric;
+
+// What watches the wire during a run.
+struct run_taps {
+  std::string pcap_ports;   // --pcap (run/pcap_capture.h); empty: no capture
+  std::string run_dir;      // the run directory the pcap files go into (its pcap/)
+  // Called once the fabric is built, before any capture attaches (tests: their own taps).
+  std::function<void(fabric&)> on_built;
+  // Called once every check has passed, just before the fabric is built (the command line
+  // prepares the run directory there).
+  std::function<void()> before_building;
+};
+
 // Elaborates and simulates in this process (the SystemC kernel runs once per process).
 // Throws config_error for a configuration that cannot be built, before simulating anything.
-// `before_building` runs once every check has passed, just before the fabric is built.
-run_result run_scenario(const config& cfg, progress_mode progress, const std::function<void()>& before_building = {});
+run_result run_scenario(const config& cfg, progress_mode progress, const run_taps& taps = {});
 
 }  // namespace netasic

@@ -18,7 +18,7 @@ namespace {
 // What a run writes (and a sweep's log beside it): a folder with only these is a run directory.
 bool run_file(const std::string& name) {
   static const char* names[] = {"summary.json", "config.toml", "flows.csv", "probes.csv", "links.csv", "waves.vcd",
-                                "waves.gtkw", "report.html", "log.txt", incomplete_marker};
+                                "waves.gtkw", "report.html", "log.txt", "pcap", incomplete_marker};
   for (const char* n : names)
     if (name == n) return true;
   return false;

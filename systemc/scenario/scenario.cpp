@@ -60,7 +60,7 @@ const param_registry& all_params() {
     declare_traffic_keys(r);
     declare_clock_keys(r);
     // Keys that name files: read against the scenario's folder, written resolved in config.toml.
-    for (const char* key : {"traffic.cdf", "switch.target"}) r.mark_path(key);
+    for (const char* key : {"traffic.cdf", "switch.target", "traffic.trace"}) r.mark_path(key);
     return r;
   }();
   return reg;

@@ -1,12 +1,18 @@
 #include "scenario/traffic_keys.h"
 
+#include <cstdio>
+#include <iostream>
 #include <limits>
+#include <map>
+
+#include <filesystem>
 
 #include <fmt/format.h>
 
 #include "common/rng.h"
 #include "scenario/key_binding.h"
 #include "scenario/scenario.h"
+#include "workload/trace_reader.h"
 
 namespace netasic {
 namespace {
@@ -28,6 +34,10 @@ void traffic_keys(K& k) {
   k.choice("traffic.pattern", patterns, &T::pattern, "Flow arrival pattern (list: only traffic.flows)");
   // Parsed into traffic_spec::listed, and loaded into traffic_spec::cdf: make_flows.
   k.unbound.string_list("traffic.flows", "", {}, "Flows added to any pattern: \"SRC->DST BYTES@START_US\", or \"SRC->DST BYTES@START_US+EVERY_USxCOUNT\" for COUNT flows EVERY_US apart");
+  // Read by make_flows (workload/trace_reader.h).
+  k.unbound.string("traffic.trace", "", "Flows from a file, added to any pattern (list: the trace alone): a pcap capture, a packet list or a flow list; relative to the scenario file");
+  k.unbound.choice("traffic.trace_format", "auto", {"auto", "pcap", "flows", "packets"}, "traffic.trace's format: pcap, flows (time_us,src,dst,size_bytes[,src_port]), packets (time_us,src,dst,frame_bytes[,protocol,src_port,dst_port[,ip_id,ecn]]); auto: pcap for .pcap, .pcapng, .cap");
+  k.unbound.string_list("traffic.trace_hosts", "", {}, "traffic.trace's addresses: \"ADDRESS=HOST\" per host; unlisted 10.0.0.0/8 addresses are host (address & 0xFFFFFF)");
   k.unbound.string("traffic.cdf", "websearch", "Flow-size CDF: websearch, fb_hadoop, datamining, enterprise, or a file path (SIZE_BYTES PERCENT per line)");
   k.boolean("traffic.remote_only", &T::remote_only, "Poisson: destinations only under another top-of-rack (leaf or edge) switch, as in LetFlow's testbed; traffic.load stays per host link");
   k.real("traffic.load", "fraction", &T::load, 0.0001, 1, "Average offered load per host link, payload bytes over link rate (poisson)");
@@ -61,6 +71,57 @@ void find_racks(const topology& topo, traffic_spec& t) {
   }
 }
 
+// traffic.trace_hosts: "A.B.C.D=HOST" entries.
+std::map<uint32_t, uint32_t> trace_hosts(const config& c, uint32_t hosts) {
+  std::map<uint32_t, uint32_t> m;
+  for (const std::string& e : c.list("traffic.trace_hosts")) {
+    const size_t eq = e.find('=');
+    const auto bad = [&](const std::string& why) {
+      fail(c, "traffic.trace_hosts", fmt::format("entry '{}': {}", e, why));
+    };
+    if (eq == std::string::npos) bad("expected ADDRESS=HOST");
+    unsigned a[4] = {}, h = 0;
+    char tail = 0;
+    const std::string addr = e.substr(0, eq), host = e.substr(eq + 1);
+    if (std::sscanf(addr.c_str(), "%u.%u.%u.%u%c", &a[0], &a[1], &a[2], &a[3], &tail) != 4 || a[0] > 255 || a[1] > 255 ||
+        a[2] > 255 || a[3] > 255)
+      bad("'" + addr + "' is not an IPv4 address");
+    if (std::sscanf(host.c_str(), "%u%c", &h, &tail) != 1 || host.find_first_not_of("0123456789") != std::string::npos)
+      bad("'" + host + "' is not a host number");
+    if (h >= hosts) bad(fmt::format("host {} does not exist (hosts are 0..{})", h, hosts - 1));
+    if (!m.emplace(a[0] << 24 | a[1] << 16 | a[2] << 8 | a[3], h).second) bad("the address is listed twice");
+  }
+  return m;
+}
+
+// traffic.trace's flows.
+std::vector<flow_spec> trace_flows(const config& c, uint32_t hosts) {
+  const std::string name = c.string("traffic.trace");
+  if (name.empty()) {
+    reject_unused(c, {"traffic.trace_format", "traffic.trace_hosts"}, "without traffic.trace");
+    return {};
+  }
+  trace_source src;
+  const std::filesystem::path given(name);
+  src.path = given.is_absolute() ? name : (std::filesystem::path(c.base_dir("traffic.trace")) / given).lexically_normal().string();
+  src.hosts = hosts;
+  src.host_of = trace_hosts(c, hosts);
+  src.int_padding = c.boolean("nic.int_padding");
+  uint64_t skipped = 0;
+  std::vector<flow_spec> flows;
+  try {
+    src.format = parse_trace_format(c.string("traffic.trace_format"), src.path);
+    flows = read_trace_flows(src, skipped);
+  } catch (const config_error& e) {
+    throw config_error(fmt::format("{}: key 'traffic.trace': {}", c.origin("traffic.trace"), e.what()));
+  }
+  if (flows.empty())
+    fail(c, "traffic.trace", src.path + " holds no flow (no TCP or UDP packet with a payload)");
+  if (skipped)
+    std::cerr << fmt::format("warning: {}: {} frames that are not IPv4 TCP or UDP left out\n", src.path, skipped);
+  return flows;
+}
+
 }  // namespace
 
 void declare_traffic_keys(param_registry& r) {
@@ -86,8 +147,9 @@ std::vector<flow_spec> make_flows(const config& c, const fabric_config& f) {
   apply_keys<traffic_spec> k(c, t);
   traffic_keys(k);
   // A clock-only run: the list pattern with no flows listed.
-  if (t.pattern == traffic_pattern::list && c.list("traffic.flows").empty() && c.string("clock.algorithm") != "off") {
-    reject_unused(c, {"traffic.flow_size", "traffic.start", "traffic.cdf", "traffic.load", "traffic.remote_only",
+  if (t.pattern == traffic_pattern::list && c.list("traffic.flows").empty() && c.string("traffic.trace").empty() &&
+      c.string("clock.algorithm") != "off") {
+    reject_unused(c, {"traffic.trace_format", "traffic.trace_hosts", "traffic.flow_size", "traffic.start", "traffic.cdf", "traffic.load", "traffic.remote_only",
                       "traffic.incast.senders", "traffic.incast.receiver"}, "with traffic.pattern = \"list\"");
     return {};
   }
@@ -108,6 +170,8 @@ std::vector<flow_spec> make_flows(const config& c, const fabric_config& f) {
   } catch (const config_error& e) {
     throw config_error(c.origin("traffic.flows") + ": " + e.what());
   }
+  const std::vector<flow_spec> traced = trace_flows(c, t.hosts);
+  t.listed.insert(t.listed.end(), traced.begin(), traced.end());
   rng r(f.seed);
   try {
     std::vector<flow_spec> flows = generate_flows(t, r);

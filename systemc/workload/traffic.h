@@ -15,6 +15,7 @@ struct flow_spec {
   uint32_t id, src, dst;     // hosts are 0..hosts-1
   uint64_t size_bytes;       // payload
   uint64_t start_ps;
+  uint16_t src_port = 0;     // UDP source port (ECMP entropy); 0: the fabric derives one from the id
 };
 
 enum class traffic_pattern {
