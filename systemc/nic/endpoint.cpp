@@ -11,27 +11,24 @@ nic_endpoint::nic_endpoint(sc_core::sc_module_name name) : sc_core::sc_module(na
   csr.register_b_transport(this, &nic_endpoint::b_transport);
 }
 
-bool nic_endpoint::take_mac_frame(packet& p, uint64_t now, uint64_t response_ps, uint64_t rate_bps, run_stats& stats,
-                                  uint64_t& pause_effect) {
+void nic_endpoint::take_mac_side(packet& p, uint64_t now, uint64_t response_ps, uint64_t rate_bps, run_stats& stats,
+                                 uint64_t& pause_effect) {
   if (p.kind == pkt_kind::pause) {
     ++pause_.frames_received;
     pause_effect = now + response_ps;
     pause_.apply(p.pfc, pause_effect, rate_bps);
     stats.release(p);
-    return true;
+    return;
   }
   if (p.kind == pkt_kind::sync) {   // the clock unit beside the MAC takes it
     if (clock_driver* c = sundial_.clock()) c->receive(sundial_.node(), 0, p.sync, now);
     stats.release(p);
-    return true;
+    return;
   }
-  if (p.kind == pkt_kind::mirror) {   // a collector counts its copies and drops them
-    ++mirror_received_;
-    mirror_bytes_ += p.frame_bytes();
-    stats.release(p);
-    return true;
-  }
-  return false;
+  // A mirrored copy: a collector counts its copies and drops them.
+  ++mirror_received_;
+  mirror_bytes_ += p.frame_bytes();
+  stats.release(p);
 }
 
 // The NIC's only registers are its Sundial block, at the same offsets as a switch's.

@@ -50,7 +50,11 @@ class nic_endpoint : public sc_core::sc_module, public pkt_receiver {
   // A frame handled beside the MAC or by the collector (PAUSE, sync-message, mirrored copy):
   // taken and released here, true. A PAUSE sets `pause_effect` to when it takes effect.
   bool take_mac_frame(packet& p, uint64_t now, uint64_t response_ps, uint64_t rate_bps, run_stats& stats,
-                      uint64_t& pause_effect);
+                      uint64_t& pause_effect) {
+    if (p.kind != pkt_kind::pause && p.kind != pkt_kind::sync && p.kind != pkt_kind::mirror) return false;   // the common case, inline
+    take_mac_side(p, now, response_ps, rate_bps, stats, pause_effect);
+    return true;
+  }
 
   pfc_pause pause_;                  // priorities the switch has paused
   sundial_csr sundial_;              // Sundial register block, and the clock layer
@@ -58,6 +62,8 @@ class nic_endpoint : public sc_core::sc_module, public pkt_receiver {
   uint64_t data_bytes_sent_ = 0;
 
  private:
+  void take_mac_side(packet& p, uint64_t now, uint64_t response_ps, uint64_t rate_bps, run_stats& stats,
+                     uint64_t& pause_effect);
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   static const nic_scheduler_stats no_scheduler_;
 };
