@@ -56,7 +56,9 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
     nic_config nc = cfg_.nic;
     nc.rate_bps = t.links[t.nodes[t.hosts[h]].port_link[0]].rate_bps;
     nc.flowcut_seed = cfg_.seed * 0xD1B54A32D192ED03ull + h;   // each NIC its own Flowcut entropy
-    hosts_.push_back(std::make_unique<host_nic>(t.nodes[t.hosts[h]].name.c_str(), nc, stats, flows, *events_));
+    const char* name = t.nodes[t.hosts[h]].name.c_str();
+    if (nc.transport == nic_transport::tcp) hosts_.push_back(std::make_unique<tcp_host>(name, nc, stats, flows, *events_));
+    else hosts_.push_back(std::make_unique<host_nic>(name, nc, stats, flows, *events_));
     hosts_.back()->on_flow_done = [this](flow_ctx& f) { flow_done(f); };
   }
   // The NICs' register blocks after the switches': the switches keep their device numbers.
@@ -291,6 +293,7 @@ uint64_t fabric::ideal_fct_ps(uint32_t src, uint32_t dst, uint64_t bytes) const 
   last.payload_bytes = uint32_t(bytes - (n - 1) * mtu);
   ack.kind = pkt_kind::ack;
   full.int_enabled = last.int_enabled = ack.int_enabled = cfg_.nic.int_enabled;
+  if (cfg_.nic.transport == nic_transport::tcp) full.ip.protocol = last.ip.protocol = ack.ip.protocol = ipv4_header::proto_tcp;
   // Per switch: every pass through the pipeline, and the recirculation port between passes.
   const switch_config& sw = cfg_.sw;
   auto through_switch = [&](const packet& p) {

@@ -15,6 +15,7 @@
 #include "fabric/route_planner.h"
 #include "topology/topology.h"
 #include "nic/host.h"
+#include "nic/tcp_host.h"
 #include "output/run_data.h"
 #include "switch/switch.h"
 #include "tlm/link.h"
@@ -57,7 +58,7 @@ class fabric : public sc_core::sc_module {
   const fabric_config& config() const { return cfg_; }
   const std::vector<std::unique_ptr<switch_model>>& switches() const { return switches_; }
   const std::vector<std::unique_ptr<packet_link>>& links() const { return links_; }
-  const std::vector<std::unique_ptr<host_nic>>& hosts() const { return hosts_; }
+  const std::vector<std::unique_ptr<nic_endpoint>>& hosts() const { return hosts_; }
   const route_controller& controller() const { return *ctrl_; }
   const sundial_controller* sundial() const { return sundial_.get(); }
   clock_driver* clock() { return clock_.get(); }
@@ -79,7 +80,7 @@ class fabric : public sc_core::sc_module {
 
   fabric_config cfg_;
   std::vector<std::unique_ptr<switch_model>> switches_;
-  std::vector<std::unique_ptr<host_nic>> hosts_;
+  std::vector<std::unique_ptr<nic_endpoint>> hosts_;
   std::vector<std::unique_ptr<packet_link>> links_;
   std::unique_ptr<event_queue> events_;
   std::unique_ptr<regbus> bus_;

@@ -8,16 +8,12 @@ namespace netasic {
 
 host_nic::host_nic(sc_core::sc_module_name name, const nic_config& cfg, run_stats& stats,
                    std::vector<flow_ctx>& flows, event_queue& events)
-    : sc_core::sc_module(name),
-      tx("tx"),
-      rx("rx", *this, 0),
-      csr("csr"),
+    : nic_endpoint(name),
       cfg_(cfg),
       stats_(stats),
       flows_(flows),
       engine_qps_(cfg.sched_engines, 0),
       events_(events) {
-  csr.register_b_transport(this, &host_nic::b_transport);
   if (cfg.flowcut) {
     flowcut_ = std::make_unique<flowcut_table>(cfg.flowcut_table);
     flowcut_rng_ = rng(cfg.flowcut_seed);
@@ -227,23 +223,10 @@ void host_nic::wake(uint64_t now) {
 }
 
 void host_nic::pkt_receive(unsigned, packet& p, uint64_t now) {
-  if (p.kind == pkt_kind::pause) {
-    ++pause_.frames_received;
-    const uint64_t effect = now + cfg_.pfc_response_cycles * cfg_.clock_period_ps;
-    pause_.apply(p.pfc, effect, cfg_.rate_bps);
-    stats_.release(p);
-    // Whatever the frame says, look again once it has taken effect.
-    arm(effect);
+  uint64_t effect = timer::never;
+  if (take_mac_frame(p, now, cfg_.pfc_response_cycles * cfg_.clock_period_ps, cfg_.rate_bps, stats_, effect)) {
+    if (effect != timer::never) arm(effect);   // a PAUSE: whatever it says, look again once it has taken effect
     return;
-  }
-  if (p.kind == pkt_kind::sync) {   // the clock unit beside the MAC takes it
-    if (clock_driver* c = sundial_.clock()) c->receive(sundial_.node(), 0, p.sync, now);
-    return stats_.release(p);
-  }
-  if (p.kind == pkt_kind::mirror) {   // a collector counts its copies and drops them
-    ++mirror_received_;
-    mirror_bytes_ += p.frame_bytes();
-    return stats_.release(p);
   }
   ++stats_.delivered;
   flow_ctx& f = flows_[p.flow];
@@ -368,15 +351,6 @@ void host_nic::on_rto_check(uint64_t now) {
   rto_scheduled_ = !active_.empty();
   if (rto_scheduled_) events_.schedule(now + cfg_.rto_ps / 2, rto_timer_);
   try_send();
-}
-
-// The NIC's only registers are its Sundial block, at the same offsets as a switch's.
-void host_nic::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
-  if (!reg_access_ok(gp)) return;
-  uint32_t* data = reinterpret_cast<uint32_t*>(gp.get_data_ptr());
-  const uint32_t off = uint32_t(gp.get_address());
-  const bool ok = sundial_csr::owns(off) && sundial_.access(gp.is_write(), off, *data, now_ps());
-  gp.set_response_status(ok ? tlm::TLM_OK_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE);
 }
 
 }  // namespace netasic

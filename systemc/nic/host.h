@@ -27,8 +27,10 @@
 #include "blocks/flowcut_table.h"
 #include "clock/sundial_csr.h"
 #include "nic/cc/cc_factory.h"
+#include "nic/endpoint.h"
 #include "nic/gbn_transport.h"
 #include "nic/qp_pacer.h"
+#include "nic/tcp/tcp_config.h"
 #include "tlm/event_queue.h"
 #include "tlm/packet_socket.h"
 #include "tlm/regbus.h"
@@ -53,6 +55,8 @@ struct nic_config {
   bool flowcut = false;             // Flowcut in the NIC: a QP changes path only when drained
   flowcut_config flowcut_table;
   uint64_t flowcut_seed = 1;
+  nic_transport transport = nic_transport::roce;   // nic.transport: this NIC, or the TCP host (nic/tcp_host.*)
+  tcp_config tcp;                   // the TCP host's
   uint64_t rx_pipe_ps() const { return uint64_t(rx_pipe_cycles) * clock_period_ps; }
   uint64_t tx_pipe_ps() const { return uint64_t(tx_pipe_cycles) * clock_period_ps; }
   // The biggest frame this NIC sends: a full data packet.
@@ -116,42 +120,20 @@ struct flow_ctx {
   dcqcn_np np;
 };
 
-// What a NIC's flow scheduler saw over the run.
-struct nic_scheduler_stats {
-  unsigned peak_qps_per_engine = 0;
-  uint64_t scan_bound_ps = 0;       // wire idle while a QP had credit and window but no visit yet
-  uint64_t cc_updates = 0, cc_cycles = 0;   // ACKs fed to the CC module and its cycles
-};
-
-class host_nic : public sc_core::sc_module, public pkt_receiver, private timed_client {
+class host_nic : public nic_endpoint, private timed_client {
  public:
-  pkt_initiator_socket tx;
-  pkt_target_socket rx;
-  tlm_utils::simple_target_socket<host_nic> csr;   // control-plane registers
-
   host_nic(sc_core::sc_module_name name, const nic_config& cfg, run_stats& stats,
            std::vector<flow_ctx>& flows, event_queue& events);
-  void start_flow(uint32_t flow);
+  void start_flow(uint32_t flow) override;
   void pkt_receive(unsigned port, packet& p, uint64_t now_ps) override;
-  std::function<void(flow_ctx&)> on_flow_done;
-  // The clock layer: this NIC is topology node `node`. Sync-messages go to its clock unit beside
-  // the MAC; its Sundial register block is on the csr socket (clock/sundial_csr.h).
-  void attach_clock(clock_driver* clock, uint32_t node) { sundial_.attach(clock, node); }
-  const sundial_regs& sundial_registers() const { return sundial_.regs(); }
-  const pfc_pause& pause() const { return pause_; }
-  const nic_scheduler_stats& scheduler() const { return sched_; }
-  const flowcut_table* flowcut() const { return flowcut_.get(); }
-  uint64_t data_bytes_sent() const { return data_bytes_sent_; }   // frame bytes of data packets
-  // Mirrored copies received (this host is a mirror collector).
-  uint64_t mirror_received() const { return mirror_received_; }
-  uint64_t mirror_bytes() const { return mirror_bytes_; }
+  const nic_scheduler_stats& scheduler() const override { return sched_; }
+  const flowcut_table* flowcut() const override { return flowcut_.get(); }
 
  private:
   void try_send();
   void send_control(packet& p, uint64_t now);
   void send_held_control(uint64_t now);
   void end_of_elaboration() override;
-  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   void wake(uint64_t now) override;   // the wire is free again
   void on_rto_check(uint64_t now);
   bool pick_flow(uint64_t now, uint32_t& flow);
@@ -180,11 +162,7 @@ class host_nic : public sc_core::sc_module, public pkt_receiver, private timed_c
   size_t rr_ = 0;
   pkt_fw_transport_if* tx_if_ = nullptr;   // the link tx is bound to
   uint64_t free_ps_ = 0;             // when the wire is free for the next frame
-  pfc_pause pause_;                  // priorities the switch has paused
-  uint64_t mirror_received_ = 0, mirror_bytes_ = 0;
-  uint64_t data_bytes_sent_ = 0;
   std::deque<packet*> control_;      // ACK/NAK frames held by a pause of their priority
-  sundial_csr sundial_;              // Sundial register block, and the clock layer
   timer wake_;                       // the pending wake-up that counts (others are stale)
   bool rto_scheduled_ = false;
   void arm(uint64_t at);

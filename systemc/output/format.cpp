@@ -34,6 +34,8 @@ const std::vector<std::pair<std::string, std::string>>& declared_units() {
       {"pfc.switch_port_pause_time_s_by_priority", "s"},
       {"int_records_written", "records"},
       {"queue.samples", "samples"},
+      {"routing.ingress_classes", "port classes"},
+      {"pcap.*.frames", "frames"},
       {"drops.*", "packets"},
       {"events.*", "events"},
       {"nic.cc_cycles_per_update", "cycles"},

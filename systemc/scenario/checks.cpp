@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <iostream>
+#include <regex>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -51,10 +52,18 @@ void reject_unused(const config& c, const std::vector<std::string>& keys, const 
 }
 
 void unused_by_mode(const config& c, const std::vector<std::string>& keys, const std::string& because) {
+  // The mode key `because` names ("with lb.mode = ..."): chosen on the command line (--set, a
+  // sweep's --grid), it overrides the file's mode for a comparison, and the file's keys of the
+  // file's own mode only get a warning.
+  static const std::regex mode_key(R"([a-z_]+\.[a-z_.]*[a-z_])");
+  std::smatch m;
+  const bool mode_from_command_line = std::regex_search(because, m, mode_key) && all_params().find(m.str()) &&
+                                      c.origin(m.str()).rfind("--set", 0) == 0;
   const bool warn = c.string("sim.unused_keys") == "warn";
   for (const auto& k : keys) {
     if (is_default(c, k)) continue;
-    if (!warn)
+    const bool key_from_file = c.origin(k).rfind("--set", 0) != 0;
+    if (!warn && !(mode_from_command_line && key_from_file))
       fail(c, k, "has no effect " + because + "; remove it, or set sim.unused_keys = \"warn\" to keep it (a scenario swept over modes)");
     std::cerr << fmt::format("warning: {}: key '{}' has no effect {}\n", c.origin(k), k, because);
   }

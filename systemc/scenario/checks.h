@@ -27,8 +27,9 @@ std::vector<std::string> keys_under(const std::string& prefix);
 void reject_unused(const config& c, const std::vector<std::string>& keys, const std::string& because);
 
 // The parameters of a mode that is not selected (another congestion control, another load
-// balancer) have no effect: setting one is an error, unless sim.unused_keys = "warn" keeps them
-// (one scenario swept over the modes), when the run says which ones it does not use.
+// balancer) have no effect: setting one is an error. Only a warning when the mode itself was
+// chosen on the command line (--set or a sweep's --grid: the file's keys of its own mode stay
+// for a comparison), or with sim.unused_keys = "warn" (one scenario swept over the modes).
 void unused_by_mode(const config& c, const std::vector<std::string>& keys, const std::string& because);
 
 // A list of traffic-manager priorities as a bit mask; a priority listed twice is an error.

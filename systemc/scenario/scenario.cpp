@@ -9,6 +9,7 @@
 #include "scenario/lb_keys.h"
 #include "scenario/memory_estimate.h"
 #include "scenario/nic_keys.h"
+#include "scenario/tcp_keys.h"
 #include "scenario/topology_keys.h"
 
 namespace netasic {
@@ -59,6 +60,7 @@ const param_registry& all_params() {
     declare_cc_keys(r);
     declare_traffic_keys(r);
     declare_clock_keys(r);
+    declare_tcp_keys(r);
     // Keys that name files: read against the scenario's folder, written resolved in config.toml.
     for (const char* key : {"traffic.cdf", "switch.target", "traffic.trace"}) r.mark_path(key);
     return r;
@@ -82,6 +84,7 @@ fabric_config make_fabric_config(const config& c) {
   read_mirror(c, fabric_cfg.topo, fabric_cfg.sw);
   read_nic(c, fabric_cfg.sw, fabric_cfg.nic);
   read_flowcut(c, fabric_cfg.sw, fabric_cfg.nic);
+  read_tcp(c, fabric_cfg.sw, fabric_cfg.nic);
   apply_keys<fabric_config> run(c, fabric_cfg);
   run_keys(run);
   read_cc(c, fabric_cfg.sw, fabric_cfg.nic);

@@ -129,6 +129,17 @@ TEST(Cli, KeysOfAModeNotSelectedAreRefusedUnlessKeptForASweep) {
   EXPECT_NE(o.output.find("warning: " + (d / "modes.toml").string() + ":3: key 'lb.flowlet.timeout' has no effect with lb.mode = \"ecmp\""),
             std::string::npos) << o.output;
   EXPECT_NE(o.output.find("modes.toml:6: key 'hpcc.eta' has no effect with cc.algorithm = \"none\""), std::string::npos) << o.output;
+  // A mode chosen on the command line (a comparison, a sweep's grid) keeps the file's keys of the
+  // file's own mode with a warning; the same key typed on the command line is still refused.
+  std::ofstream(d / "letflow.toml") << "[lb]\nmode = \"letflow\"\nflowlet.timeout = 50\n";
+  o = netasic_cli("run " + (d / "letflow.toml").string() + small + " --set lb.mode=ecmp --quiet --out " + (d / "run2").string());
+  EXPECT_EQ(o.code, 0) << o.output;
+  EXPECT_NE(o.output.find("warning: " + (d / "letflow.toml").string() + ":3: key 'lb.flowlet.timeout' has no effect"), std::string::npos)
+      << o.output;
+  o = netasic_cli("run " + (d / "letflow.toml").string() + small + " --set lb.mode=ecmp --set lb.flowlet.sweep_width=4 --quiet --out " +
+                  (d / "run3").string());
+  EXPECT_EQ(o.code, 2) << o.output;
+  EXPECT_NE(o.output.find("key 'lb.flowlet.sweep_width': has no effect with lb.mode"), std::string::npos) << o.output;
 }
 
 TEST(Cli, ConfigReferenceIsCurrent) {

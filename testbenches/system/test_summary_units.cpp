@@ -16,10 +16,12 @@ TEST(SummaryUnits, EveryNumberOfEverySectionHasAUnit) {
   const fs::path d = scratch("summary_units", "all");
   const std::string src = NETASIC_SOURCE_DIR "/scenarios/";
   const std::vector<std::string> runs = {
-      "demo.toml --set topology.leaves=2 --set topology.hosts_per_leaf=2 --set 'traffic.flows=[]' --set sim.duration=50",
+      "demo.toml --set topology.leaves=2 --set topology.hosts_per_leaf=2 --set 'traffic.flows=[]' --set sim.duration=50 --pcap host0",
       "lb/burstbalancer_leafspine.toml --set topology.leaves=2 --set topology.hosts_per_leaf=4 --set sim.duration=50",
       "lb/flowcut_fattree.toml --set sim.duration=20",
       "sundial/link_failure.toml --set 'clock.baselines=[\"ptp\"]'",
+      "tcp/incast.toml",
+      "clos/fc32_updown.toml --set sim.duration=20",
   };
   size_t numbers = 0;
   std::vector<std::string> missing;
