@@ -113,6 +113,8 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
     pl.set_up(!l.failed);
   }
 
+  if (cfg_.deter.mode != deter_mode::off) deter_wire(host_of);
+
   SC_METHOD(start_flows);
   sensitive << flow_start_;
   if (pending_.empty()) dont_initialize();
@@ -145,6 +147,33 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
     SC_METHOD(sample);
     sensitive << sample_tick_;
   }
+}
+
+void fabric::deter_wire(const std::vector<int>& host_of) {
+  deter_log_ = std::make_unique<deter_queue_log>();
+  for (auto& sw : switches_) sw->deter_log = deter_log_.get();
+  if (cfg_.deter.mode == deter_mode::record) {
+    // Each host's record taps its own cable: what it puts on the wire, what reaches it.
+    deter_rec_ = std::make_unique<deter_recorder>(unsigned(hosts_.size()), cfg_.deter.th_ps);
+    for (size_t i = 0; i < cfg_.topo.links.size(); ++i) {
+      const topo_link& l = cfg_.topo.links[i];
+      if (host_of[l.a] >= 0) {
+        links_[i]->a_to_b.tap = &deter_rec_->uplink(unsigned(host_of[l.a]));
+        links_[i]->b_to_a.tap = &deter_rec_->downlink(unsigned(host_of[l.a]));
+      } else if (host_of[l.b] >= 0) {
+        links_[i]->b_to_a.tap = &deter_rec_->uplink(unsigned(host_of[l.b]));
+        links_[i]->a_to_b.tap = &deter_rec_->downlink(unsigned(host_of[l.b]));
+      }
+    }
+  }
+  if (cfg_.deter.mode == deter_mode::replay && cfg_.replay) {
+    for (size_t h = 0; h < hosts_.size(); ++h) hosts_[h]->replay((*cfg_.replay)[h]);
+    SC_METHOD(replay_start);
+  }
+}
+
+void fabric::replay_start() {
+  for (auto& h : hosts_) h->start_replay();
 }
 
 void fabric::start_flows() {

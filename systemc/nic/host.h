@@ -32,6 +32,7 @@
 #include "tlm/event_queue.h"
 #include "tlm/packet_socket.h"
 #include "tlm/regbus.h"
+#include "workload/packet_trace.h"
 
 namespace netasic {
 
@@ -79,6 +80,7 @@ struct flow_ctx {
   uint32_t id = 0, src = 0, dst = 0;
   uint64_t size_bytes = 0, start_ps = 0, finish_ps = 0;
   uint16_t src_port = 0;            // UDP source port: the flow's ECMP entropy
+  uint16_t ip_id = 0, ack_ip_id = 0;   // next IPv4 identification: data (sender), ACK/NAK/CNP (receiver); +1 per frame (DETER)
   uint32_t retransmitted = 0, timeouts = 0;
   uint32_t ecn_marked = 0;          // data packets that arrived with ECN CE
   uint32_t cnps = 0;                // CNPs the receiver sent for it (DCQCN)
@@ -134,6 +136,10 @@ class host_nic : public sc_core::sc_module, public pkt_receiver, private timed_c
   void start_flow(uint32_t flow);
   void pkt_receive(unsigned port, packet& p, uint64_t now_ps) override;
   std::function<void(flow_ctx&)> on_flow_done;
+  // DETER replay: this NIC sends `trace` open-loop, no transport: each frame at its time, later
+  // only while the wire is busy or its priority paused; what arrives is counted and freed.
+  void replay(packet_trace trace) { trace_ = std::move(trace); replaying_ = true; }
+  void start_replay() { if (!trace_.empty()) arm(trace_.front().time_ps); }
   // The clock layer: this NIC is topology node `node`. Sync-messages go to its clock unit beside
   // the MAC; its Sundial register block is on the csr socket (clock/sundial_csr.h).
   void attach_clock(clock_driver* clock, uint32_t node) { sundial_.attach(clock, node); }
@@ -148,6 +154,7 @@ class host_nic : public sc_core::sc_module, public pkt_receiver, private timed_c
 
  private:
   void try_send();
+  void replay_send(uint64_t now);
   void send_control(packet& p, uint64_t now);
   void send_held_control(uint64_t now);
   void end_of_elaboration() override;
@@ -187,6 +194,9 @@ class host_nic : public sc_core::sc_module, public pkt_receiver, private timed_c
   sundial_csr sundial_;              // Sundial register block, and the clock layer
   timer wake_;                       // the pending wake-up that counts (others are stale)
   bool rto_scheduled_ = false;
+  packet_trace trace_;               // DETER replay
+  size_t trace_next_ = 0;
+  bool replaying_ = false;
   void arm(uint64_t at);
   event_queue& events_;
   // The retransmission check is a second wake-up source on the same event queue.

@@ -8,6 +8,7 @@
 
 #include "clock/clock_network.h"
 #include "fabric/fabric.h"
+#include "run/deter_run.h"
 #include "run/run_summary.h"
 #include "scenario/checks.h"
 #include "scenario/scenario.h"
@@ -44,7 +45,9 @@ struct progress_line {
 
 run_result run_scenario(const config& cfg, progress_mode progress) {
   fabric_config fabric_cfg = make_fabric_config(cfg);
-  const std::vector<flow_spec> specs = make_flows(cfg, fabric_cfg);
+  std::vector<packet_trace> replay;   // DETER replay: each host's frames instead of flows
+  deter_prepare(cfg, fabric_cfg, replay);
+  const std::vector<flow_spec> specs = fabric_cfg.replay ? std::vector<flow_spec>{} : make_flows(cfg, fabric_cfg);
   clock_network_config clock_cfg;
   const bool clock_on = make_clock_config(cfg, fabric_cfg, clock_cfg);
   const bool sundial_on = clock_on && std::find(clock_cfg.algorithms.begin(), clock_cfg.algorithms.end(),
@@ -91,6 +94,7 @@ run_result run_scenario(const config& cfg, progress_mode progress) {
   const run_stats& st = fab.stats;
   r.accounting_ok = st.sent == st.delivered + st.dropped.total() + st.in_flight();
   r.summary = run_summary(cfg, fab, r, wall, sim_end);
+  deter_finish(cfg, fab, r, sim_end);
   warn_about_run(cfg, fab, r);
   return r;
 }

@@ -23,6 +23,7 @@ void write_run_outputs(const std::string& dir, const config& cfg, const run_resu
     write_vcd((d / "waves.vcd").string(), r.probes);
     write_gtkw((d / "waves.gtkw").string(), "waves.vcd", r.probes);
   }
+  for (const auto& [name, bytes] : r.files) write_file((d / name).string(), bytes);
   write_report_html((d / "report.html").string(), r.summary, r.flows, r.probes, r.clock ? &*r.clock : nullptr);
 }
 
