@@ -24,6 +24,9 @@ std::vector<std::pair<std::string, std::string>> deter_settings(const config& c)
 // sets f.arrivals_end_ps to the last frame's time. Otherwise does nothing.
 void deter_prepare(const config& c, fabric_config& f, std::vector<packet_trace>& traces);
 
+// A replay runs this long after its last frame (every frame is through by then), not sim.drain.
+constexpr uint64_t deter_replay_drain_ps = 10'000'000'000;   // 10 ms
+
 // After the run: the record and the queue log (record), or the comparison (replay), into
 // r.summary["deter"] and r.files.
 void deter_finish(const config& c, fabric& fab, run_result& r, uint64_t sim_end_ps);

@@ -77,7 +77,7 @@ run_result run_scenario(const config& cfg, progress_mode progress) {
   static fabric* kept = nullptr;
   kept = new fabric("fabric", fabric_cfg, specs);
   fabric& fab = *kept;
-  const uint64_t end_ps = fabric_cfg.arrivals_end_ps + to_ps(cfg.real("sim.drain"), 1e6);
+  const uint64_t end_ps = fabric_cfg.arrivals_end_ps + (fabric_cfg.replay ? deter_replay_drain_ps : to_ps(cfg.real("sim.drain"), 1e6));
 
   progress_line line{progress, end_ps, specs.size()};
   fab.on_sample = [&](uint64_t now) { line.sample(fab, now); };
