@@ -145,6 +145,15 @@ void print_summary(const nlohmann::json& s, const std::string& dir, bool vcd) {
                                  r["sram_blocks"].get<uint64_t>(), r["sram_budget_blocks"].get<uint64_t>(),
                                  r["stateful_alus"].get<uint64_t>(), r["stateful_alu_budget_alus"].get<uint64_t>(),
                                  r["switch_group"].get<std::string>()));
+  const nlohmann::json d = s.contains("deter") ? s["deter"] : nlohmann::json();
+  if (d.is_object() && d["mode"] == "record")
+    row("deter record", fmt::format("{:.0f} bytes/host/s = {:.3f}% of a full capture ({:.3g} bytes/host/s); deter.rec, deter_queues.bin",
+                                    d["record_bytes_per_host_per_s"].get<double>(), d["record_over_pcap_percent"].get<double>(),
+                                    d["pcap_bytes_per_host_per_s"].get<double>()));
+  else if (d.is_object())
+    row("deter replay", fmt::format("qdiff avg {:.2f} / p99 {:.2f} / max {:.2f} MTU; drop error {:.2f}% ({} run drops); deter_qdiff.csv",
+                                    d["qdiff_avg_mtu"].get<double>(), d["qdiff_p99_mtu"].get<double>(), d["qdiff_max_mtu"].get<double>(),
+                                    100 * d["drop_error"].get<double>(), d["run_drops"].get<uint64_t>()));
   row("outputs", dir + "/ (report.html, summary.json, flows.csv, links.csv, probes.csv, config.toml" +
                      (vcd ? ", waves.vcd, waves.gtkw)" : ")"));
   if (const auto& p = s["pcap"]; p.is_array()) {

@@ -57,7 +57,10 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
     nc.rate_bps = t.links[t.nodes[t.hosts[h]].port_link[0]].rate_bps;
     nc.flowcut_seed = cfg_.seed * 0xD1B54A32D192ED03ull + h;   // each NIC its own Flowcut entropy
     const char* name = t.nodes[t.hosts[h]].name.c_str();
-    if (nc.transport == nic_transport::tcp) hosts_.push_back(std::make_unique<tcp_host>(name, nc, stats, flows, *events_));
+    // A DETER replay sends recorded frames open-loop, with no transport: the RoCE NIC's replay
+    // engine does it whatever transport the record was taken with.
+    if (nc.transport == nic_transport::tcp && cfg_.deter.mode != deter_mode::replay)
+      hosts_.push_back(std::make_unique<tcp_host>(name, nc, stats, flows, *events_));
     else hosts_.push_back(std::make_unique<host_nic>(name, nc, stats, flows, *events_));
     hosts_.back()->on_flow_done = [this](flow_ctx& f) { flow_done(f); };
   }
@@ -115,6 +118,8 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
     pl.set_up(!l.failed);
   }
 
+  if (cfg_.deter.mode != deter_mode::off) deter_wire(host_of);
+
   SC_METHOD(start_flows);
   sensitive << flow_start_;
   if (pending_.empty()) dont_initialize();
@@ -147,6 +152,33 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
     SC_METHOD(sample);
     sensitive << sample_tick_;
   }
+}
+
+void fabric::deter_wire(const std::vector<int>& host_of) {
+  deter_log_ = std::make_unique<deter_queue_log>();
+  for (auto& sw : switches_) sw->deter_log = deter_log_.get();
+  if (cfg_.deter.mode == deter_mode::record) {
+    // Each host's record taps its own cable: what it puts on the wire, what reaches it.
+    deter_rec_ = std::make_unique<deter_recorder>(unsigned(hosts_.size()), cfg_.deter.th_ps);
+    for (size_t i = 0; i < cfg_.topo.links.size(); ++i) {
+      const topo_link& l = cfg_.topo.links[i];
+      if (host_of[l.a] >= 0) {
+        links_[i]->a_to_b.tap = &deter_rec_->uplink(unsigned(host_of[l.a]));
+        links_[i]->b_to_a.tap = &deter_rec_->downlink(unsigned(host_of[l.a]));
+      } else if (host_of[l.b] >= 0) {
+        links_[i]->b_to_a.tap = &deter_rec_->uplink(unsigned(host_of[l.b]));
+        links_[i]->a_to_b.tap = &deter_rec_->downlink(unsigned(host_of[l.b]));
+      }
+    }
+  }
+  if (cfg_.deter.mode == deter_mode::replay && cfg_.replay) {
+    for (size_t h = 0; h < hosts_.size(); ++h) static_cast<host_nic&>(*hosts_[h]).replay((*cfg_.replay)[h]);
+    SC_METHOD(replay_start);
+  }
+}
+
+void fabric::replay_start() {
+  for (auto& h : hosts_) static_cast<host_nic&>(*h).start_replay();   // replay: every host is a host_nic
 }
 
 void fabric::start_flows() {

@@ -14,10 +14,12 @@
 #include "fabric/route_controller.h"
 #include "fabric/route_planner.h"
 #include "topology/topology.h"
+#include "nic/deter_recorder.h"
 #include "nic/host.h"
 #include "nic/tcp_host.h"
 #include "output/run_data.h"
 #include "switch/switch.h"
+#include "tlm/deter_queue_log.h"
 #include "tlm/link.h"
 #include "tlm/regbus.h"
 #include "workload/traffic.h"
@@ -40,6 +42,10 @@ struct fabric_config {
   // after clock->controller_delay_ps.
   const clock_network_config* clock = nullptr;
   uint8_t sync_priority = 7;
+  // DETER (docs/datasheets/deter.md): record taps on the hosts' links and a queue log in every
+  // switch; in replay, each host's reconstructed frames (no flows start).
+  deter_config deter;
+  const std::vector<packet_trace>* replay = nullptr;
 };
 
 class fabric : public sc_core::sc_module {
@@ -65,6 +71,8 @@ class fabric : public sc_core::sc_module {
   uint64_t sync_dropped() const;   // sync-messages the switches' traffic managers refused
   uint64_t sync_wait_max_ps() const;   // over the switches (switch_model::sync_wait_max_ps)
   uint32_t reroutes() const { return reroutes_; }
+  deter_recorder* deter_record() { return deter_rec_.get(); }     // record mode, else null
+  const deter_queue_log* deter_log() const { return deter_log_.get(); }   // DETER on, else null
   const event_queue& events() const { return *events_; }
   // The same flow alone on an idle fabric (analytic, see docs/timing-model.md).
   uint64_t ideal_fct_ps(uint32_t src, uint32_t dst, uint64_t bytes) const;
@@ -75,6 +83,8 @@ class fabric : public sc_core::sc_module {
   void start_flows();
   void sample();
   void clock_start();    // the clock layer's first step, at t = 0
+  void replay_start();   // DETER replay: every NIC's first frame
+  void deter_wire(const std::vector<int>& host_of);
   void clock_faults();   // faults on the links, then new routes
   void flow_done(flow_ctx& f);
 
@@ -88,6 +98,8 @@ class fabric : public sc_core::sc_module {
   std::unique_ptr<sundial_controller> sundial_;
   std::unique_ptr<clock_driver> clock_;
   uint32_t reroutes_ = 0;
+  std::unique_ptr<deter_recorder> deter_rec_;
+  std::unique_ptr<deter_queue_log> deter_log_;
   std::vector<flow_spec> pending_;   // sorted by start
   size_t next_flow_ = 0;
   sc_core::sc_event flow_start_, sample_tick_;

@@ -57,6 +57,7 @@ packet* host_nic::make_data(flow_ctx& f) {
   p->ip.dscp = uint8_t(cfg_.data_priority << 3);
   p->prio = cfg_.data_priority;
   p->ip.ttl = 64;
+  p->ip.identification = f.ip_id++;   // consecutive per connection, retransmissions too (DETER reads drops from gaps)
   p->ip.protocol = 17;
   p->ip.src = host_ip(f.src);
   p->ip.dst = host_ip(f.dst);
@@ -149,6 +150,7 @@ void host_nic::flowcut_ack(flow_ctx& f, const packet& p, uint64_t now) {
 void host_nic::try_send() {
   if (wake_.armed()) return;   // a wake-up is pending and will call again
   const uint64_t now = now_ps();
+  if (replaying_) return replay_send(now);
   // The TX pipe takes tx_pipe_cycles to reach the MAC: schedule that far ahead of a free wire.
   const uint64_t lead = cfg_.tx_pipe_ps();
   if (free_ps_ > now + lead) {
@@ -178,6 +180,53 @@ void host_nic::try_send() {
   f.scan_ok_ps = now + uint64_t(engine_qps_[id % cfg_.sched_engines]) * cfg_.sched_visit_cycles * cfg_.clock_period_ps;
   if (f.cc) f.cc->on_send(now, bytes);
   arm(free_ps_ - lead);
+}
+
+void host_nic::replay_send(uint64_t now) {
+  while (trace_next_ < trace_.size()) {
+    const trace_packet& t = trace_[trace_next_];
+    const uint8_t prio = uint8_t(t.dscp >> 3);
+    if (pause_.paused(now) >> prio & 1) {
+      const uint64_t until = pause_.resumes(uint8_t(1u << prio), now);
+      if (until != UINT64_MAX) arm(until);
+      return;   // or a resume calls again
+    }
+    const uint64_t at = std::max(t.time_ps, free_ps_);
+    if (at > now) return arm(at);
+    packet* p = stats_.pool.alloc();
+    ++stats_.sent;
+    p->ip.protocol = t.protocol;
+    const uint32_t header = p->is_tcp() ? eth_header::bytes + ipv4_header::bytes + tcp_header::bytes + eth_header::fcs_bytes
+                                        : eth_header::bytes + ipv4_header::bytes + udp_header::bytes + rocev2_bth::bytes +
+                                              rocev2_bth::icrc_bytes + eth_header::fcs_bytes;
+    p->payload_bytes = t.frame_bytes - header;   // a record holds frames of 64 bytes and more
+    p->eth.ethertype = 0x0800;
+    p->eth.src_mac = 0x020000000000ull | t.src;
+    p->eth.dst_mac = 0x020000000000ull | t.dst;
+    p->ip.version = 4;
+    p->ip.ihl = 5;
+    p->ip.ttl = 64;
+    p->ip.src = host_ip(t.src);
+    p->ip.dst = host_ip(t.dst);
+    p->ip.identification = t.ip_id;
+    p->ip.ecn = t.ecn;
+    p->ip.dscp = t.dscp;
+    p->prio = prio;
+    p->ip.total_length = uint16_t(t.frame_bytes - eth_header::bytes - eth_header::fcs_bytes);
+    if (p->is_tcp()) {
+      p->tcp.src_port = t.src_port;
+      p->tcp.dst_port = t.dst_port;
+    } else {
+      p->udp.src_port = t.src_port;
+      p->udp.dst_port = t.dst_port;
+      p->udp.length = uint16_t(p->ip.total_length - ipv4_header::bytes);
+    }
+    p->deter_tag = t.drop_tag;
+    p->sent_ps = now;
+    ++trace_next_;
+    data_bytes_sent_ += t.frame_bytes;
+    free_ps_ = tx_if_->pkt_transport(*p, now);
+  }
 }
 
 // A rate update applies to the frame not yet sent (qp_pacer: HPCC's scheduler re-times it).
@@ -229,6 +278,7 @@ void host_nic::pkt_receive(unsigned, packet& p, uint64_t now) {
     return;
   }
   ++stats_.delivered;
+  if (replaying_) return stats_.pool.release(&p);   // DETER replay: no transport answers
   flow_ctx& f = flows_[p.flow];
   if (p.kind == pkt_kind::data) {
     const bool ce = p.ip.ecn == 3;
@@ -265,6 +315,7 @@ void host_nic::pkt_receive(unsigned, packet& p, uint64_t now) {
     p.ip.ecn = 0;
     p.prio = cfg_.ack_priority;
     p.tuple_crc_valid = false;   // the 5-tuple is reversed
+    p.ip.identification = f.ack_ip_id++;
     p.bth.psn = p.seq & 0xFFFFFFu;
     p.ip.total_length = uint16_t(p.frame_bytes() - eth_header::bytes - eth_header::fcs_bytes);
     p.udp.length = uint16_t(p.ip.total_length - ipv4_header::bytes);
@@ -330,6 +381,7 @@ void host_nic::send_cnp(flow_ctx& f, const packet& data, uint64_t now) {
   c.eth.dst_mac = data.eth.src_mac;
   c.ip = data.ip;
   std::swap(c.ip.src, c.ip.dst);
+  c.ip.identification = f.ack_ip_id++;   // the ACKs' connection (same 5-tuple)
   c.ip.ecn = 0;
   c.ip.dscp = uint8_t(cfg_.ack_priority << 3);
   c.prio = cfg_.ack_priority;

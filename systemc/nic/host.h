@@ -34,6 +34,7 @@
 #include "tlm/event_queue.h"
 #include "tlm/packet_socket.h"
 #include "tlm/regbus.h"
+#include "workload/packet_trace.h"
 
 namespace netasic {
 
@@ -83,6 +84,7 @@ struct flow_ctx {
   uint32_t id = 0, src = 0, dst = 0;
   uint64_t size_bytes = 0, start_ps = 0, finish_ps = 0;
   uint16_t src_port = 0;            // UDP source port: the flow's ECMP entropy
+  uint16_t ip_id = 0, ack_ip_id = 0;   // next IPv4 identification: data (sender), ACK/NAK/CNP (receiver); +1 per frame (DETER)
   uint32_t retransmitted = 0, timeouts = 0;
   uint32_t ecn_marked = 0;          // data packets that arrived with ECN CE
   uint32_t cnps = 0;                // CNPs the receiver sent for it (DCQCN)
@@ -128,9 +130,14 @@ class host_nic : public nic_endpoint, private timed_client {
   void pkt_receive(unsigned port, packet& p, uint64_t now_ps) override;
   const nic_scheduler_stats& scheduler() const override { return sched_; }
   const flowcut_table* flowcut() const override { return flowcut_.get(); }
+  // DETER replay: this NIC sends `trace` open-loop, no transport: each frame at its time, later
+  // only while the wire is busy or its priority paused; what arrives is counted and freed.
+  void replay(packet_trace trace) { trace_ = std::move(trace); replaying_ = true; }
+  void start_replay() { if (!trace_.empty()) arm(trace_.front().time_ps); }
 
  private:
   void try_send();
+  void replay_send(uint64_t now);
   void send_control(packet& p, uint64_t now);
   void send_held_control(uint64_t now);
   void end_of_elaboration() override;
@@ -165,6 +172,9 @@ class host_nic : public nic_endpoint, private timed_client {
   std::deque<packet*> control_;      // ACK/NAK frames held by a pause of their priority
   timer wake_;                       // the pending wake-up that counts (others are stale)
   bool rto_scheduled_ = false;
+  packet_trace trace_;               // DETER replay
+  size_t trace_next_ = 0;
+  bool replaying_ = false;
   void arm(uint64_t at);
   event_queue& events_;
   // The retransmission check is a second wake-up source on the same event queue.

@@ -34,6 +34,7 @@ struct packet {
   uint16_t fc_bytes = 0;            // Flowcut: the data frame's bytes (echoed by the ACK)
   uint8_t hops = 0;                 // data: switches passed (Flowcut's hop count, echoed)
   bool fc_valid = false;            // carries the Flowcut header
+  bool deter_tag = false;           // DETER replay: the record saw this packet dropped (tm_config::deter_drop_rule)
   packet* next = nullptr;           // intrusive list link (pool free list, switch queues)
   uint64_t rx_end_ps = 0;           // last bit in at the current receiver (cut-through)
   uint64_t sent_ps = 0;             // data: when the sender scheduled it; echoed by its ACK (RTT)

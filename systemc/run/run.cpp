@@ -9,6 +9,7 @@
 #include "clock/clock_network.h"
 #include "fabric/fabric.h"
 #include "run/pcap_capture.h"
+#include "run/deter_run.h"
 #include "run/run_summary.h"
 #include "scenario/checks.h"
 #include "scenario/scenario.h"
@@ -45,7 +46,9 @@ struct progress_line {
 
 run_result run_scenario(const config& cfg, progress_mode progress, const run_taps& taps) {
   fabric_config fabric_cfg = make_fabric_config(cfg);
-  const std::vector<flow_spec> specs = make_flows(cfg, fabric_cfg);
+  std::vector<packet_trace> replay;   // DETER replay: each host's frames instead of flows
+  deter_prepare(cfg, fabric_cfg, replay);
+  const std::vector<flow_spec> specs = fabric_cfg.replay ? std::vector<flow_spec>{} : make_flows(cfg, fabric_cfg);
   clock_network_config clock_cfg;
   const bool clock_on = make_clock_config(cfg, fabric_cfg, clock_cfg);
   const bool sundial_on = clock_on && std::find(clock_cfg.algorithms.begin(), clock_cfg.algorithms.end(),
@@ -84,7 +87,7 @@ run_result run_scenario(const config& cfg, progress_mode progress, const run_tap
   if (taps.on_built) taps.on_built(fab);
   std::optional<pcap_capture> pcap;
   if (!pcap_points.empty()) pcap.emplace(fab, pcap_points, taps.run_dir);
-  const uint64_t end_ps = fabric_cfg.arrivals_end_ps + to_ps(cfg.real("sim.drain"), 1e6);
+  const uint64_t end_ps = fabric_cfg.arrivals_end_ps + (fabric_cfg.replay ? deter_replay_drain_ps : to_ps(cfg.real("sim.drain"), 1e6));
 
   progress_line line{progress, end_ps, specs.size()};
   fab.on_sample = [&](uint64_t now) { line.sample(fab, now); };
@@ -102,6 +105,7 @@ run_result run_scenario(const config& cfg, progress_mode progress, const run_tap
   r.accounting_ok = st.sent == st.delivered + st.dropped.total() + st.in_flight();
   r.summary = run_summary(cfg, fab, r, wall, sim_end);
   if (pcap) r.summary["pcap"] = pcap->finish();
+  deter_finish(cfg, fab, r, sim_end);
   warn_about_run(cfg, fab, r);
   return r;
 }

@@ -3,6 +3,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -20,6 +21,7 @@ struct run_result {
   std::vector<link_record> links;   // every switch port's link, one direction
   // With the clock layer: its result. Its per-sample series are in `probes` ("clock.ALG.*").
   std::optional<clock_result> clock;
+  std::vector<std::pair<std::string, std::string>> files;   // more files for the run directory (name, bytes): DETER's
   bool accounting_ok = false;
 };
 

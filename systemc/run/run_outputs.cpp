@@ -18,7 +18,8 @@ namespace {
 // What a run writes (and a sweep's log beside it): a folder with only these is a run directory.
 bool run_file(const std::string& name) {
   static const char* names[] = {"summary.json", "config.toml", "flows.csv", "probes.csv", "links.csv", "waves.vcd",
-                                "waves.gtkw", "report.html", "log.txt", "pcap", incomplete_marker};
+                                "waves.gtkw", "report.html", "log.txt", "pcap", "deter.rec", "deter_queues.bin",
+                                "deter_qdiff.csv", incomplete_marker};
   for (const char* n : names)
     if (name == n) return true;
   return false;
@@ -58,6 +59,7 @@ void write_run_outputs(const std::string& dir, const config& cfg, const run_resu
     write_vcd((d / "waves.vcd").string(), r.probes);
     write_gtkw((d / "waves.gtkw").string(), "waves.vcd", r.probes);
   }
+  for (const auto& [name, bytes] : r.files) write_file((d / name).string(), bytes);
   write_report_html((d / "report.html").string(), r.summary, r.flows, r.probes, r.clock ? &*r.clock : nullptr);
   write_file((d / "summary.json").string(), r.summary.dump(2) + "\n");   // last: its presence says complete
   fs::remove(d / incomplete_marker);

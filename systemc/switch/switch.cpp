@@ -220,7 +220,10 @@ void switch_model::enqueue(packet& p, uint64_t now) {
   if (cfg_.mirror.to != mirror_config::target::off && p.kind == pkt_kind::data && p.passes == 0 &&
       ++mirror_count_ % cfg_.mirror.sample == 0)
     mirror(p, now);
-  switch (tm_.enqueue(p, out)) {
+  const uint64_t queued = deter_log ? tm_.queue_bytes(out, p.prio) : 0;
+  const tm_verdict verdict = tm_.enqueue(p, out);
+  if (deter_log && out < tx.size()) deter_log->add(p, id_, out, queued, verdict != tm_verdict::admitted);
+  switch (verdict) {
     case tm_verdict::admitted: break;
     case tm_verdict::buffer_full: return drop(p, &drop_counters::buffer_full);
     case tm_verdict::dynamic_threshold: return drop(p, &drop_counters::dynamic_threshold);

@@ -34,6 +34,7 @@
 #include "blocks/pfc_pause.h"
 #include "clock/sundial_csr.h"
 #include "tlm/run_stats.h"
+#include "tlm/deter_queue_log.h"
 #include "switch/load_balancer.h"
 #include "switch/route_table.h"
 #include "switch/traffic_manager.h"
@@ -158,6 +159,7 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   const drop_counters& drops() const { return drops_; }
   switch_counters counters() const;
   const traffic_manager& tm() const { return tm_; }
+  deter_queue_log* deter_log = nullptr;   // DETER: log every packet's queue on enqueue (null: off)
   const load_balancer& lb() const { return lb_; }
   const flowcut_table* flowcut() const { return lb_.flowcut() ? &lb_.flowcut()->table() : nullptr; }
   void lb_advance(uint64_t now_ps) { lb_.advance(now_ps); }

@@ -28,6 +28,9 @@ tm_verdict traffic_manager::enqueue(packet& p, unsigned out) {
   fifo& q = pq.q[p.prio];
   if (cfg_.lossless >> p.prio & 1) {
     if (const tm_verdict v = charge_lossless(p, bytes); v != tm_verdict::admitted) return v;
+  } else if (cfg_.deter_drop_rule) {
+    if (const tm_verdict v = deter_admit(p, q, bytes); v != tm_verdict::admitted) return v;
+    shared_used_ += bytes;
   } else {
     if (cfg_.queue_limit_bytes && q.bytes + bytes > cfg_.queue_limit_bytes) return tm_verdict::queue_limit;
     if (shared_used_ + bytes > pool_) return tm_verdict::buffer_full;
@@ -45,6 +48,25 @@ tm_verdict traffic_manager::enqueue(packet& p, unsigned out) {
   pq.total += bytes;
   pq.peak = std::max(pq.peak, pq.total);
   return tm_verdict::admitted;
+}
+
+tm_verdict traffic_manager::deter_admit(const packet& p, const fifo& q, uint32_t bytes) const {
+  if (!p.deter_tag) return tm_verdict::admitted;   // never drop what the run delivered
+  // The queue's limit: the tightest of the buffer's room, the dynamic threshold and the static
+  // limit; the tagged frame goes only while the queue stays 5 MTU under it.
+  const uint64_t free = pool_ - std::min(pool_, shared_used_);
+  uint64_t limit = q.bytes + free;
+  tm_verdict why = tm_verdict::buffer_full;
+  const double alpha = cfg_.alpha[p.prio];
+  if (alpha > 0 && alpha * double(free) < double(limit)) {
+    limit = uint64_t(alpha * double(free));
+    why = tm_verdict::dynamic_threshold;
+  }
+  if (cfg_.queue_limit_bytes && cfg_.queue_limit_bytes < limit) {
+    limit = cfg_.queue_limit_bytes;
+    why = tm_verdict::queue_limit;
+  }
+  return q.bytes + bytes + cfg_.deter_margin_bytes > limit ? why : tm_verdict::admitted;
 }
 
 tm_verdict traffic_manager::charge_lossless(const packet& p, uint32_t bytes) {

@@ -19,6 +19,9 @@
 // - Scheduler. Priorities flagged strict are served first, highest number first; the others
 //   share what is left by deficit-weighted round robin with a quantum in bytes per priority.
 //   Paused priorities are skipped.
+// - DETER replay (`deter_drop_rule`, thesis ch. 6 §6.3.4): on lossy priorities a frame the record
+//   saw dropped (packet::deter_tag) is dropped only once its queue would pass its limit less
+//   `deter_margin_bytes` (5 MTU); an untagged frame is always admitted, past the buffer if need be.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -56,6 +59,8 @@ struct tm_config {
   uint8_t strict = 0x80;                            // strict-priority priorities, bit per priority
   std::array<uint32_t, num_priorities> quantum{2048, 2048, 2048, 2048, 2048, 2048, 2048, 2048};   // DWRR, bytes; > 0
   uint64_t seed = 1;                                // ECN marking draws
+  bool deter_drop_rule = false;                     // DETER replay's drop rule (lossy priorities)
+  uint64_t deter_margin_bytes = 0;                  // its margin below the queue's limit: 5 MTU
 };
 
 enum class tm_verdict : uint8_t { admitted, buffer_full, dynamic_threshold, queue_limit, headroom };
@@ -119,6 +124,7 @@ class traffic_manager {
   const ingress_count& ingress(unsigned port, unsigned prio) const { return ingress_[port * num_priorities + prio]; }
   packet* pop(port_queues& pq, unsigned prio);
   tm_verdict charge_lossless(const packet& p, uint32_t bytes);
+  tm_verdict deter_admit(const packet& p, const fifo& q, uint32_t bytes) const;
   void refund(const packet& p, uint32_t bytes);
   unsigned pick_dwrr(port_queues& pq, uint8_t eligible);
 

@@ -14,6 +14,7 @@ struct trace_packet {
   uint16_t src_port = 0, dst_port = 0;
   uint16_t ip_id = 0;          // IPv4 identification (consecutive per connection, as DETER reads it)
   uint8_t ecn = 0;             // IPv4 ECN field as sent
+  uint8_t dscp = 0;            // IPv4 DSCP as sent (its class selector is the traffic class)
   bool drop_tag = false;       // DETER replay: the record saw this packet dropped
 };
 

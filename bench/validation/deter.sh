@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Regenerates docs/validation/deter.md's figures over 5 seeds: each scenario of scenarios/deter/
+# is recorded (sim.seed = seed, th = 5 us) and replayed into the same fabric (deter.clock_seed =
+# seed), then the tables are printed (mean with the min-max over the seeds).
+#   bench/validation/deter.sh [BIN] [OUTDIR]
+# BIN defaults to build/netasic, OUTDIR to out/validation/deter. SEEDS overrides 5 seeds. A run
+# whose summary.json exists is kept (delete its directory to run it again).
+#   testbed:  replay with a 0.5 us clock error (PTP, "100s of nanoseconds"), drop rule on
+#   fat tree: replay with a 5 us clock error (the chapter's [0, 5] us), with and without the rule
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+bin=${1:-build/netasic}
+out=${2:-out/validation/deter}
+seeds=${SEEDS:-5}
+
+once() {   # once DIR ARGS...: one run unless its summary is there
+  local dir=$1
+  shift
+  [ -f "$dir/summary.json" ] || "$bin" run "$@" --quiet --out "$dir"
+}
+
+for s in $(seq 1 "$seeds"); do
+  for name in testbed fattree_websearch; do
+    f=scenarios/deter/$name.toml
+    rec=$out/$name/seed$s/record
+    once "$rec" "$f" --set sim.seed="$s"
+    err=5
+    [ "$name" = testbed ] && err=0.5
+    for rule in true false; do
+      [ "$name" = testbed ] && [ "$rule" = false ] && continue
+      once "$out/$name/seed$s/replay_rule_$rule" "$f" --set sim.seed="$s" --set deter.mode=replay \
+        --set deter.record="$rec/deter.rec" --set deter.clock_error=$err --set deter.clock_seed="$s" \
+        --set deter.drop_rule=$rule
+    done
+  done
+done
+
+python3 -B bench/validation/deter_tables.py "$out"
