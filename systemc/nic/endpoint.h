@@ -2,7 +2,9 @@
 // (nic/host.*) or the TCP host (nic/tcp_host.*). The ports, the PFC pause state, the Sundial
 // register block and the counters the summary reads live here; the transport is the subclass.
 #pragma once
+#include <algorithm>
 #include <cstdint>
+#include <deque>
 #include <functional>
 
 #include <systemc>
@@ -56,6 +58,27 @@ class nic_endpoint : public sc_core::sc_module, public pkt_receiver {
     return true;
   }
 
+  // Control frames (ACK, NAK, CNP) go ahead of data: onto the wire as soon as the current frame
+  // is out, with no event of their own, unless their priority `prio` is paused; then they wait
+  // in order until send_held_control finds it resumed.
+  void send_control(packet& p, uint64_t now, uint8_t prio) {
+    if (!control_.empty() || pause_.paused(now) >> prio & 1) {
+      control_.push_back(&p);
+      return;
+    }
+    free_ps_ = tx_if_->pkt_transport(p, std::max(now, free_ps_));
+  }
+  void send_held_control(uint64_t now, uint8_t prio) {
+    while (!control_.empty() && !(pause_.paused(now) >> prio & 1)) {
+      free_ps_ = tx_if_->pkt_transport(*control_.front(), std::max(now, free_ps_));
+      control_.pop_front();
+    }
+  }
+  void end_of_elaboration() override { tx_if_ = tx.get_interface(0); }
+
+  pkt_fw_transport_if* tx_if_ = nullptr;   // the link tx is bound to
+  uint64_t free_ps_ = 0;             // when the wire is free for the next frame
+  std::deque<packet*> control_;      // control frames held by a pause of their priority
   pfc_pause pause_;                  // priorities the switch has paused
   sundial_csr sundial_;              // Sundial register block, and the clock layer
   uint64_t mirror_received_ = 0, mirror_bytes_ = 0;

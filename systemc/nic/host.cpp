@@ -246,28 +246,9 @@ void host_nic::arm(uint64_t at) {
   if (wake_.arm(at)) events_.schedule(at, *this);
 }
 
-void host_nic::send_control(packet& p, uint64_t now) {
-  // ACK/NAK frames go ahead of data: they take the wire as soon as the current frame is out.
-  // Their start time is known now, so they need no event, unless their priority is paused.
-  if (!control_.empty() || pause_.paused(now) >> cfg_.ack_priority & 1) {
-    control_.push_back(&p);
-    return;
-  }
-  free_ps_ = tx_if_->pkt_transport(p, std::max(now, free_ps_));
-}
-
-void host_nic::send_held_control(uint64_t now) {
-  while (!control_.empty() && !(pause_.paused(now) >> cfg_.ack_priority & 1)) {
-    free_ps_ = tx_if_->pkt_transport(*control_.front(), std::max(now, free_ps_));
-    control_.pop_front();
-  }
-}
-
-void host_nic::end_of_elaboration() { tx_if_ = tx.get_interface(0); }
-
 void host_nic::wake(uint64_t now) {
   if (!wake_.fire(now)) return;   // superseded by an earlier wake-up
-  send_held_control(now);
+  send_held_control(now, cfg_.ack_priority);
   try_send();
 }
 
@@ -319,7 +300,7 @@ void host_nic::pkt_receive(unsigned, packet& p, uint64_t now) {
     p.bth.psn = p.seq & 0xFFFFFFu;
     p.ip.total_length = uint16_t(p.frame_bytes() - eth_header::bytes - eth_header::fcs_bytes);
     p.udp.length = uint16_t(p.ip.total_length - ipv4_header::bytes);
-    send_control(p, now + cfg_.tx_pipe_ps());
+    send_control(p, now + cfg_.tx_pipe_ps(), cfg_.ack_priority);
     return;
   }
   if (p.kind == pkt_kind::cnp) {
@@ -390,7 +371,7 @@ void host_nic::send_cnp(flow_ctx& f, const packet& data, uint64_t now) {
   c.bth.opcode = 0x81;   // RoCEv2 CNP
   c.ip.total_length = uint16_t(c.frame_bytes() - eth_header::bytes - eth_header::fcs_bytes);
   c.udp.length = uint16_t(c.ip.total_length - ipv4_header::bytes);
-  send_control(c, now + cfg_.tx_pipe_ps());
+  send_control(c, now + cfg_.tx_pipe_ps(), cfg_.ack_priority);
 }
 
 void host_nic::on_rto_check(uint64_t now) {

@@ -138,9 +138,6 @@ class host_nic : public nic_endpoint, private timed_client {
  private:
   void try_send();
   void replay_send(uint64_t now);
-  void send_control(packet& p, uint64_t now);
-  void send_held_control(uint64_t now);
-  void end_of_elaboration() override;
   void wake(uint64_t now) override;   // the wire is free again
   void on_rto_check(uint64_t now);
   bool pick_flow(uint64_t now, uint32_t& flow);
@@ -167,9 +164,6 @@ class host_nic : public nic_endpoint, private timed_client {
   rng flowcut_rng_{1};                       // new Flowcuts' ECMP entropy
   std::vector<uint32_t> flowcut_full_;       // QPs held for a free table entry
   size_t rr_ = 0;
-  pkt_fw_transport_if* tx_if_ = nullptr;   // the link tx is bound to
-  uint64_t free_ps_ = 0;             // when the wire is free for the next frame
-  std::deque<packet*> control_;      // ACK/NAK frames held by a pause of their priority
   timer wake_;                       // the pending wake-up that counts (others are stale)
   bool rto_scheduled_ = false;
   packet_trace trace_;               // DETER replay

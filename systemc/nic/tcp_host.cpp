@@ -106,27 +106,9 @@ void tcp_host::arm(uint64_t at) {
 
 void tcp_host::wake(uint64_t now) {
   if (!wake_.fire(now)) return;
-  send_held_control(now);
+  send_held_control(now, cfg_.ack_priority);
   try_send();
 }
-
-void tcp_host::send_control(packet& p, uint64_t now) {
-  // ACKs go ahead of data, as soon as the current frame is out, unless their priority is paused.
-  if (!control_.empty() || pause_.paused(now) >> cfg_.ack_priority & 1) {
-    control_.push_back(&p);
-    return;
-  }
-  free_ps_ = tx_if_->pkt_transport(p, std::max(now, free_ps_));
-}
-
-void tcp_host::send_held_control(uint64_t now) {
-  while (!control_.empty() && !(pause_.paused(now) >> cfg_.ack_priority & 1)) {
-    free_ps_ = tx_if_->pkt_transport(*control_.front(), std::max(now, free_ps_));
-    control_.pop_front();
-  }
-}
-
-void tcp_host::end_of_elaboration() { tx_if_ = tx.get_interface(0); }
 
 void tcp_host::pkt_receive(unsigned, packet& p, uint64_t now) {
   uint64_t effect = timer::never;
@@ -185,7 +167,7 @@ void tcp_host::send_ack(conn& c, const flow_ctx& f, const tcp_ack& a, uint64_t n
   p.tcp.flags = uint8_t(tcp_header::flag_ack | (a.ece ? tcp_header::flag_ece : 0));
   p.tcp.window = uint16_t(cfg_.tcp.rwnd_bytes >> wshift_);
   p.ip.total_length = uint16_t(p.frame_bytes() - eth_header::bytes - eth_header::fcs_bytes);
-  send_control(p, now + cfg_.tx_pipe_ps());
+  send_control(p, now + cfg_.tx_pipe_ps(), cfg_.ack_priority);
 }
 
 void tcp_host::on_ack(flow_ctx& f, packet& p, uint64_t now) {

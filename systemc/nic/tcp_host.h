@@ -55,12 +55,9 @@ class tcp_host : public nic_endpoint, private timed_client {
   void on_data(flow_ctx& f, packet& p, uint64_t now);
   void on_ack(flow_ctx& f, packet& p, uint64_t now);
   void send_ack(conn& c, const flow_ctx& f, const tcp_ack& a, uint64_t now);
-  void send_control(packet& p, uint64_t now);
-  void send_held_control(uint64_t now);
   void finish(conn& c, flow_ctx& f, uint64_t now);
   void on_timer(conn& c, uint64_t now);
   void rearm(conn& c);
-  void end_of_elaboration() override;
 
   nic_config cfg_;
   run_stats& stats_;
@@ -70,9 +67,6 @@ class tcp_host : public nic_endpoint, private timed_client {
   std::unordered_map<uint32_t, std::unique_ptr<conn>> conns_;
   std::vector<conn*> active_;        // connections with data not yet acknowledged
   size_t rr_ = 0;
-  pkt_fw_transport_if* tx_if_ = nullptr;
-  uint64_t free_ps_ = 0;             // when the wire is free for the next frame
-  std::deque<packet*> control_;      // ACK frames held by a pause of their priority
   timer wake_;
 };
 
