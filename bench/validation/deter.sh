@@ -7,6 +7,7 @@
 # whose summary.json exists is kept (delete its directory to run it again).
 #   testbed:  replay with a 0.5 us clock error (PTP, "100s of nanoseconds"), drop rule on
 #   fat tree: replay with a 5 us clock error (the chapter's [0, 5] us), with and without the rule
+#   testbed_tcp: the testbed with TCP DCTCP hosts (1500-byte IP packets), replayed as the testbed
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin=${1:-build/netasic}
@@ -33,6 +34,17 @@ for s in $(seq 1 "$seeds"); do
         --set deter.drop_rule=$rule
     done
   done
+done
+
+# The testbed with the paper's transport: TCP hosts under DCTCP (MSS 1460: 1500-byte IP packets).
+tcp=(--set nic.transport=tcp --set tcp.cc=dctcp --set cc.algorithm=none --set nic.mtu=1460)
+f=scenarios/deter/testbed.toml
+for s in $(seq 1 "$seeds"); do
+  rec=$out/testbed_tcp/seed$s/record
+  once "$rec" "$f" "${tcp[@]}" --set sim.seed="$s"
+  once "$out/testbed_tcp/seed$s/replay_rule_true" "$f" "${tcp[@]}" --set sim.seed="$s" \
+    --set deter.mode=replay --set deter.record="$rec/deter.rec" --set deter.clock_error=0.5 \
+    --set deter.clock_seed="$s" --set deter.drop_rule=true
 done
 
 python3 -B bench/validation/deter_tables.py "$out"

@@ -10,6 +10,7 @@
 # The spans of flow arrivals are half the shipped scenarios' (LetFlow testbed 50 ms,
 # BurstBalancer testbed 10 ms, BurstBalancer leaf-spine 5 ms, Flowcut fat tree 1 ms), so the
 # whole page runs in about half an hour of one core; every run still drains until its last flow ends.
+# The *_tcp sweeps rerun two comparisons with the papers' transport (the page's "With TCP").
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=out/validation/lb
@@ -44,5 +45,18 @@ sweep timeout_letflow "$bbt" --set "$(span 10000)" --set traffic.load=0.8 \
 sweep timeout_sketch "$bbt" --set "$(span 10000)" --set traffic.load=0.8 \
   --set lb.sketch.flow_timeout=3000 --set lb.sketch.timestamp_bits=16 \
   --grid lb.mode=balance_sketch --grid lb.sketch.flowlet_timeout=2,5,15,50,200
+
+# With TCP, as both papers' testbeds: TCP NewReno hosts (no DCQCN) on a lossy fabric (no PFC;
+# NewReno's frames are not ECT, so the ECN marking touches none), LetFlow's TCP flowlet timeout
+# of 500 us (NSDI'17, chosen with Fig. 8) and BurstBalancer's simulation's delta = 200 us, Delta =
+# 50 ms (its Figs. 14-15). LetFlow at two paper loads (30%, 60%) only. A drain of up to 2 s lets flows
+# that lost packets end after their RTOs back off (200 ms minimum; one flow needs 1 s); probes
+# every 100 us keep the longer runs' probe memory in bounds.
+tcp=(--set nic.transport=tcp --set tcp.cc=newreno --set cc.algorithm=none
+  --set 'pfc.priorities=[]' --set sim.drain=2000000 --set sim.probe_interval=100)
+sweep letflow_tcp "$lf" --set "$(span 50000)" "${tcp[@]}" --set lb.flowlet.timeout=500 \
+  --grid lb.mode=ecmp,conga,letflow --grid traffic.load=0.15,0.3
+sweep bb_leafspine_tcp "$bbl" --set "$(span 5000)" "${tcp[@]}" --set lb.sketch.flowlet_timeout=200 \
+  --set lb.sketch.flow_timeout=50000 --set lb.sketch.timestamp_bits=16 --grid lb.mode=ecmp,balance_sketch
 
 python3 -B bench/validation/load_balancing_tables.py "$out"

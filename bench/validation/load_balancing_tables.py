@@ -262,11 +262,43 @@ def timeouts(out):
     print(table(head, body))
 
 
+def tcp_runs(out):
+    """The *_tcp sweeps: TCP NewReno hosts on a lossy fabric (the page's "With TCP")."""
+    tcp_stats = [("mean FCT", mean_fct, "ms", 3), ("< 100 KB", small_fct, "ms", 3), ("0.1-10 MB", medium_fct, "ms", 3),
+                 ("> 10 MB", large_fct, "ms", 3), ("p95 FCT", p95_fct, "ms", 3), ("p99 slowdown", p99_slowdown, "", 3),
+                 ("flows that changed path", lambda r: r.moved_flows_pct(), "%", 2),
+                 ("retransmitted", lambda r: r.get("flows.retransmitted_packets"), "pkts", 3),
+                 ("timeouts", lambda r: r.get("flows.timeouts"), "", 3)]
+    sweeps = [("letflow_tcp", "LetFlow testbed", ["0.15", "0.3"], ["ecmp", "conga", "letflow"]),
+              ("bb_leafspine_tcp", "BurstBalancer leaf-spine", [None], ["ecmp", "balance_sketch"])]
+    for name, title, loads, modes in sweeps:
+        if not present(out, name):
+            continue
+        runs = load_sweep(os.path.join(out, name))
+        for load in loads:
+            lp = {"traffic__load": load} if load else {}
+            label = f"paper load {round(200 * float(load))}%" if load else "50% load"
+            body = [[m] + [spread([f(r) for r in select(runs, lb__mode=m, **lp)], d, u) for _, f, u, d in tcp_stats]
+                    for m in modes]
+            print(f"### {title} with TCP, {label}\n")
+            print(table([""] + [s[0] for s in tcp_stats], body))
+            base = select(runs, lb__mode=modes[0], **lp)
+            for m in modes[1:]:
+                rs = select(runs, lb__mode=m, **lp)
+                print(f"\n{m} over {modes[0]} (paired by seed): mean FCT {spread(ratio(rs, base, mean_fct), 3)}, "
+                      f"p95 FCT {spread(ratio(rs, base, p95_fct), 3)}, p99 slowdown {spread(ratio(rs, base, p99_slowdown), 3)}")
+            if "conga" in modes:
+                lf, cg = select(runs, lb__mode="letflow", **lp), select(runs, lb__mode="conga", **lp)
+                print("letflow over conga: " + ", ".join(f"{n} {spread(ratio(lf, cg, f), 3)}" for n, f in
+                      [("mean", mean_fct), ("< 100 KB", small_fct), ("> 10 MB", large_fct), ("p95", p95_fct)]))
+            print(f"Unfinished flows: {sum(r.unfinished() for r in runs)} in all {len(runs)} runs\n")
+
+
 def main():
     out = sys.argv[1]
     sections = [(("letflow",), letflow_testbed), (("bb_testbed_flow", "bb_testbed_sketch"), bb_testbed),
                 (("bb_leafspine_flow", "bb_leafspine_sketch"), bb_leafspine), ((), flowcut),
-                (("sizing_letflow", "sizing_sketch"), sizing), (("timeout_letflow", "timeout_sketch"), timeouts)]
+                (("sizing_letflow", "sizing_sketch"), sizing), (("timeout_letflow", "timeout_sketch"), timeouts), ((), tcp_runs)]
     for names, fn in sections:   # flowcut prints each of its sweeps that is there
         if present(out, *names):
             fn(out)
