@@ -201,7 +201,7 @@ void check_packet_mode(const config& c, const traffic_spec& t) {
   const std::string key = "traffic.trace_mode";
   if (c.string("traffic.trace").empty()) fail(c, key, "\"packets\" plays traffic.trace, which is not set");
   if (c.string("deter.mode") != "off")
-    fail(c, key, fmt::format("\"packets\" cannot be combined with deter.mode = \"{}\" (a DETER replay plays its own record)",
+    fail(c, key, fmt::format("\"packets\" cannot be combined with deter.mode = \"{}\" (DETER records a transport's flows and replays its own record)",
                              c.string("deter.mode")));
   if (t.pattern != traffic_pattern::list)
     fail(c, key, fmt::format("\"packets\" plays the trace alone: traffic.pattern must be \"list\", not \"{}\"", c.string("traffic.pattern")));
