@@ -57,9 +57,9 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
     nc.rate_bps = t.links[t.nodes[t.hosts[h]].port_link[0]].rate_bps;
     nc.flowcut_seed = cfg_.seed * 0xD1B54A32D192ED03ull + h;   // each NIC its own Flowcut entropy
     const char* name = t.nodes[t.hosts[h]].name.c_str();
-    // A DETER replay sends recorded frames open-loop, with no transport: the RoCE NIC's replay
-    // engine does it whatever transport the record was taken with.
-    if (nc.transport == nic_transport::tcp && cfg_.deter.mode != deter_mode::replay)
+    // A DETER replay or a packet trace sends its frames open-loop, with no transport: the RoCE
+    // NIC's replay engine does it whatever transport is set.
+    if (nc.transport == nic_transport::tcp && !cfg_.replay)
       hosts_.push_back(std::make_unique<tcp_host>(name, nc, stats, flows, *events_));
     else hosts_.push_back(std::make_unique<host_nic>(name, nc, stats, flows, *events_));
     hosts_.back()->on_flow_done = [this](flow_ctx& f) { flow_done(f); };
@@ -119,6 +119,10 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
   }
 
   if (cfg_.deter.mode != deter_mode::off) deter_wire(host_of);
+  if (cfg_.replay) {   // a DETER replay or traffic.trace_mode = "packets": the NICs send each host's frames
+    for (size_t h = 0; h < hosts_.size(); ++h) static_cast<host_nic&>(*hosts_[h]).replay((*cfg_.replay)[h]);
+    SC_METHOD(replay_start);
+  }
 
   SC_METHOD(start_flows);
   sensitive << flow_start_;
@@ -171,14 +175,10 @@ void fabric::deter_wire(const std::vector<int>& host_of) {
       }
     }
   }
-  if (cfg_.deter.mode == deter_mode::replay && cfg_.replay) {
-    for (size_t h = 0; h < hosts_.size(); ++h) static_cast<host_nic&>(*hosts_[h]).replay((*cfg_.replay)[h]);
-    SC_METHOD(replay_start);
-  }
 }
 
 void fabric::replay_start() {
-  for (auto& h : hosts_) static_cast<host_nic&>(*h).start_replay();   // replay: every host is a host_nic
+  for (auto& h : hosts_) static_cast<host_nic&>(*h).start_replay();   // replaying, every host is a host_nic
 }
 
 void fabric::start_flows() {

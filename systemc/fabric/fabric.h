@@ -43,8 +43,10 @@ struct fabric_config {
   const clock_network_config* clock = nullptr;
   uint8_t sync_priority = 7;
   // DETER (docs/datasheets/deter.md): record taps on the hosts' links and a queue log in every
-  // switch; in replay, each host's reconstructed frames (no flows start).
+  // switch.
   deter_config deter;
+  // Each host's frames, sent open-loop by its NIC (no flows start): a DETER replay's
+  // reconstruction or a trace played as packets (traffic.trace_mode = "packets").
   const std::vector<packet_trace>* replay = nullptr;
 };
 
@@ -83,7 +85,7 @@ class fabric : public sc_core::sc_module {
   void start_flows();
   void sample();
   void clock_start();    // the clock layer's first step, at t = 0
-  void replay_start();   // DETER replay: every NIC's first frame
+  void replay_start();   // replay (DETER or a packet trace): every NIC's first frame
   void deter_wire(const std::vector<int>& host_of);
   void clock_faults();   // faults on the links, then new routes
   void flow_done(flow_ctx& f);

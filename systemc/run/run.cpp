@@ -13,6 +13,7 @@
 #include "run/run_summary.h"
 #include "scenario/checks.h"
 #include "scenario/scenario.h"
+#include "scenario/traffic_keys.h"
 
 namespace netasic {
 namespace {
@@ -46,8 +47,8 @@ struct progress_line {
 
 run_result run_scenario(const config& cfg, progress_mode progress, const run_taps& taps) {
   fabric_config fabric_cfg = make_fabric_config(cfg);
-  std::vector<packet_trace> replay;   // DETER replay: each host's frames instead of flows
-  deter_prepare(cfg, fabric_cfg, replay);
+  std::vector<packet_trace> replay;   // DETER replay or a packet trace: each host's frames instead of flows
+  if (!prepare_packet_trace(cfg, fabric_cfg, replay)) deter_prepare(cfg, fabric_cfg, replay);
   const std::vector<flow_spec> specs = fabric_cfg.replay ? std::vector<flow_spec>{} : make_flows(cfg, fabric_cfg);
   clock_network_config clock_cfg;
   const bool clock_on = make_clock_config(cfg, fabric_cfg, clock_cfg);
@@ -87,7 +88,7 @@ run_result run_scenario(const config& cfg, progress_mode progress, const run_tap
   if (taps.on_built) taps.on_built(fab);
   std::optional<pcap_capture> pcap;
   if (!pcap_points.empty()) pcap.emplace(fab, pcap_points, taps.run_dir);
-  const uint64_t end_ps = fabric_cfg.arrivals_end_ps + (fabric_cfg.replay ? deter_replay_drain_ps : to_ps(cfg.real("sim.drain"), 1e6));
+  const uint64_t end_ps = fabric_cfg.arrivals_end_ps + (fabric_cfg.deter.mode == deter_mode::replay ? deter_replay_drain_ps : to_ps(cfg.real("sim.drain"), 1e6));
 
   progress_line line{progress, end_ps, specs.size()};
   fab.on_sample = [&](uint64_t now) { line.sample(fab, now); };

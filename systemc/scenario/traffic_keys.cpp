@@ -37,6 +37,7 @@ void traffic_keys(K& k) {
   // Read by make_flows (workload/trace_reader.h).
   k.unbound.string("traffic.trace", "", "Flows from a file, added to any pattern (list: the trace alone): a pcap capture, a packet list or a flow list; relative to the scenario file");
   k.unbound.choice("traffic.trace_format", "auto", {"auto", "pcap", "flows", "packets"}, "traffic.trace's format: pcap, flows (time_us,src,dst,size_bytes[,src_port]), packets (time_us,src,dst,frame_bytes[,protocol,src_port,dst_port[,ip_id,ecn]]); auto: pcap for .pcap, .pcapng, .cap");
+  k.unbound.choice("traffic.trace_mode", "flows", {"flows", "packets"}, "traffic.trace played as flows (grouped by 5-tuple, sent by the NICs' transport) or as packets (a pcap or packet list: each host sends its frames at their recorded times, open-loop, no transport; traffic.pattern = \"list\", the run ends sim.drain after the last frame)");
   k.unbound.string_list("traffic.trace_hosts", "", {}, "traffic.trace's addresses: \"ADDRESS=HOST\" per host; unlisted 10.0.0.0/8 addresses are host (address & 0xFFFFFF)");
   k.unbound.string("traffic.cdf", "websearch", "Flow-size CDF: websearch, fb_hadoop, datamining, enterprise, or a file path (SIZE_BYTES PERCENT per line)");
   k.boolean("traffic.remote_only", &T::remote_only, "Poisson: destinations only under another top-of-rack (leaf or edge) switch, as in LetFlow's testbed; traffic.load stays per host link");
@@ -94,19 +95,26 @@ std::map<uint32_t, uint32_t> trace_hosts(const config& c, uint32_t hosts) {
   return m;
 }
 
-// traffic.trace's flows.
-std::vector<flow_spec> trace_flows(const config& c, uint32_t hosts) {
+// traffic.trace as a reader opens it (its format still "auto").
+trace_source trace_of(const config& c, uint32_t hosts) {
   const std::string name = c.string("traffic.trace");
-  if (name.empty()) {
-    reject_unused(c, {"traffic.trace_format", "traffic.trace_hosts"}, "without traffic.trace");
-    return {};
-  }
   trace_source src;
   const std::filesystem::path given(name);
   src.path = given.is_absolute() ? name : (std::filesystem::path(c.base_dir("traffic.trace")) / given).lexically_normal().string();
   src.hosts = hosts;
   src.host_of = trace_hosts(c, hosts);
   src.int_padding = c.boolean("nic.int_padding");
+  return src;
+}
+
+// traffic.trace's flows.
+std::vector<flow_spec> trace_flows(const config& c, uint32_t hosts) {
+  const std::string name = c.string("traffic.trace");
+  if (name.empty()) {
+    reject_unused(c, {"traffic.trace_format", "traffic.trace_mode", "traffic.trace_hosts"}, "without traffic.trace");
+    return {};
+  }
+  trace_source src = trace_of(c, hosts);
   uint64_t skipped = 0;
   std::vector<flow_spec> flows;
   try {
@@ -143,13 +151,14 @@ void check_packet_counts(const config& c, const std::vector<flow_spec>& flows, u
 }  // namespace
 
 std::vector<flow_spec> make_flows(const config& c, const fabric_config& f) {
+  if (c.string("traffic.trace_mode") == "packets") return {};   // the NICs play the trace: prepare_packet_trace
   traffic_spec t;
   apply_keys<traffic_spec> k(c, t);
   traffic_keys(k);
   // A clock-only run: the list pattern with no flows listed.
   if (t.pattern == traffic_pattern::list && c.list("traffic.flows").empty() && c.string("traffic.trace").empty() &&
       c.string("clock.algorithm") != "off") {
-    reject_unused(c, {"traffic.trace_format", "traffic.trace_hosts", "traffic.flow_size", "traffic.start", "traffic.cdf", "traffic.load", "traffic.remote_only",
+    reject_unused(c, {"traffic.trace_format", "traffic.trace_mode", "traffic.trace_hosts", "traffic.flow_size", "traffic.start", "traffic.cdf", "traffic.load", "traffic.remote_only",
                       "traffic.incast.senders", "traffic.incast.receiver"}, "with traffic.pattern = \"list\"");
     return {};
   }
@@ -183,6 +192,58 @@ std::vector<flow_spec> make_flows(const config& c, const fabric_config& f) {
     if (all_params().find(key)) throw config_error(fmt::format("{}: key '{}'{}", c.origin(key), key, msg.substr(key.size())));
     throw config_error(fmt::format("{}: {}", c.source_file().empty() ? "--set" : c.source_file(), msg));
   }
+}
+
+namespace {
+
+// traffic.trace_mode = "packets" plays the trace alone, and only a trace of packets.
+void check_packet_mode(const config& c, const traffic_spec& t) {
+  const std::string key = "traffic.trace_mode";
+  if (c.string("traffic.trace").empty()) fail(c, key, "\"packets\" plays traffic.trace, which is not set");
+  if (c.string("deter.mode") != "off")
+    fail(c, key, fmt::format("\"packets\" cannot be combined with deter.mode = \"{}\" (DETER records a transport's flows and replays its own record)",
+                             c.string("deter.mode")));
+  if (t.pattern != traffic_pattern::list)
+    fail(c, key, fmt::format("\"packets\" plays the trace alone: traffic.pattern must be \"list\", not \"{}\"", c.string("traffic.pattern")));
+  if (!c.list("traffic.flows").empty()) fail(c, key, "\"packets\" plays the trace alone: traffic.flows must be empty");
+  reject_unused_by_pattern(c, t);
+  reject_unused(c, {"sim.duration"}, "with traffic.trace_mode = \"packets\" (the run ends sim.drain after the trace's last frame)");
+}
+
+}  // namespace
+
+bool prepare_packet_trace(const config& c, fabric_config& f, std::vector<packet_trace>& traces) {
+  if (c.string("traffic.trace_mode") != "packets") return false;
+  traffic_spec t;
+  apply_keys<traffic_spec> k(c, t);
+  traffic_keys(k);
+  check_packet_mode(c, t);
+  const uint32_t hosts = uint32_t(f.topo.hosts.size());
+  trace_source src = trace_of(c, hosts);
+  uint64_t skipped = 0;
+  packet_trace all;
+  const auto as_trace_error = [&](const config_error& e) {
+    return config_error(fmt::format("{}: key 'traffic.trace': {}", c.origin("traffic.trace"), e.what()));
+  };
+  try {
+    src.format = parse_trace_format(c.string("traffic.trace_format"), src.path);
+  } catch (const config_error& e) {
+    throw as_trace_error(e);
+  }
+  if (src.format == trace_format::flows)
+    fail(c, "traffic.trace_mode", src.path + " is a flow list (traffic.trace_format = \"flows\"); \"packets\" plays a pcap or a packet list");
+  try {
+    all = read_packet_trace(src, skipped);
+  } catch (const config_error& e) {
+    throw as_trace_error(e);
+  }
+  if (all.empty()) fail(c, "traffic.trace", src.path + " holds no IPv4 TCP or UDP packet");
+  if (skipped) std::cerr << fmt::format("warning: {}: {} frames that are not IPv4 TCP or UDP left out\n", src.path, skipped);
+  traces.assign(hosts, {});
+  for (const trace_packet& p : all) traces[p.src].push_back(p);   // each keeps the file's time order
+  f.replay = &traces;
+  f.arrivals_end_ps = all.back().time_ps;
+  return true;
 }
 
 }  // namespace netasic
