@@ -130,7 +130,8 @@ class host_nic : public nic_endpoint, private timed_client {
   void pkt_receive(unsigned port, packet& p, uint64_t now_ps) override;
   const nic_scheduler_stats& scheduler() const override { return sched_; }
   const flowcut_table* flowcut() const override { return flowcut_.get(); }
-  // DETER replay: this NIC sends `trace` open-loop, no transport: each frame at its time, later
+  // Open-loop replay (DETER replay, or a packet trace with traffic.trace_mode = "packets"): this
+  // NIC sends `trace` with no transport: each frame at its time, later
   // only while the wire is busy or its priority paused; what arrives is counted and freed.
   void replay(packet_trace trace) { trace_ = std::move(trace); replaying_ = true; }
   void start_replay() { if (!trace_.empty()) arm(trace_.front().time_ps); }
