@@ -1,6 +1,7 @@
 #include "nic/tcp_host.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace netasic {
 
@@ -74,8 +75,8 @@ void tcp_host::try_send() {
   if (wake_.armed()) return;   // a wake-up is pending and will call again
   const uint64_t now = now_ps();
   const uint64_t lead = cfg_.tx_pipe_ps();
-  if (free_ps_ > now + lead) {
-    if (!active_.empty()) arm(free_ps_ - lead);
+  if (pace_ps_ > now + lead) {
+    if (!active_.empty()) arm(pace_ps_ - lead);
     return;
   }
   if (pause_.paused(now) >> cfg_.data_priority & 1) {
@@ -93,11 +94,27 @@ void tcp_host::try_send() {
     packet* p = make_segment(c, s, now);
     const uint32_t bytes = p->frame_bytes();
     data_bytes_sent_ += bytes;
-    free_ps_ = tx_if_->pkt_transport(*p, std::max(now + lead, free_ps_));
+    // The host paces at line rate; its processing delay postpones the frame, not the pace.
+    const uint64_t ready = std::max(now + lead, pace_ps_);
+    const uint64_t leave = std::max(ready + processing_delay(flows_[c.flow].src), free_ps_);
+    free_ps_ = tx_if_->pkt_transport(*p, leave);
+    pace_ps_ = ready + (free_ps_ - leave);
     rearm(c);   // the first segment in flight starts the retransmission timer
-    arm(free_ps_ - lead);
+    arm(pace_ps_ - lead);
     return;
   }
+}
+
+uint64_t tcp_host::processing_delay(uint32_t self) {
+  const tcp_config& t = cfg_.tcp;
+  if (t.host_jitter_ps == 0) return t.host_delay_ps;
+  // Each host its own stream, so one host's draws do not shift another's.
+  if (!jitter_) jitter_.emplace(t.jitter_seed * 0x9E3779B97F4A7C15ull + self);
+  // Box-Muller from two uniforms: the same draws under every standard library.
+  const double u1 = jitter_->uniform(), u2 = jitter_->uniform();
+  const double z = std::sqrt(-2.0 * std::log1p(-u1)) * std::cos(2.0 * M_PI * u2);
+  const double d = double(t.host_delay_ps) + z * double(t.host_jitter_ps);
+  return d > 0 ? uint64_t(std::llround(d)) : 0;
 }
 
 void tcp_host::arm(uint64_t at) {
@@ -107,6 +124,7 @@ void tcp_host::arm(uint64_t at) {
 void tcp_host::wake(uint64_t now) {
   if (!wake_.fire(now)) return;
   send_held_control(now, cfg_.ack_priority);
+  pace_ps_ = std::max(pace_ps_, free_ps_);   // control frames took the wire
   try_send();
 }
 
@@ -168,6 +186,7 @@ void tcp_host::send_ack(conn& c, const flow_ctx& f, const tcp_ack& a, uint64_t n
   p.tcp.window = uint16_t(cfg_.tcp.rwnd_bytes >> wshift_);
   p.ip.total_length = uint16_t(p.frame_bytes() - eth_header::bytes - eth_header::fcs_bytes);
   send_control(p, now + cfg_.tx_pipe_ps(), cfg_.ack_priority);
+  pace_ps_ = std::max(pace_ps_, free_ps_);
 }
 
 void tcp_host::on_ack(flow_ctx& f, packet& p, uint64_t now) {

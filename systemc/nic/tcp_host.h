@@ -12,11 +12,16 @@
 //   time, connections served round-robin, ACKs ahead of data; it honours PFC as the RoCEv2 NIC.
 // - Timers: each connection's retransmission and delayed-ACK timers are one wake-up on the
 //   fabric's event queue at the earlier of the two.
+// - Host processing delay (tcp.host_delay, tcp.host_jitter): each data segment leaves at
+//   max(wire free, its line-rate time + max(0, delay + N(0, sigma))), the host keeping its pace;
+//   DETER thesis ch. 6 section 6.2 (the butterfly effect).
 #pragma once
 #include <memory>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
+#include "common/rng.h"
 #include "nic/endpoint.h"
 #include "nic/host.h"
 #include "nic/tcp/tcp_receiver.h"
@@ -58,6 +63,7 @@ class tcp_host : public nic_endpoint, private timed_client {
   void finish(conn& c, flow_ctx& f, uint64_t now);
   void on_timer(conn& c, uint64_t now);
   void rearm(conn& c);
+  uint64_t processing_delay(uint32_t self);
 
   nic_config cfg_;
   run_stats& stats_;
@@ -67,6 +73,8 @@ class tcp_host : public nic_endpoint, private timed_client {
   std::unordered_map<uint32_t, std::unique_ptr<conn>> conns_;
   std::vector<conn*> active_;        // connections with data not yet acknowledged
   size_t rr_ = 0;
+  uint64_t pace_ps_ = 0;             // when the next data frame would leave without processing delay
+  std::optional<rng> jitter_;        // tcp.host_jitter's draws, seeded at the first data segment
   timer wake_;
 };
 

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <limits>
+
 #include "scenario/key_binding.h"
 
 namespace netasic {
@@ -28,6 +30,9 @@ void tcp_keys(K& k) {
   k.real("tcp.rto_max", ms_as_ps, &T::rto_max_ps, 1e-6, 1e8, "Upper bound of the backed-off retransmission timeout (RFC 6298 (2.5): at least 60 s)");
   k.real("tcp.delayed_ack", ms_as_ps, &T::delack_ps, 0, 1e4, "Delayed-ACK timer (Linux's 40 ms); an ACK goes at least every second segment; 0 = an ACK per segment");
   k.integer("tcp.rwnd", "bytes", &T::rwnd_bytes, 1, 1LL << 30, "Receive window every receiver advertises; the sender keeps min(cwnd, rwnd) in flight");
+  k.real("tcp.host_delay", us_as_ps, &T::host_delay_ps, 0, 1e6, "Host processing delay added to each data segment's departure (DETER thesis ch. 6 section 6.2: 10 us); the host keeps its line-rate pace");
+  k.real("tcp.host_jitter", ns_as_ps, &T::host_jitter_ps, 0, 1e6, "Sigma of a normal jitter on tcp.host_delay, drawn per data segment and clamped at a delay >= 0 (section 6.2's butterfly effect: 0-1000 ns)");
+  k.integer("tcp.jitter_seed", "", &T::jitter_seed, 0, std::numeric_limits<int64_t>::max(), "Seed of the tcp.host_jitter draws alone (each host its own stream): the same traffic, another jitter");
   k.real("tcp.dctcp_g", "", &T::dctcp_g, 1e-6, 1, "DCTCP: alpha EWMA gain g (RFC 8257: 1/16)");
 }
 

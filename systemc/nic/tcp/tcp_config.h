@@ -19,6 +19,11 @@ struct tcp_config {
   uint64_t rwnd_bytes = 1 << 20;              // the receive window every receiver advertises
   bool ecn = false;                           // RFC 3168 ECN (always on with DCTCP)
   double dctcp_g = 1.0 / 16;                  // RFC 8257 section 4.2: g = 1/16
+  // Host processing delay of each data segment, delay + N(0, jitter) clamped at 0 (DETER ch. 6 section 6.2's
+  // butterfly effect: 10 us +- sigma); both 0 = none. jitter_seed seeds the draws alone.
+  uint64_t host_delay_ps = 0;
+  uint64_t host_jitter_ps = 0;                // the normal's sigma
+  uint64_t jitter_seed = 1;
   bool ecn_capable() const { return ecn || cc == tcp_cc::dctcp; }
 };
 
