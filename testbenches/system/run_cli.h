@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 struct outcome { int code; std::string output; };
 
@@ -27,6 +28,14 @@ inline outcome shell(const std::string& command) {
 }
 
 inline outcome netasic_cli(const std::string& args) { return shell(std::string(NETASIC_BINARY) + " " + args); }
+
+// The comma-separated cells of one CSV line (the run's files quote nothing).
+inline std::vector<std::string> cells(const std::string& line) {
+  std::vector<std::string> out;
+  std::stringstream s(line);
+  for (std::string c; std::getline(s, c, ',');) out.push_back(c);
+  return out;
+}
 
 inline std::string slurp(const std::filesystem::path& p) {
   std::ifstream in(p);

@@ -42,13 +42,6 @@ struct fabric_figures {
   }
 };
 
-std::vector<std::string> cells(const std::string& line) {
-  std::vector<std::string> out;
-  std::stringstream s(line);
-  for (std::string c; std::getline(s, c, ',');) out.push_back(c);
-  return out;
-}
-
 size_t column(const std::vector<std::string>& head, const std::string& name) {
   const size_t c = size_t(std::find(head.begin(), head.end(), name) - head.begin());
   EXPECT_LT(c, head.size()) << "no column " << name;

@@ -30,13 +30,6 @@ struct incast_figures {
   std::string flows_csv;
 };
 
-std::vector<std::string> cells(const std::string& line) {
-  std::vector<std::string> out;
-  std::stringstream s(line);
-  for (std::string c; std::getline(s, c, ',');) out.push_back(c);
-  return out;
-}
-
 incast_figures run_incast(const std::string& name, const std::string& sets) {
   const std::filesystem::path dir = scratch("Tcp", name);
   const outcome o = netasic_cli("run " NETASIC_SOURCE_DIR "/scenarios/tcp/incast.toml --quiet --out " + (dir / "out").string() + " " + sets);
