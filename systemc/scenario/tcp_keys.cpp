@@ -12,7 +12,7 @@ namespace {
 constexpr unit ms_as_ps{"ms", 1e9, unit::rule::round};
 
 const names<nic_transport> transport_names{{nic_transport::roce, "roce"}, {nic_transport::tcp, "tcp"}};
-const names<tcp_cc> tcp_cc_names{{tcp_cc::newreno, "newreno"}, {tcp_cc::dctcp, "dctcp"}};
+const names<tcp_cc> tcp_cc_names{{tcp_cc::newreno, "newreno"}, {tcp_cc::dctcp, "dctcp"}, {tcp_cc::cubic, "cubic"}};
 
 template <class K>
 void transport_keys(K& k) {
@@ -22,7 +22,7 @@ void transport_keys(K& k) {
 template <class K>
 void tcp_keys(K& k) {
   using T = tcp_config;
-  k.choice("tcp.cc", tcp_cc_names, &T::cc, "TCP congestion control: NewReno (RFC 5681, RFC 6582) or DCTCP (RFC 8257; ECN always on)");
+  k.choice("tcp.cc", tcp_cc_names, &T::cc, "TCP congestion control: NewReno (RFC 5681, RFC 6582), DCTCP (RFC 8257; ECN always on) or CUBIC (RFC 9438; NewReno's recovery)");
   k.boolean("tcp.ecn", &T::ecn, "NewReno with ECN (RFC 3168): data is ECT(0), an ECE halves cwnd once per window");
   k.integer("tcp.init_cwnd", "segments", &T::init_cwnd_segments, 1, 1000, "Initial congestion window (RFC 6928: 10); a segment carries nic.mtu payload bytes");
   k.real("tcp.rto_min", ms_as_ps, &T::rto_min_ps, 1e-6, 1e6, "Lower bound of the retransmission timeout (RFC 6298 (2.4); Linux's 200 ms; datacenters lower it)");
@@ -34,6 +34,8 @@ void tcp_keys(K& k) {
   k.real("tcp.host_jitter", ns_as_ps, &T::host_jitter_ps, 0, 1e6, "Sigma of a normal jitter on tcp.host_delay, drawn per data segment and clamped at a delay >= 0 (section 6.2's butterfly effect: 0-1000 ns)");
   k.integer("tcp.jitter_seed", "", &T::jitter_seed, 0, std::numeric_limits<int64_t>::max(), "Seed of the tcp.host_jitter draws alone (each host its own stream): the same traffic, another jitter");
   k.real("tcp.dctcp_g", "", &T::dctcp_g, 1e-6, 1, "DCTCP: alpha EWMA gain g (RFC 8257: 1/16)");
+  k.real("tcp.cubic_beta", "", &T::cubic_beta, 0.5, 0.95, "CUBIC: window kept on a congestion event, beta_cubic (RFC 9438 section 4.6: 0.7)");
+  k.real("tcp.cubic_c", "segments/s^3", &T::cubic_c, 0.01, 10, "CUBIC: the curve's scale C (RFC 9438 section 5: 0.4)");
 }
 
 }  // namespace
@@ -59,7 +61,8 @@ void read_tcp(const config& c, const switch_config& sw, nic_config& nic) {
   const std::string why = "with nic.transport = \"tcp\"";
   unused_by_mode(c, {"nic.window", "nic.rto", "nic.scheduler.engines", "nic.scheduler.visit_cycles"}, why + " (RoCEv2 NIC only)");
   if (tc.cc == tcp_cc::dctcp) unused_by_mode(c, {"tcp.ecn"}, "with tcp.cc = \"dctcp\" (ECN is always on)");
-  else unused_by_mode(c, {"tcp.dctcp_g"}, "with tcp.cc = \"newreno\"");
+  else unused_by_mode(c, {"tcp.dctcp_g"}, fmt::format("with tcp.cc = \"{}\"", tcp_cc_names.of(tc.cc)));
+  if (tc.cc != tcp_cc::cubic) unused_by_mode(c, {"tcp.cubic_beta", "tcp.cubic_c"}, fmt::format("with tcp.cc = \"{}\"", tcp_cc_names.of(tc.cc)));
   if (c.string("cc.algorithm") != "none")
     fail(c, "cc.algorithm", fmt::format("\"{}\" is the RoCEv2 NIC's congestion control; {} it must be \"none\" and tcp.cc "
                                         "chooses TCP's", c.string("cc.algorithm"), why));

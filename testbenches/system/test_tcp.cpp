@@ -4,6 +4,8 @@
 //    timeouts counted; control: the same run with a buffer too big to drop retransmits nothing;
 //  - DCTCP holds the receiver's queue near K (p95 within 2 K) while still filling the port;
 //    control: NewReno in the same incast fails the queue check;
+//  - CUBIC keeps one long flow's bottleneck busy through its sawtooth (scenarios/tcp/long_flow.toml);
+//    control: NewReno on the same path leaves it idle for part of each sawtooth;
 //  - the same scenario and seed give the same flows.csv, and a RoCEv2 congestion control with
 //    nic.transport = "tcp" is refused before simulating.
 #include <gtest/gtest.h>
@@ -77,6 +79,33 @@ incast_figures run_incast(const std::string& name, const std::string& sets) {
 bool fills_the_port(const incast_figures& f) { return f.last_end_us <= 1.15 * flows * flow_bytes * 1.078 * 8 / line_bps * 1e6; }
 bool short_queue(const incast_figures& f) { return f.p95_queue <= 2 * K_bytes; }
 
+// The long flow's bottleneck (leaf0's 5 Gbps uplink, port 1): mean utilization in % over the
+// probes from 30 ms (past slow start's losses and their recovery) to 5 ms before the flow ends.
+double steady_utilization(const std::string& cc) {
+  const std::filesystem::path dir = scratch("Tcp", "long_flow_" + cc);
+  const outcome o = netasic_cli("run " NETASIC_SOURCE_DIR "/scenarios/tcp/long_flow.toml --quiet --out " + (dir / "out").string() +
+                                " --set tcp.cc=" + cc);
+  EXPECT_EQ(o.code, 0) << o.output;
+  std::stringstream fl(slurp(dir / "out" / "flows.csv"));
+  std::string line;
+  std::getline(fl, line);
+  std::getline(fl, line);
+  const double end_us = std::stod(cells(line)[5]);
+  std::stringstream probes(slurp(dir / "out" / "probes.csv"));
+  std::getline(probes, line);
+  const auto head = cells(line);
+  const size_t u = size_t(std::find(head.begin(), head.end(), "leaf0.port1.utilization_%") - head.begin());
+  EXPECT_LT(u, head.size());
+  double sum = 0;
+  unsigned n = 0;
+  while (std::getline(probes, line)) {
+    const auto r = cells(line);
+    if (std::stod(r[0]) >= 30000 && std::stod(r[0]) < end_us - 5000) sum += std::stod(r[u]), ++n;
+  }
+  EXPECT_GT(n, 500u);
+  return n ? sum / n : 0;
+}
+
 }  // namespace
 
 TEST(Tcp, LossyIncastRecoversEveryFlowWithRetransmissions) {
@@ -103,6 +132,17 @@ TEST(Tcp, DctcpHoldsTheQueueNearKWhereNewRenoFillsTheBuffer) {
   EXPECT_FALSE(short_queue(reno)) << "NewReno kept the queue short: p95 " << reno.p95_queue << " B";
   // Same scenario, same seed: the same flows, bit for bit.
   EXPECT_EQ(run_incast("dctcp_again", "--set tcp.cc=dctcp").flows_csv, dctcp.flows_csv);
+}
+
+// The sawtooth's arithmetic: about 125 segments in flight fill the path (5 Gbps x 200 us) and
+// the buffer's dynamic threshold holds about 32 more, so a loss comes at W = 157 segments.
+// NewReno restarts from W/2 = 78 and spends 60% of each sawtooth below 125 (about 89% busy);
+// CUBIC restarts from 0.7 W = 110 and spends 32% of it below (about 98% busy).
+TEST(Tcp, CubicKeepsTheBottleneckBusyWhereNewRenoDoesNot) {
+  const double cubic = steady_utilization("cubic"), newreno = steady_utilization("newreno");
+  EXPECT_GE(cubic, 94.0);
+  EXPECT_LT(newreno, 94.0) << "control: NewReno's halving should leave the link idle part of the time";
+  EXPECT_GT(cubic, newreno + 5);
 }
 
 TEST(Tcp, RoceCongestionControlWithTcpIsRefused) {

@@ -6,7 +6,7 @@
 namespace netasic {
 
 enum class nic_transport : uint8_t { roce, tcp };
-enum class tcp_cc : uint8_t { newreno, dctcp };
+enum class tcp_cc : uint8_t { newreno, dctcp, cubic };
 
 struct tcp_config {
   tcp_cc cc = tcp_cc::newreno;
@@ -19,6 +19,8 @@ struct tcp_config {
   uint64_t rwnd_bytes = 1 << 20;              // the receive window every receiver advertises
   bool ecn = false;                           // RFC 3168 ECN (always on with DCTCP)
   double dctcp_g = 1.0 / 16;                  // RFC 8257 section 4.2: g = 1/16
+  double cubic_beta = 0.7;                    // RFC 9438 section 4.6: beta_cubic
+  double cubic_c = 0.4;                       // RFC 9438 section 5: C, segments per second cubed
   // Host processing delay of each data segment, delay + N(0, jitter) clamped at 0 (DETER ch. 6 section 6.2's
   // butterfly effect: 10 us +- sigma); both 0 = none. jitter_seed seeds the draws alone.
   uint64_t host_delay_ps = 0;

@@ -11,6 +11,7 @@ tcp_sender::tcp_sender(const tcp_config& cfg, uint64_t total_bytes)
       cwnd_(uint64_t(cfg.init_cwnd_segments) * cfg.mss_bytes),
       rwnd_(cfg.rwnd_bytes),
       dctcp_(cfg.dctcp_g),
+      cubic_(cfg.cubic_beta, cfg.cubic_c),
       rto_(cfg.rto_initial_ps) {}
 
 uint32_t tcp_sender::seg_len(uint64_t seq) const { return uint32_t(std::min(mss_, total_ - seq)); }
@@ -87,15 +88,19 @@ void tcp_sender::on_new_ack(uint64_t ack, bool ece, uint64_t now) {
     }
   } else {
     dupacks_ = 0;
-    if (!ece) grow(acked);   // RFC 3168 section 6.1.2: no increase on an ECN-Echo ACK
+    if (!ece) grow(acked, now);   // RFC 3168 section 6.1.2: no increase on an ECN-Echo ACK
   }
   if (snd_una_ == snd_max_) rto_expiry_ = never;     // RFC 6298 (5.2)
   else if (restart) rto_expiry_ = now + rto_;        // (5.3)
 }
 
-void tcp_sender::grow(uint64_t acked) {
+void tcp_sender::grow(uint64_t acked, uint64_t now) {
   if (cwnd_ < ssthresh_) {   // slow start, RFC 3465 with L = 2 SMSS
     cwnd_ += std::min(acked, 2 * mss_);
+    return;
+  }
+  if (cfg_.cc == tcp_cc::cubic) {
+    cwnd_ = cubic_.on_ack(cwnd_, acked, mss_, srtt_, now);
     return;
   }
   ca_acked_ += acked;        // congestion avoidance, RFC 5681 section 3.1 (byte counting)
@@ -107,6 +112,10 @@ void tcp_sender::grow(uint64_t acked) {
 
 uint64_t tcp_sender::half_flight() const { return std::max((snd_max_ - snd_una_) / 2, 2 * mss_); }   // RFC 5681 (4)
 
+uint64_t tcp_sender::loss_ssthresh() {
+  return cfg_.cc == tcp_cc::cubic ? cubic_.on_congestion(cwnd_, mss_) : half_flight();
+}
+
 void tcp_sender::on_dup_ack() {
   ++dupacks_;
   if (in_recovery_) {        // RFC 6582 step 4: inflate by one SMSS per further duplicate
@@ -116,7 +125,7 @@ void tcp_sender::on_dup_ack() {
   // Step 2: the third duplicate starts fast retransmit only if the ACK covers more than
   // recover (after a timeout, duplicates of retransmitted data do not).
   if (dupacks_ != 3 || snd_una_ < recover_) return;
-  ssthresh_ = half_flight();
+  ssthresh_ = loss_ssthresh();
   recover_ = snd_max_;
   cwnd_ = ssthresh_ + 3 * mss_;
   in_recovery_ = true;
@@ -129,7 +138,7 @@ void tcp_sender::on_ece() {
   // Once per window, and not on top of a loss response in the same window.
   if (in_recovery_ || snd_una_ < ecn_recover_ || snd_max_ == snd_una_) return;
   if (cfg_.cc == tcp_cc::dctcp) ssthresh_ = std::max(uint64_t(double(cwnd_) * (1.0 - dctcp_.alpha() / 2)), 2 * mss_);
-  else ssthresh_ = half_flight();
+  else ssthresh_ = loss_ssthresh();
   cwnd_ = ssthresh_;
   ca_acked_ = 0;
   ecn_recover_ = snd_max_;
@@ -154,7 +163,7 @@ bool tcp_sender::on_timer(uint64_t now) {
   if (rto_expiry_ == never || now < rto_expiry_) return false;
   ++timeouts_;
   // RFC 5681 (4), held on a repeated timeout of the same data; cwnd = LW = 1 SMSS.
-  if (backoffs_++ == 0) ssthresh_ = half_flight();
+  if (backoffs_++ == 0) ssthresh_ = loss_ssthresh();
   cwnd_ = mss_;
   ca_acked_ = 0;
   recover_ = snd_max_;       // RFC 6582 section 3.2 step 4

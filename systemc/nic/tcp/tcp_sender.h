@@ -10,11 +10,14 @@
 // - ECN, RFC 3168 section 6.1.2: ECE reduces cwnd once per window of data (NewReno: to
 //   max(FlightSize/2, 2 SMSS); DCTCP, RFC 8257 section 3.3: cwnd (1 - alpha/2)) and the next
 //   new segment carries CWR. An ACK with ECE does not grow cwnd.
+// - CUBIC (RFC 9438, cubic.h): congestion avoidance follows W_cubic, and every congestion event
+//   (third duplicate ACK, ECE, timeout) sets ssthresh = cwnd beta instead of FlightSize/2.
 // - Every segment sent, retransmissions included, takes the next IPv4 identification.
 #pragma once
 #include <cstdint>
 #include <limits>
 
+#include "nic/tcp/cubic.h"
 #include "nic/tcp/dctcp_alpha.h"
 #include "nic/tcp/tcp_config.h"
 
@@ -56,6 +59,7 @@ class tcp_sender {
   uint64_t srtt() const { return srtt_; }
   uint64_t rttvar() const { return rttvar_; }
   double alpha() const { return dctcp_.alpha(); }
+  const cubic_window& cubic() const { return cubic_; }
   uint32_t retransmissions() const { return retransmissions_; }
   uint32_t timeouts() const { return timeouts_; }
   uint32_t fast_retransmits() const { return fast_retransmits_; }
@@ -65,10 +69,11 @@ class tcp_sender {
  private:
   void on_new_ack(uint64_t ack, bool ece, uint64_t now);
   void on_dup_ack();
-  void grow(uint64_t acked);
+  void grow(uint64_t acked, uint64_t now);
   void on_ece();
   void rtt_sample(uint64_t r);
   uint64_t half_flight() const;
+  uint64_t loss_ssthresh();          // ssthresh after a congestion event
   uint32_t seg_len(uint64_t seq) const;
 
   tcp_config cfg_;
@@ -82,6 +87,7 @@ class tcp_sender {
   uint64_t ecn_recover_ = 0;         // no new ECE response until SND.UNA passes this
   bool cwr_pending_ = false;
   dctcp_alpha dctcp_;
+  cubic_window cubic_;
   // RFC 6298.
   uint64_t srtt_ = 0, rttvar_ = 0, rto_;
   bool have_rtt_ = false, timing_ = false;
