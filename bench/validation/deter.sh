@@ -8,6 +8,7 @@
 #   testbed:  replay with a 0.5 us clock error (PTP, "100s of nanoseconds"), drop rule on
 #   fat tree: replay with a 5 us clock error (the chapter's [0, 5] us), with and without the rule
 #   testbed_tcp: the testbed with TCP DCTCP hosts (1500-byte IP packets), replayed as the testbed
+#   testbed_clock: the testbed under Sundial, recorded with true time or the hosts' clocks
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin=${1:-build/netasic}
@@ -45,6 +46,18 @@ for s in $(seq 1 "$seeds"); do
   once "$out/testbed_tcp/seed$s/replay_rule_true" "$f" "${tcp[@]}" --set sim.seed="$s" \
     --set deter.mode=replay --set deter.record="$rec/deter.rec" --set deter.clock_error=0.5 \
     --set deter.clock_seed="$s" --set deter.drop_rule=true
+done
+
+# The testbed with the clock layer running Sundial: the record stamped with true time (exact) or
+# with each host's Sundial clock (deter.clock = clock_layer), each replayed with no added error.
+clk=(--set clock.algorithm=sundial)
+for s in $(seq 1 "$seeds"); do
+  for stamp in exact clock_layer; do
+    rec=$out/testbed_clock/seed$s/record_$stamp
+    once "$rec" "$f" "${clk[@]}" --set sim.seed="$s" --set deter.clock=$stamp
+    once "$out/testbed_clock/seed$s/replay_$stamp" "$f" "${clk[@]}" --set sim.seed="$s" --set deter.mode=replay \
+      --set deter.record="$rec/deter.rec" --set deter.clock_error=0 --set deter.drop_rule=true
+  done
 done
 
 python3 -B bench/validation/deter_tables.py "$out"

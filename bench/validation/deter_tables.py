@@ -49,6 +49,23 @@ def main(out):
               f"{spread([r['record_over_pcap_percent'] for r in rec], '{:.3f}')} | "
               f"{spread([100 * r['samples'] / r['packets'] for r in rec], '{:.2f}')} | "
               f"{spread(drops, '{:.0f}')} | {spread([r['drops_detected'] for r in rec], '{:.0f}')} |\n")
+    clock_table(out)
+
+
+def clock_table(out):
+    seeds = sorted((out / "testbed_clock").glob("seed*"))
+    if not seeds:
+        return
+    print(f"## testbed under Sundial ({len(seeds)} seeds)\n")
+    print("| record stamped with | host clock error, max (ns) | qdiff avg (MTU) | qdiff p99 (MTU) | qdiff max (MTU) |")
+    print("|---|---|---|---|---|")
+    for stamp in ("exact", "clock_layer"):
+        rec = [load(s / f"record_{stamp}" / "summary.json") for s in seeds]
+        rep = [load(s / f"replay_{stamp}" / "summary.json") for s in seeds]
+        print(f"| {stamp} | {spread([r['clock_error_max_ns'] for r in rec], '{:.0f}')} | "
+              f"{spread([r['qdiff_avg_mtu'] for r in rep])} | {spread([r['qdiff_p99_mtu'] for r in rep], '{:.1f}')} | "
+              f"{spread([r['qdiff_max_mtu'] for r in rep], '{:.0f}')} |")
+    print()
 
 
 if __name__ == "__main__":

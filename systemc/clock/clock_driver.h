@@ -23,6 +23,7 @@ class clock_driver final : public timed_client, private sync_transport {
 
   // Device side.
   void stamp(sync_header& m, uint64_t egress_ps) const { m.timestamp_ps = layer_.stamp(m, egress_ps); }
+  int64_t local_ps(uint32_t node, uint64_t t_ps) const { return layer_.local_ps(node, t_ps); }
   void receive(uint32_t node, uint32_t port, const sync_header& m, uint64_t now_ps);
   void register_write(const sundial_reg_write& w) { layer_.register_write(w); }
   uint32_t sundial_state(uint32_t node) const { return layer_.sundial_state(node); }

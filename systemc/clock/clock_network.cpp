@@ -71,6 +71,8 @@ void clock_layer::advance(uint64_t now_ps) {
   for (auto& s : p_->sims) s->advance(now_ps);
 }
 
+int64_t clock_layer::local_ps(uint32_t node, uint64_t t_ps) const { return p_->sims.at(0)->stamp(node, t_ps); }
+
 int64_t clock_layer::stamp(const sync_header& m, uint64_t egress_ps) const {
   return p_->sims.at(m.algorithm)->stamp(m.sender, egress_ps);
 }

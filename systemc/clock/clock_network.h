@@ -43,6 +43,8 @@ class clock_layer {
   void advance(uint64_t now_ps);
   // A message leaving its sender at egress_ps: its timestamp field.
   int64_t stamp(const sync_header& m, uint64_t egress_ps) const;
+  // What node's clock reads at true time t_ps under clock.algorithm (the first algorithm).
+  int64_t local_ps(uint32_t node, uint64_t t_ps) const;
   void arrive(uint32_t node, uint32_t port, const sync_header& m, uint64_t now_ps);
   void sample(uint64_t now_ps);     // sample_interval_ps = 0: at the owner's probe times
   // Sundial's registers (cfg.sundial_live_registers): a write as the device (switch or NIC) takes

@@ -164,6 +164,8 @@ void fabric::deter_wire(const std::vector<int>& host_of) {
   if (cfg_.deter.mode == deter_mode::record) {
     // Each host's record taps its own cable: what it puts on the wire, what reaches it.
     deter_rec_ = std::make_unique<deter_recorder>(unsigned(hosts_.size()), cfg_.deter.th_ps);
+    if (cfg_.deter.clock == deter_clock::clock_layer)   // read_deter made sure the clock layer runs
+      deter_rec_->host_clock = [this](unsigned h, uint64_t t) { return clock_->local_ps(cfg_.topo.hosts[h], t); };
     for (size_t i = 0; i < cfg_.topo.links.size(); ++i) {
       const topo_link& l = cfg_.topo.links[i];
       if (host_of[l.a] >= 0) {

@@ -1,12 +1,14 @@
 #include "nic/deter_recorder.h"
 
+#include <algorithm>
 #include <stdexcept>
+#include <string>
 
 #include "tlm/deter_queue_log.h"
 
 namespace netasic {
 
-deter_recorder::deter_recorder(unsigned hosts, uint64_t th_ps) : th_ps_(th_ps), pcap_(hosts, 24) {
+deter_recorder::deter_recorder(unsigned hosts, uint64_t th_ps) : th_ps_(th_ps), pcap_(hosts, 24), last_read_(hosts, 0) {
   for (unsigned h = 0; h < hosts; ++h) {
     up_.push_back(std::make_unique<tap>(*this, h, true));
     down_.push_back(std::make_unique<tap>(*this, h, false));
@@ -17,11 +19,20 @@ void deter_recorder::tap::on_frame(const packet& p, uint64_t start_ps) {
   // PFC and clock frames end at the MAC and mirrored copies are the switches': no connection's.
   if (p.kind == pkt_kind::pause || p.kind == pkt_kind::sync || p.kind == pkt_kind::mirror) return;
   r.pcap_[host] += 16 + p.frame_bytes();
-  if (up) r.sent(p, start_ps);
+  if (up) r.sent(host, p, start_ps);
   else r.received(p);
 }
 
-void deter_recorder::sent(const packet& p, uint64_t start_ps) {
+uint64_t deter_recorder::host_time(unsigned host, uint64_t t_ps) {
+  if (!host_clock) return t_ps;
+  const int64_t read = host_clock(host, t_ps);
+  if (read > 0) last_read_[host] = std::max(last_read_[host], uint64_t(read));
+  const uint64_t t = last_read_[host];
+  clock_error_max_ps_ = std::max(clock_error_max_ps_, t > t_ps ? t - t_ps : t_ps - t);
+  return t;
+}
+
+void deter_recorder::sent(unsigned host, const packet& p, uint64_t start_ps) {
   const uint64_t key = deter_connection(p);
   auto it = senders_.find(key);
   if (it == senders_.end()) {
@@ -44,7 +55,7 @@ void deter_recorder::sent(const packet& p, uint64_t start_ps) {
   const uint32_t bytes = p.frame_bytes();
   if (s.rec.sizes.empty() || s.rec.sizes.back().first != bytes) s.rec.sizes.push_back({bytes, 0});
   ++s.rec.sizes.back().second;
-  s.sampler.add(s.rec.packets++, start_ps);
+  s.sampler.add(s.rec.packets++, host_time(host, start_ps));
 }
 
 void deter_recorder::received(const packet& p) {

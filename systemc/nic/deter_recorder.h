@@ -6,6 +6,7 @@
 // is a connection's packet, provided its sender numbers IP_ID consecutively per connection from 0.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -19,11 +20,13 @@
 namespace netasic {
 
 enum class deter_mode : uint8_t { off, record, replay };
+enum class deter_clock : uint8_t { exact, clock_layer };   // what a recording host stamps with
 
 struct deter_config {
   deter_mode mode = deter_mode::off;
   uint64_t th_ps = 5'000'000;          // the sampler's threshold: 5 us (the chapter's default)
   std::string record;                  // replay: the record file (deter.rec of the record run)
+  deter_clock clock = deter_clock::exact;   // record: true time, or the hosts' clocks in the clock layer
   uint64_t clock_error_ps = 0;         // replay: each host's clock off by uniform [0, this]
   uint64_t clock_seed = 1;             // its draws
   bool drop_rule = true;               // replay: tagged packets and the max - 5 MTU rule
@@ -39,6 +42,12 @@ class deter_recorder {
   // What a full capture (tcpdump) at each host would take: every frame it sent or received, a
   // 16-byte pcap record header plus the frame, and the 24-byte file header.
   const std::vector<uint64_t>& pcap_bytes() const { return pcap_; }
+  // deter.clock = "clock_layer": what host h's clock reads at true time t (null: true time). The
+  // record takes a monotonic reading of it, as a host reads a counter that starts at 0: a clock
+  // stepped back by a correction, or still behind its epoch, holds until it passes its last
+  // reading.
+  std::function<int64_t(unsigned host, uint64_t t_ps)> host_clock;
+  uint64_t clock_error_max_ps() const { return clock_error_max_ps_; }   // |reading - true time|, largest seen
 
  private:
   struct sender {
@@ -59,7 +68,8 @@ class deter_recorder {
     tap(deter_recorder& rec, unsigned h, bool u) : r(rec), host(h), up(u) {}
     void on_frame(const packet& p, uint64_t start_ps) override;
   };
-  void sent(const packet& p, uint64_t start_ps);
+  void sent(unsigned host, const packet& p, uint64_t start_ps);
+  uint64_t host_time(unsigned host, uint64_t t_ps);
   void received(const packet& p);
 
   uint64_t th_ps_;
@@ -67,6 +77,8 @@ class deter_recorder {
   std::map<uint64_t, sender> senders_;       // by deter_connection()
   std::map<uint64_t, receiver> receivers_;
   std::vector<uint64_t> pcap_;
+  std::vector<uint64_t> last_read_;          // per host: its clock's last monotonic reading
+  uint64_t clock_error_max_ps_ = 0;
 };
 
 }  // namespace netasic

@@ -184,7 +184,9 @@ void finish_record(const config& c, fabric& fab, run_result& r, uint64_t sim_end
                         {"record_bytes_per_host_per_s_max", max_rate}, {"pcap_bytes", pcap},
                         {"pcap_bytes_per_host_per_s", double(pcap) / hosts / secs},
                         {"record_over_pcap_percent", pcap ? 100.0 * double(bytes) / double(pcap) : 0.0},
-                        {"queue_log_hops", fab.deter_log()->hops.size()}};
+                        {"queue_log_hops", fab.deter_log()->hops.size()},
+                        {"clock", fab.config().deter.clock == deter_clock::clock_layer ? "clock_layer" : "exact"},
+                        {"clock_error_max_ns", double(rec.clock_error_max_ps()) * 1e-3}};
 }
 
 void finish_replay(const config& c, fabric& fab, run_result& r) {
