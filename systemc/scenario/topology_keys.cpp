@@ -239,7 +239,7 @@ void declare_topology_keys(param_registry& r) {
   dragonfly_keys(df);
   r.choice("topology.global_arrangement", "palm_tree", arrangement_names.all(),
            "How a group's global ports meet the other groups' (dragonfly; datasheets/topology.md)");
-  r.string("topology.file", "", "Topology file, relative to the scenario (file; the format is in datasheets/topology.md)");
+  r.string("topology.file", "", "Topology file (file; the format is in datasheets/topology.md)");
   r.mark_path("topology.file");
   declare_link_keys(r);
 }
