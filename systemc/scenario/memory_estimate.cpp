@@ -49,7 +49,26 @@ memory_estimate estimate_memory(const config& c) {
     hosts = tors * double(c.integer("topology.hosts_per_tor"));
     links = hosts + tors * double(c.integer("topology.fabric_ports")) / 2;
     drivers = "topology.tors, topology.fabric_ports, topology.hosts_per_tor";
-  }
+  } else if (kind == "jellyfish") {
+    const double tors = double(c.integer("topology.tors"));
+    switches = tors;
+    hosts = tors * double(c.integer("topology.hosts_per_tor"));
+    links = hosts + tors * double(c.integer("topology.fabric_ports")) / 2;
+    drivers = "topology.tors, topology.fabric_ports, topology.hosts_per_tor";
+  } else if (kind == "clos") {
+    const double pods = double(c.integer("topology.pods")), tors = pods * double(c.integer("topology.tors_per_pod")),
+                 aggs = pods * double(c.integer("topology.aggs_per_pod")), spines = double(c.integer("topology.spines"));
+    switches = tors + aggs + spines;
+    hosts = tors * double(c.integer("topology.hosts_per_tor"));
+    links = hosts + tors * double(c.integer("topology.aggs_per_pod")) + pods * spines;
+    drivers = "topology.pods, topology.tors_per_pod, topology.aggs_per_pod, topology.spines, topology.hosts_per_tor";
+  } else if (kind == "dragonfly") {
+    const double groups = double(c.integer("topology.groups")), per = double(c.integer("topology.routers_per_group"));
+    switches = groups * per;
+    hosts = switches * double(c.integer("topology.hosts_per_tor"));
+    links = hosts + groups * per * (per - 1) / 2 + switches * double(c.integer("topology.global_links")) / 2;
+    drivers = "topology.groups, topology.routers_per_group, topology.hosts_per_tor";
+  }   // file: the file's size is known only once read; the host cap of read_topology applies
   memory_estimate e;
   // The load balancer's table in every switch: its C++ entries, not the ASIC's bits.
   double lb_entries = 0;

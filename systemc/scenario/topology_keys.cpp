@@ -1,6 +1,7 @@
 #include "scenario/topology_keys.h"
 
-#include <iterator>
+#include <algorithm>
+#include <filesystem>
 #include <limits>
 #include <stdexcept>
 
@@ -8,7 +9,11 @@
 
 #include "scenario/key_binding.h"
 #include "fabric/route_planner.h"
+#include "topology/dragonfly.h"
 #include "topology/flattened_clos.h"
+#include "topology/jellyfish.h"
+#include "topology/three_tier_clos.h"
+#include "topology/topology_file.h"
 #include "topology/updown_routing.h"
 
 namespace netasic {
@@ -18,7 +23,7 @@ template <class K>
 void leaf_spine_keys(K& k) {
   using L = leaf_spine_spec;
   k.integer("topology.leaves", "switches", &L::leaves, 1, 1024, "Leaf (ToR) switches (leaf_spine)");
-  k.integer("topology.spines", "switches", &L::spines, 1, 1024, "Spine switches (leaf_spine)");
+  k.integer("topology.spines", "switches", &L::spines, 1, 1024, "Spine switches (leaf_spine, clos)");
   k.integer("topology.hosts_per_leaf", "hosts", &L::hosts_per_leaf, 1, 1024, "Hosts under each leaf (leaf_spine)");
   k.integer("topology.parallel_links", "links", &L::parallel_links, 1, 64, "Parallel links between each leaf and each spine (leaf_spine)");
 }
@@ -31,11 +36,11 @@ void fat_tree_keys(K& k) {
 template <class K>
 void flattened_clos_keys(K& k) {
   using F = flattened_clos_spec;
-  k.integer("topology.tors", "switches", &F::tors, 2, 4096, "ToR switches N (flattened_clos)");
-  k.integer("topology.fabric_ports", "ports", &F::fabric_ports, 2, 256, "Inter-ToR ports s of each ToR (flattened_clos; even: the layers' degrees sum to s/2)");
-  k.integer("topology.hosts_per_tor", "hosts", &F::host_ports, 1, 1024, "Host ports h of each ToR (flattened_clos)");
+  k.integer("topology.tors", "switches", &F::tors, 2, 4096, "ToR switches N (flattened_clos, jellyfish)");
+  k.integer("topology.fabric_ports", "ports", &F::fabric_ports, 2, 256, "Inter-ToR ports s of each ToR (flattened_clos: even, the layers' degrees sum to s/2; jellyfish: the degree r of the random regular graph, N*r even)");
+  k.integer("topology.hosts_per_tor", "hosts", &F::host_ports, 1, 1024, "Host ports h of each ToR (flattened_clos, jellyfish, clos; dragonfly: of each router)");
   k.integer("topology.layers", "layers", &F::layers, 0, 129, "Virtual layers k; 0 = the smallest k of Eq. 4 of the Flattened Clos paper (flattened_clos)");
-  k.integer("topology.seed", "", &F::seed, 0, std::numeric_limits<int64_t>::max(), "Seed of the random wiring between layers (flattened_clos)");
+  k.integer("topology.seed", "", &F::seed, 0, std::numeric_limits<int64_t>::max(), "Seed of the random wiring (flattened_clos: between layers; jellyfish: the random regular graph)");
 }
 
 // The link keys set the same fields of either builder's spec (and the NICs' rate, CONGA's and
@@ -56,12 +61,63 @@ void read_links(const config& c, Spec& s) {
   s.delay_ps = to_ps(c.real("topology.link_delay"), 1e3);
 }
 
-const char* const fc_only[] = {"topology.tors", "topology.fabric_ports", "topology.hosts_per_tor", "topology.layers",
-                               "topology.layer_ports", "topology.seed"};
+template <class K>
+void three_tier_clos_keys(K& k) {
+  using C = three_tier_clos_spec;
+  k.integer("topology.pods", "pods", &C::pods, 1, 1024, "Pods (clos)");
+  k.integer("topology.tors_per_pod", "switches", &C::tors_per_pod, 1, 1024, "ToR switches in each pod (clos)");
+  k.integer("topology.aggs_per_pod", "switches", &C::aggs_per_pod, 1, 1024,
+            "Aggregation switches in each pod, each linked to every ToR of its pod and to its plane of topology.spines / aggs_per_pod spines (clos)");
+}
+
+template <class K>
+void dragonfly_keys(K& k) {
+  using D = dragonfly_spec;
+  k.integer("topology.groups", "groups", &D::groups, 2, 1024, "Groups of fully connected routers (dragonfly)");
+  k.integer("topology.routers_per_group", "switches", &D::routers_per_group, 1, 1024, "Routers in each group (dragonfly)");
+  k.integer("topology.global_links", "links", &D::global_links, 1, 1024,
+            "Global links of each router to other groups; a group's routers_per_group * global_links ports spread evenly over the groups - 1 others (dragonfly)");
+}
+
+const names<global_arrangement> arrangement_names{{global_arrangement::consecutive, "consecutive"},
+                                                  {global_arrangement::palm_tree, "palm_tree"}};
+
+// The keys that shape a topology, and the builders that read each; a builder rejects the others.
+struct shape_key {
+  const char* key;
+  std::vector<std::string> kinds;
+};
+const shape_key shape_keys[] = {
+    {"topology.leaves", {"leaf_spine"}},        {"topology.spines", {"leaf_spine", "clos"}},
+    {"topology.hosts_per_leaf", {"leaf_spine"}}, {"topology.parallel_links", {"leaf_spine"}},
+    {"topology.k", {"fat_tree"}},
+    {"topology.tors", {"flattened_clos", "jellyfish"}}, {"topology.fabric_ports", {"flattened_clos", "jellyfish"}},
+    {"topology.hosts_per_tor", {"flattened_clos", "jellyfish", "clos", "dragonfly"}},
+    {"topology.layers", {"flattened_clos"}},    {"topology.layer_ports", {"flattened_clos"}},
+    {"topology.seed", {"flattened_clos", "jellyfish"}},
+    {"topology.pods", {"clos"}},                {"topology.tors_per_pod", {"clos"}},
+    {"topology.aggs_per_pod", {"clos"}},        {"topology.groups", {"dragonfly"}},
+    {"topology.routers_per_group", {"dragonfly"}}, {"topology.global_links", {"dragonfly"}},
+    {"topology.global_arrangement", {"dragonfly"}}, {"topology.file", {"file"}},
+};
+
+void reject_other_shapes(const config& c, const std::string& kind) {
+  std::vector<std::string> unused;
+  for (const shape_key& k : shape_keys)
+    if (std::find(k.kinds.begin(), k.kinds.end(), kind) == k.kinds.end()) unused.push_back(k.key);
+  reject_unused(c, unused, "when topology.kind is " + kind);
+}
+
+// A builder's std::invalid_argument names the field at fault ("layer_ports: ..."): the key that
+// sets it, renamed where the key is spelled otherwise.
+[[noreturn]] void fail_field(const config& c, const std::string& what, const std::string& fallback) {
+  const size_t colon = what.find(':');
+  std::string field = colon == std::string::npos ? fallback : what.substr(0, colon);
+  if (field == "host_ports") field = "hosts_per_tor";
+  fail(c, "topology." + field, colon == std::string::npos ? what : what.substr(colon + 2));
+}
 
 topology build_fc(const config& c) {
-  reject_unused(c, {"topology.leaves", "topology.spines", "topology.hosts_per_leaf", "topology.parallel_links", "topology.k"},
-                "when topology.kind is flattened_clos");
   flattened_clos_spec s;
   apply_keys<flattened_clos_spec> k(c, s);
   flattened_clos_keys(k);
@@ -79,29 +135,81 @@ topology build_fc(const config& c) {
     }
     return t;
   } catch (const std::invalid_argument& e) {
-    // The builder names the field at fault ("layer_ports: ..."): the key that sets it.
-    const std::string what = e.what();
-    const size_t colon = what.find(':');
-    std::string field = colon == std::string::npos ? "tors" : what.substr(0, colon);
-    if (field == "host_ports") field = "hosts_per_tor";
-    fail(c, "topology." + field, colon == std::string::npos ? what : what.substr(colon + 2));
+    fail_field(c, e.what(), "tors");
+  }
+}
+
+topology build_jf(const config& c) {
+  flattened_clos_spec fc;   // the keys Jellyfish shares with the Flattened Clos
+  apply_keys<flattened_clos_spec> k(c, fc);
+  flattened_clos_keys(k);
+  jellyfish_spec s;
+  s.tors = fc.tors, s.fabric_ports = fc.fabric_ports, s.host_ports = fc.host_ports, s.seed = fc.seed;
+  read_links(c, s);
+  try {
+    return build_jellyfish(s);
+  } catch (const std::invalid_argument& e) {
+    fail_field(c, e.what(), "tors");
+  }
+}
+
+topology build_clos(const config& c) {
+  three_tier_clos_spec s;
+  apply_keys<three_tier_clos_spec> k(c, s);
+  three_tier_clos_keys(k);
+  s.spines = unsigned(c.integer("topology.spines"));
+  s.hosts_per_tor = unsigned(c.integer("topology.hosts_per_tor"));
+  read_links(c, s);
+  try {
+    return build_three_tier_clos(s);
+  } catch (const std::invalid_argument& e) {
+    fail_field(c, e.what(), "pods");
+  }
+}
+
+topology build_df(const config& c) {
+  dragonfly_spec s;
+  apply_keys<dragonfly_spec> k(c, s);
+  dragonfly_keys(k);
+  s.hosts_per_router = unsigned(c.integer("topology.hosts_per_tor"));
+  s.arrangement = arrangement_names.value(c.string("topology.global_arrangement"));
+  read_links(c, s);
+  try {
+    return build_dragonfly(s);
+  } catch (const std::invalid_argument& e) {
+    fail_field(c, e.what(), "groups");
+  }
+}
+
+topology build_from_file(const config& c) {
+  const std::string name = c.string("topology.file");
+  if (name.empty()) fail(c, "topology.kind", "\"file\" needs topology.file, the path of the topology file");
+  const std::filesystem::path given(name);
+  const std::string path = given.is_absolute() ? name : (std::filesystem::path(c.base_dir("topology.file")) / given).lexically_normal().string();
+  topology_file_defaults d;
+  read_links(c, d);
+  try {
+    return read_topology_file(path, d);
+  } catch (const config_error& e) {
+    fail(c, "topology.file", e.what());
   }
 }
 
 topology build(const config& c) {
-  if (c.string("topology.kind") == "flattened_clos") return build_fc(c);
-  const std::vector<std::string> fc_keys(std::begin(fc_only), std::end(fc_only));
-  reject_unused(c, fc_keys, "unless topology.kind is flattened_clos");
-  if (c.string("topology.kind") == "leaf_spine") {
-    reject_unused(c, {"topology.k"}, "when topology.kind is leaf_spine");
+  const std::string kind = c.string("topology.kind");
+  reject_other_shapes(c, kind);
+  if (kind == "flattened_clos") return build_fc(c);
+  if (kind == "jellyfish") return build_jf(c);
+  if (kind == "clos") return build_clos(c);
+  if (kind == "dragonfly") return build_df(c);
+  if (kind == "file") return build_from_file(c);
+  if (kind == "leaf_spine") {
     leaf_spine_spec s;
     apply_keys<leaf_spine_spec> k(c, s);
     leaf_spine_keys(k);
     read_links(c, s);
     return build_leaf_spine(s);
   }
-  reject_unused(c, {"topology.leaves", "topology.spines", "topology.hosts_per_leaf", "topology.parallel_links"},
-                "when topology.kind is fat_tree");
   fat_tree_spec s;
   apply_keys<fat_tree_spec> k(c, s);
   fat_tree_keys(k);
@@ -113,7 +221,8 @@ topology build(const config& c) {
 }  // namespace
 
 void declare_topology_keys(param_registry& r) {
-  r.choice("topology.kind", "leaf_spine", {"leaf_spine", "fat_tree", "flattened_clos"}, "Topology builder");
+  r.choice("topology.kind", "leaf_spine", {"leaf_spine", "fat_tree", "flattened_clos", "jellyfish", "clos", "dragonfly", "file"},
+           "Topology builder; file: the fabric of topology.file (datasheets/topology.md)");
   r.choice("topology.routing", "shortest_path", {"shortest_path", "updown"},
            "Routes the controller installs: ECMP over shortest paths, or the edge-disjoint virtual up-down paths of the Flattened Clos paper (flattened_clos only)");
   declare_keys<leaf_spine_spec> leaf_spine(r);
@@ -124,6 +233,14 @@ void declare_topology_keys(param_registry& r) {
   flattened_clos_keys(fc);
   r.integer_list("topology.layer_ports", "ports", {}, 1, 256, 0,
                  "Fabric ports per virtual layer [l_1..l_k], summing to fabric_ports; empty = spread evenly (flattened_clos)");
+  declare_keys<three_tier_clos_spec> clos(r);
+  three_tier_clos_keys(clos);
+  declare_keys<dragonfly_spec> df(r);
+  dragonfly_keys(df);
+  r.choice("topology.global_arrangement", "palm_tree", arrangement_names.all(),
+           "How a group's global ports meet the other groups' (dragonfly; datasheets/topology.md)");
+  r.string("topology.file", "", "Topology file (file; the format is in datasheets/topology.md)");
+  r.mark_path("topology.file");
   declare_link_keys(r);
 }
 
@@ -133,7 +250,8 @@ topology read_topology(const config& c) {
   constexpr size_t max_hosts = 16384;
   if (t.hosts.size() > max_hosts) {
     const std::string kind = c.string("topology.kind");
-    const std::string key = kind == "fat_tree" ? "topology.k" : kind == "flattened_clos" ? "topology.hosts_per_tor" : "topology.hosts_per_leaf";
+    const std::string key = kind == "fat_tree" ? "topology.k" : kind == "leaf_spine" ? "topology.hosts_per_leaf"
+                            : kind == "file" ? "topology.file" : "topology.hosts_per_tor";
     fail(c, key, fmt::format("the topology has {} hosts; a run supports at most {} (per-host route tables)",
                              t.hosts.size(), max_hosts));
   }

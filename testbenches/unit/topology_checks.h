@@ -1,0 +1,80 @@
+// Graph facts the topology tests check, computed here from the link list alone (not through the
+// topology's own helpers): degrees, parallel links, connectivity, hosts per switch.
+#pragma once
+#include <deque>
+#include <map>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "topology/topology.h"
+
+namespace topo_check {
+
+using netasic::node_kind;
+using netasic::topology;
+
+// Switch-to-switch links at each node.
+inline std::vector<unsigned> fabric_degree(const topology& t) {
+  std::vector<unsigned> d(t.nodes.size(), 0);
+  for (const auto& l : t.links)
+    if (t.nodes[l.a].kind == node_kind::sw && t.nodes[l.b].kind == node_kind::sw) ++d[l.a], ++d[l.b];
+  return d;
+}
+
+// Host links at each switch.
+inline std::vector<unsigned> host_degree(const topology& t) {
+  std::vector<unsigned> d(t.nodes.size(), 0);
+  for (const auto& l : t.links) {
+    if (t.nodes[l.a].kind == node_kind::host) ++d[l.b];
+    if (t.nodes[l.b].kind == node_kind::host) ++d[l.a];
+  }
+  return d;
+}
+
+// Self-loops and repeated switch pairs.
+inline unsigned self_loops(const topology& t) {
+  unsigned n = 0;
+  for (const auto& l : t.links) n += l.a == l.b;
+  return n;
+}
+inline std::map<std::pair<unsigned, unsigned>, unsigned> pair_counts(const topology& t) {
+  std::map<std::pair<unsigned, unsigned>, unsigned> c;
+  for (const auto& l : t.links) ++c[{std::min(l.a, l.b), std::max(l.a, l.b)}];
+  return c;
+}
+
+// Switch hops between two switches over switch-to-switch links (BFS), ~0u if none.
+inline std::vector<unsigned> switch_hops(const topology& t, unsigned from) {
+  std::vector<std::vector<unsigned>> adj(t.nodes.size());
+  for (const auto& l : t.links)
+    if (t.nodes[l.a].kind == node_kind::sw && t.nodes[l.b].kind == node_kind::sw) adj[l.a].push_back(l.b), adj[l.b].push_back(l.a);
+  std::vector<unsigned> d(t.nodes.size(), ~0u);
+  std::deque<unsigned> q{from};
+  d[from] = 0;
+  while (!q.empty()) {
+    const unsigned u = q.front();
+    q.pop_front();
+    for (unsigned v : adj[u])
+      if (d[v] == ~0u) d[v] = d[u] + 1, q.push_back(v);
+  }
+  return d;
+}
+inline bool switches_connected(const topology& t) {
+  const std::vector<unsigned> d = switch_hops(t, t.switches[0]);
+  for (unsigned s : t.switches)
+    if (d[s] == ~0u) return false;
+  return true;
+}
+
+// Every port of every node names a link that names that node and port back.
+inline bool ports_consistent(const topology& t) {
+  for (unsigned u = 0; u < t.nodes.size(); ++u)
+    for (unsigned p = 0; p < t.nodes[u].port_link.size(); ++p) {
+      const auto& l = t.links[t.nodes[u].port_link[p]];
+      if (!((l.a == u && l.a_port == p) || (l.b == u && l.b_port == p))) return false;
+    }
+  return true;
+}
+
+}  // namespace topo_check
