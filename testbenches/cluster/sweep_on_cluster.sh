@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # An emitted sweep run for real by a cluster manager, then gathered with --collect, must give the
 # same sweep.csv as the same four points run locally with -j2 (same columns, same values; only
-# the numbers measured on the host, wall time, its rate and peak memory, differ).
+# the numbers measured on the host, wall time, its rate, peak memory and the heap the allocator
+# counted per switch, NIC and link, differ).
 #   slurm:    a single-node Slurm (munged, slurmctld, slurmd) started here in a scratch
 #             directory, on loopback ports, and stopped on every exit; `sbatch --wait` runs the
 #             array. Control: one point's run directory removed, --collect and --missing name
@@ -47,7 +48,8 @@ sweep=(sweep "$src/scenarios/demo.toml" --quiet --grid traffic.load=0.2,0.4 --gr
 same_csv() {
   python3 - "$1" "$2" <<'PY'
 import csv, sys
-host = {"wall_time_s", "packet_hops_per_s", "peak_memory_bytes"}
+host = {"wall_time_s", "packet_hops_per_s", "peak_memory_bytes",   # and what the allocator measured
+        "memory.per_switch_bytes", "memory.per_host_bytes", "memory.per_link_bytes"}
 a, b = (list(csv.reader(open(p))) for p in sys.argv[1:3])
 if a[0] != b[0]: sys.exit(f"columns differ:\n  {a[0]}\n  {b[0]}")
 if len(a) != 5 or len(b) != 5: sys.exit(f"expected 4 points, got {len(a) - 1} and {len(b) - 1}")
