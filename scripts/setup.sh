@@ -16,6 +16,8 @@ packages=(
   verilator                            # RTL lint and cosimulation (rtl/, cosim/)
   yosys                                # netasic synth: cells, flip-flops and memory bits
   libpcap-dev                          # --pcap captures and pcap trace input
+  slurm-wlm munge                      # the Slurm test: a single-node cluster runs an emitted sweep
+  parallel                             # GNU parallel runs an emitted sweep's jobs.txt
 )
 
 # `setup.sh --fuzz` (make fuzz) also installs clang, whose libFuzzer the fuzz targets need.

@@ -221,6 +221,7 @@ int sc_main(int argc, char** argv) {
   sweep->add_option("--emit", sw.emit, "Write a cluster job file instead of running: slurm or parallel")
       ->check(CLI::IsMember({"slurm", "parallel"}));
   sweep->add_flag("--collect", sw.collect, "Run nothing: gather the points an --emit sweep left in --out");
+  sweep->add_flag("--missing", sw.missing, "With --collect: list the runs with no complete run directory and how to rerun them");
   sweep->add_flag("--quiet", sw.quiet, "No progress lines");
   sweep->add_option("--seeds", sweep_seeds.text, "Run each point over N seeds, 1 to 1000 (sim.seed, sim.seed + 1, ...): mean, min, max, CI");
   sweep->add_option("--confidence", sw.confidence, "Confidence of the interval with --seeds (default 0.95)")

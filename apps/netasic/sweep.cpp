@@ -18,6 +18,7 @@
 #include <functional>
 #include <iostream>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 #include <thread>
 
@@ -513,12 +514,58 @@ int emit_job_files(const std::string& emit, const std::string& out_dir, const st
   script += fmt::format("#SBATCH --array=1-{}{}\n", jobs.size(), parallel > 0 ? fmt::format("%{}", parallel) : "");
   script += fmt::format("#SBATCH --output={}/slurm-%A_%a.out\n", out_dir);
   script += "set -euo pipefail\n";
-  script += fmt::format("line=$(sed -n \"${{SLURM_ARRAY_TASK_ID}}p\" {})\n", shell_quote((out / "points.txt").string()));
+  // An offset lets a cluster whose MaxArraySize is below the run count take the lines in slices:
+  // sbatch --array=1-1000 --export=ALL,NETASIC_TASK_OFFSET=1000 runs lines 1001-2000.
+  script += "task=$((SLURM_ARRAY_TASK_ID + ${NETASIC_TASK_OFFSET:-0}))\n";
+  script += fmt::format("line=$(sed -n \"${{task}}p\" {})\n", shell_quote((out / "points.txt").string()));
+  script += "[ -n \"$line\" ] || { echo \"no line $task in points.txt\" >&2; exit 1; }\n";
   script += "exec bash -c \"$line\"\n";
   write_file(slurm.string(), script);
   std::cerr << fmt::format("wrote {} and {} ({} array tasks). From this directory run:\n  sbatch {}\n{}\n",
                            slurm.string(), (out / "points.txt").string(), jobs.size(), shell_quote(slurm.string()), after);
   return 0;
+}
+
+namespace {
+// Runs of consecutive task ids: {2, 3, 4, 9} -> {2, 4}, {9, 9}.
+std::vector<std::pair<size_t, size_t>> task_runs(const std::vector<size_t>& tasks) {
+  std::vector<std::pair<size_t, size_t>> r;
+  for (size_t t : tasks)
+    if (!r.empty() && t == r.back().second + 1) r.back().second = t;
+    else r.emplace_back(t, t);
+  return r;
+}
+}  // namespace
+
+std::string array_ranges(const std::vector<size_t>& tasks) {
+  std::string s;
+  for (const auto& [a, b] : task_runs(tasks))
+    s += (s.empty() ? "" : ",") + (a == b ? std::to_string(a) : fmt::format("{}-{}", a, b));
+  return s;
+}
+
+size_t list_missing(const std::vector<run_job>& jobs, const std::vector<run_outcome>& runs, const std::string& out_dir,
+                    const std::string& name, std::ostream& out, std::ostream& err) {
+  std::vector<size_t> tasks;
+  for (size_t i = 0; i < jobs.size(); ++i)
+    if (!runs[i].ok()) {
+      tasks.push_back(i + 1);
+      out << fmt::format("{}\t{}\t{}\n", i + 1, jobs[i].dir, runs[i].status);
+    }
+  if (tasks.empty()) return 0;
+  const fs::path dir(out_dir);
+  err << fmt::format("{}: {} of {} runs have no complete run directory (tasks {}); rerun only those with\n", name,
+                     tasks.size(), jobs.size(), array_ranges(tasks));
+  if (fs::exists(dir / (name + ".slurm")))
+    err << fmt::format("  sbatch --array={} {}\n", array_ranges(tasks), shell_quote((dir / (name + ".slurm")).string()));
+  if (fs::exists(dir / "jobs.txt")) {   // sed -n '2,4p;9p' prints those lines of jobs.txt
+    std::string sed;
+    for (const auto& [a, b] : task_runs(tasks))
+      sed += (sed.empty() ? "" : ";") + (a == b ? std::to_string(a) : fmt::format("{},{}", a, b)) + "p";
+    err << fmt::format("  sed -n '{}' {} | parallel\n", sed, shell_quote((dir / "jobs.txt").string()));
+  }
+  err << "then --collect again.\n";
+  return tasks.size();
 }
 
 std::map<std::string, sample_spread> aggregate_runs(const std::vector<run_outcome>& runs, double confidence) {
@@ -630,6 +677,7 @@ void check_options(sweep_options& opt, const std::vector<grid_axis>& axes) {
   if (opt.emit != "" && opt.emit != "slurm" && opt.emit != "parallel")
     throw std::invalid_argument(fmt::format("--emit '{}': expected slurm or parallel", opt.emit));
   if (opt.collect && !opt.emit.empty()) throw std::invalid_argument("--collect and --emit exclude each other");
+  if (opt.missing && !opt.collect) throw std::invalid_argument("--missing lists what --collect finds: give both");
   if (opt.seeds > 0 && !opt.seed)
     throw std::invalid_argument("--seeds needs the first seed (the scenario's sim.seed, or --seed)");
   if (!(opt.confidence > 0 && opt.confidence < 1))
@@ -703,6 +751,14 @@ int run_sweep(const sweep_options& options) {
     std::vector<run_outcome> runs;
     if (opt.collect) {
       for (const auto& j : jobs) runs.push_back(collect_run(j.dir));
+      if (opt.missing) {   // the list alone, for a retry: nothing is written
+        std::ostringstream hint;
+        const size_t n = list_missing(jobs, runs, opt.out_dir, "sweep", std::cout, hint);
+        if (!opt.quiet || n > 0) std::cerr << (n > 0 ? hint.str() : fmt::format("sweep: all {} runs complete\n", jobs.size()));
+        return n > 0 ? exit_internal : exit_ok;
+      }
+      std::ostringstream discard;
+      list_missing(jobs, runs, opt.out_dir, "sweep", discard, std::cerr);
     } else {
       if (!opt.quiet)
         std::cerr << fmt::format("sweep: {} point{} of {}{}, output in {}\n", results.size(),

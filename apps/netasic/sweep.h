@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -32,6 +33,7 @@ struct sweep_options {
   std::string emit;                 // "", "slurm" or "parallel": write job files, run nothing
   bool quiet = false;               // no progress lines (failures are still reported)
   bool collect = false;             // run nothing: gather the points an emitted sweep left in out_dir
+  bool missing = false;             // with collect: list the runs with no complete run dir, write nothing
   std::map<std::string, std::string> key_units;   // unit of a grid key for axes and headers
 };
 
@@ -89,6 +91,14 @@ run_outcome collect_run(const std::string& dir);
 // user reruns with --collect afterwards. Returns 0.
 int emit_job_files(const std::string& emit, const std::string& out_dir, const std::string& name,
                    const std::string& command, const std::vector<run_job>& jobs, int parallel);
+
+// Slurm's --array syntax for 1-based task ids in ascending order: {2, 3, 4, 9} -> "2-4,9".
+std::string array_ranges(const std::vector<size_t>& tasks);
+// The runs of an emitted sweep that have no complete run directory, one line each on `out`:
+// "TASK<tab>DIR<tab>STATUS" (TASK: the job's line in points.txt or jobs.txt, its Slurm array task
+// id), then on `err` the commands that rerun only those. The number of such runs.
+size_t list_missing(const std::vector<run_job>& jobs, const std::vector<run_outcome>& runs, const std::string& out_dir,
+                    const std::string& name, std::ostream& out, std::ostream& err);
 
 // Each metric over the successful runs that have it: mean, min, max, interval.
 std::map<std::string, sample_spread> aggregate_runs(const std::vector<run_outcome>& runs, double confidence);

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "fabric/build_memory.h"
+
 namespace netasic {
 
 fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std::vector<flow_spec>& specs)
@@ -41,7 +43,10 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
       rates.push_back(l.rate_bps);
       sc.tm.headroom_bytes.push_back(sc.port_headroom(l.rate_bps, l.delay_ps, cfg_.nic.max_frame_bytes()));
     }
-    switches_.push_back(std::make_unique<switch_model>(n.name.c_str(), s, rates, unsigned(t.hosts.size()), sc, stats, *events_));
+    const uint64_t heap0 = heap_in_use_bytes();
+    auto sw = std::make_unique<switch_model>(n.name.c_str(), s, rates, unsigned(t.hosts.size()), sc, stats, *events_);
+    fabric_build_memory().switch_bytes += heap_in_use_bytes() - heap0;
+    switches_.push_back(std::move(sw));
     device_of_switch.push_back(bus_->attach(switches_.back()->csr));
   }
   // T of congestion control: the unloaded RTT of one full packet to the farthest host, rounded
@@ -59,9 +64,12 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
     const char* name = t.nodes[t.hosts[h]].name.c_str();
     // A DETER replay or a packet trace sends its frames open-loop, with no transport: the RoCE
     // NIC's replay engine does it whatever transport is set.
-    if (nc.transport == nic_transport::tcp && !cfg_.replay)
-      hosts_.push_back(std::make_unique<tcp_host>(name, nc, stats, flows, *events_));
-    else hosts_.push_back(std::make_unique<host_nic>(name, nc, stats, flows, *events_));
+    const uint64_t heap0 = heap_in_use_bytes();
+    std::unique_ptr<nic_endpoint> nic;
+    if (nc.transport == nic_transport::tcp && !cfg_.replay) nic = std::make_unique<tcp_host>(name, nc, stats, flows, *events_);
+    else nic = std::make_unique<host_nic>(name, nc, stats, flows, *events_);
+    fabric_build_memory().host_bytes += heap_in_use_bytes() - heap0;
+    hosts_.push_back(std::move(nic));
     hosts_.back()->on_flow_done = [this](flow_ctx& f) { flow_done(f); };
   }
   // The NICs' register blocks after the switches': the switches keep their device numbers.
@@ -105,12 +113,14 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
       if (sw_of[node] < 0) return link_timing{l.rate_bps, l.delay_ps, cfg_.nic.clock_period_ps, cfg_.nic.rx_pipe_ps()};
       return link_timing{l.rate_bps, l.delay_ps, cfg_.sw.clock_period_ps, cfg_.sw.ingress_ps(), cfg_.sw.cut_through_bytes};
     };
+    const uint64_t heap0 = heap_in_use_bytes();
     links_.push_back(std::make_unique<packet_link>(l.name.c_str(), timing_to(l.b), timing_to(l.a), *events_));
     packet_link& pl = *links_.back();
     tx(l.a, l.a_port).bind(pl.a_to_b.in);
     pl.a_to_b.out.bind(rx(l.b, l.b_port));
     tx(l.b, l.b_port).bind(pl.b_to_a.in);
     pl.b_to_a.out.bind(rx(l.a, l.a_port));
+    fabric_build_memory().link_bytes += heap_in_use_bytes() - heap0;
     for (link_direction* d : {&pl.a_to_b, &pl.b_to_a}) {
       d->hop_counter = &stats.hops;
       d->on_drop = [this](packet& p) { stats.drop(p, &drop_counters::link_down); };   // PFC frames are not counted

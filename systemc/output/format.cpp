@@ -37,6 +37,7 @@ const std::vector<std::pair<std::string, std::string>>& declared_units() {
       {"routing.ingress_classes", "port classes"},
       {"pcap.*.frames", "frames"},
       {"drops.*", "packets"},
+      {"memory.*", "bytes"},
       {"events.*", "events"},
       {"nic.cc_cycles_per_update", "cycles"},
       {"nic.cc_updates", "updates"},

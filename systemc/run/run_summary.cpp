@@ -11,6 +11,8 @@
 
 #include "blocks/rtl_loop.h"
 #include "common/stats.h"
+#include "fabric/build_memory.h"
+#include "protocol/packet.h"
 #include "run/resources_report.h"
 #include "run/run.h"
 #include "scenario/memory_estimate.h"
@@ -27,6 +29,22 @@ uint64_t peak_rss_bytes() {
   return uint64_t(u.ru_maxrss) * 1024;
 }
 
+// What the model's structures take (docs/performance.md): a packet; the most a packet in flight
+// adds, its pool slot (the pool allocates nothing per packet) and the (arrival time, packet)
+// entry of the FIFO it waits in, a link direction's or a switch parser's (switch queues link
+// packets through packet::next, a NIC's paused control frames take a pointer); and the heap each
+// switch, NIC and link took to build (fabric/build_memory.h).
+void add_memory(json& s, const fabric& fab) {
+  const uint64_t pkt = sizeof(packet), fifo_entry = sizeof(std::pair<uint64_t, packet*>);
+  const build_memory& b = fabric_build_memory();
+  auto per = [](uint64_t total, size_t n) { return n ? total / n : 0; };
+  s["memory"] = {{"packet_bytes", pkt},
+                 {"in_flight_packet_bytes", pkt + fifo_entry},
+                 {"per_switch_bytes", per(b.switch_bytes, fab.switches().size())},
+                 {"per_host_bytes", per(b.host_bytes, fab.hosts().size())},
+                 {"per_link_bytes", per(b.link_bytes, fab.links().size())}};
+}
+
 // The run as a whole: its identity and cost, packet accounting, drops by cause, the fabric's size
 // and the event queue's work.
 void add_run(json& s, const config& cfg, const fabric& fab, const run_result& r, double wall_s, uint64_t sim_end_ps) {
@@ -40,6 +58,7 @@ void add_run(json& s, const config& cfg, const fabric& fab, const run_result& r,
   s["packet_hops_per_s"] = wall_s > 0 ? double(st.hops) / wall_s : 0.0;
   s["peak_memory_bytes"] = peak_rss_bytes();
   s["memory_estimate_bytes"] = uint64_t(estimate_memory(cfg).bytes);
+  add_memory(s, fab);
   s["packets"] = {{"sent", st.sent}, {"delivered", st.delivered}, {"dropped", dropped}, {"in_flight", in_flight}};
   s["drops"] = {{"buffer_full", st.dropped.buffer_full}, {"queue_limit", st.dropped.queue_limit},
                 {"dynamic_threshold", st.dropped.dynamic_threshold}, {"headroom", st.dropped.headroom},

@@ -109,13 +109,14 @@ TEST(Rtl, EveryWaveformSaveFileNamesSignalsItsBenchWrites) {
 
 namespace {
 
-// summary.json of a small run, without the fields that measure the host machine.
+// summary.json of a small run, without the fields that measure the host machine or the model's heap.
 nlohmann::json summary_of(const std::string& args, const std::string& dir) {
   const outcome o = netasic_cli("run " + args + " --quiet --out " + dir);
   EXPECT_EQ(o.code, 0) << o.output;
   nlohmann::json s;
   std::ifstream(dir + "/summary.json") >> s;
   for (const char* k : {"wall_time_s", "packet_hops_per_s", "peak_memory_bytes"}) s.erase(k);
+  s.erase("memory");   // the model's own heap: a Verilated block in place of its core takes other bytes
   return s;
 }
 

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -174,4 +175,51 @@ TEST(Sweep, SeedsAggregateToMeanAndStudentInterval) {
   EXPECT_EQ(run_sweep(o), 2);
   o.grid = {"seed=1,2"};
   EXPECT_EQ(run_sweep(o), 2);
+}
+
+// Slurm's --array list of the runs to redo: consecutive ids joined, against a plain model (a set
+// of ids written out one by one) over random subsets.
+TEST(Sweep, ArrayRangesListExactlyTheTasks) {
+  EXPECT_EQ(array_ranges({}), "");
+  EXPECT_EQ(array_ranges({7}), "7");
+  EXPECT_EQ(array_ranges({2, 3, 4, 9}), "2-4,9");
+  EXPECT_EQ(array_ranges({1, 3, 5, 6}), "1,3,5-6");
+  uint64_t lcg = 1;
+  for (int trial = 0; trial < 2000; ++trial) {
+    std::vector<size_t> tasks;
+    for (size_t t = 1; t <= 40; ++t) {
+      lcg = lcg * 6364136223846793005ull + 1442695040888963407ull;
+      if ((lcg >> 33) % 3 == 0) tasks.push_back(t);
+    }
+    std::set<size_t> expanded;   // the list read back as Slurm reads it
+    for (const std::string& r : split(array_ranges(tasks), ',')) {
+      if (r.empty()) continue;
+      const size_t dash = r.find('-');
+      const size_t a = std::stoul(r.substr(0, dash)), b = dash == std::string::npos ? a : std::stoul(r.substr(dash + 1));
+      ASSERT_LT(a, b + (dash == std::string::npos ? 1 : 0)) << "trial " << trial << ": " << r;
+      for (size_t t = a; t <= b; ++t) EXPECT_TRUE(expanded.insert(t).second) << "trial " << trial << ": " << t << " twice";
+    }
+    EXPECT_EQ(expanded, std::set<size_t>(tasks.begin(), tasks.end())) << "trial " << trial;
+  }
+}
+
+// --collect --missing: one line per run without a complete directory, and the rerun commands.
+TEST(Sweep, MissingListsTheIncompleteRunsAndHowToRerunThem) {
+  temp_dir dir("sweep_missing");
+  std::vector<run_job> jobs;
+  std::vector<run_outcome> runs(5);
+  for (size_t i = 0; i < 5; ++i) jobs.push_back({{}, (dir.path / point_dir_name(i + 1, 5)).string(), ""});
+  for (size_t i : {0, 2, 3}) runs[i].status = "ok";
+  runs[1].status = "no summary.json";
+  std::ofstream(dir.path / "sweep.slurm") << "#!/bin/bash\n";
+  std::ofstream(dir.path / "jobs.txt") << "x\n";
+  std::ostringstream out, err;
+  EXPECT_EQ(list_missing(jobs, runs, dir.path.string(), "sweep", out, err), 2u);
+  EXPECT_EQ(out.str(), "2\t" + jobs[1].dir + "\tno summary.json\n5\t" + jobs[4].dir + "\tnot run\n");
+  EXPECT_NE(err.str().find("sbatch --array=2,5 "), std::string::npos) << err.str();
+  EXPECT_NE(err.str().find("sed -n '2p;5p' "), std::string::npos) << err.str();
+  for (auto& r : runs) r.status = "ok";
+  std::ostringstream out2, err2;
+  EXPECT_EQ(list_missing(jobs, runs, dir.path.string(), "sweep", out2, err2), 0u);
+  EXPECT_EQ(out2.str() + err2.str(), "");
 }
