@@ -24,6 +24,11 @@ void wave_trace::interval(uint32_t id, uint64_t from, uint64_t until) {
 }
 
 wave_dump wave_trace::finish(uint64_t end_ps) {
+  // A change given with a time before its signal's previous change takes that time: a core
+  // that applies a change of an earlier cycle late (the flowlet checker, whose cycle's lookups
+  // go first) orders it after what the signal already showed.
+  std::vector<uint64_t> latest(vars_.size(), 0);
+  for (wave_change& c : changes_) c.t_ps = latest[c.id] = std::max(c.t_ps, latest[c.id]);
   // Intervals become a rise and a fall; an empty one leaves nothing, and a rise at the time of
   // the previous fall keeps the level up (the later change of one time wins).
   for (uint32_t id = 0; id < spans_.size(); ++id)

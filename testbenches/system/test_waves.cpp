@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -52,7 +53,8 @@ std::vector<std::pair<uint64_t, uint64_t>> golden_pauses(const std::vector<pause
   for (const auto& f : frames) {
     if (!(f.pfc.class_enable >> prio & 1)) continue;
     const uint64_t effect = timing.control_delivery_ps(f.start_ps, pfc_frame::bytes) + response_ps;
-    const unsigned __int128 bits = (unsigned __int128)f.pfc.quanta[prio] * 512;
+    __extension__ typedef unsigned __int128 wide;   // quanta x 512 bits x 10^12 ps/s overflows 64 bits
+    const wide bits = wide(f.pfc.quanta[prio]) * 512;
     const uint64_t len = uint64_t((bits * 1'000'000'000'000ull + timing.rate_bps - 1) / timing.rate_bps);
     if (!out.empty() && out.back().first <= effect && effect < out.back().second) out.back().second = effect + len;
     else out.push_back({effect, effect + len});
@@ -74,7 +76,7 @@ std::map<std::string, std::vector<std::pair<uint64_t, uint64_t>>> read_vcd(const
   std::istringstream in(text);
   std::string line;
   uint64_t t = 0;
-  bool defs = true;
+  bool defs = true, dumpvars = false;
   while (std::getline(in, line)) {
     std::istringstream w(line);
     std::string a;
@@ -96,7 +98,9 @@ std::map<std::string, std::vector<std::pair<uint64_t, uint64_t>>> read_vcd(const
       }
       continue;
     }
-    if (a.empty() || a[0] == '$') continue;
+    if (a == "$dumpvars") dumpvars = true;
+    if (a == "$end") dumpvars = false;
+    if (a.empty() || a[0] == '$' || dumpvars) continue;   // the initial values: all 0
     if (a[0] == '#') {
       t = std::stoull(a.substr(1));
     } else if (a[0] == 'b') {
@@ -144,7 +148,7 @@ TEST(Waves, ShortPfcPauseHasExactEdgesTheSampledProbeMisses) {
   const topology& t = make_fabric_config(cfg).topo;
 
   size_t pauses = 0, short_ones = 0, missed_by_samples = 0;
-  const uint64_t interval_ps = 20'000'000;
+  const uint64_t interval_ps = uint64_t(std::llround(r.probes.interval_s * 1e12));
   for (const auto& [key, log] : into) {
     const auto golden = golden_pauses(log.frames, 3, timing_into.at(key), response_ps);
     const std::string dev = t.nodes[key.first].name, port = "port" + std::to_string(key.second);
