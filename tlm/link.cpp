@@ -18,6 +18,11 @@ uint64_t link_direction::pkt_transport(packet& p, uint64_t start_ps) {
   ++counters_.frames;
   counters_.bytes += frame;
   if (tap) tap->on_frame(p, start_ps);
+  if (wave) {
+    wave->set(wave_busy, start_ps, 1);
+    wave->set(wave_busy, start_ps + timing_.wire_ps(frame + link_timing::preamble_bytes), 0);
+    wave->set(wave_frames, start_ps, counters_.frames);
+  }
   // Start times from one transmitter never go backwards, so neither do arrivals within a FIFO:
   // each stays sorted and only the earlier head needs a pending notification.
   if (p.at_mac()) {

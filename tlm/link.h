@@ -16,6 +16,7 @@
 #include <functional>
 #include <string>
 
+#include "common/wave_trace.h"
 #include "tlm/event_queue.h"
 #include "tlm/frame_tap.h"
 #include "tlm/packet_socket.h"
@@ -71,6 +72,10 @@ class link_direction : public sc_core::sc_module, private pkt_fw_transport_if, p
   std::function<void(packet&)> on_drop;
   uint64_t* hop_counter = nullptr;   // run-wide packet-hop count, incremented per delivery
   frame_tap* tap = nullptr;          // sees every frame put on the wire (pcap, DETER record)
+  // --vcd (null: not traced): the wire busy from the preamble's first bit to the FCS's last, and
+  // the frames put on it, counted (the transmitter's packet-event marker).
+  wave_trace* wave = nullptr;
+  uint32_t wave_busy = wave_trace::off, wave_frames = wave_trace::off;
 
  private:
   uint64_t pkt_transport(packet& p, uint64_t start_ps) override;

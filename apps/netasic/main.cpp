@@ -25,6 +25,7 @@
 #include "cosim/harness/rtl_loop_register.h"
 #include "run/run.h"
 #include "output/format.h"
+#include "output/fst_writer.h"
 #include "run/paths_report.h"
 #include "run/resources_report.h"
 #include "run/run_outputs.h"
@@ -66,7 +67,7 @@ void print_error(const std::string& what) {
   if (start < what.size()) std::cerr << "error: " << what.substr(start) << "\n";
 }
 
-void print_summary(const nlohmann::json& s, const std::string& dir, bool vcd) {
+void print_summary(const nlohmann::json& s, const std::string& dir, const char* waves) {
   const auto& p = s["packets"];
   const auto& f = s["flows"];
   const auto& fct = s["fct_slowdown"];
@@ -155,7 +156,7 @@ void print_summary(const nlohmann::json& s, const std::string& dir, bool vcd) {
                                     d["qdiff_avg_mtu"].get<double>(), d["qdiff_p99_mtu"].get<double>(), d["qdiff_max_mtu"].get<double>(),
                                     100 * d["drop_error"].get<double>(), d["run_drops"].get<uint64_t>()));
   row("outputs", dir + "/ (report.html, summary.json, flows.csv, links.csv, probes.csv, config.toml" +
-                     (vcd ? ", waves.vcd, waves.gtkw)" : ")"));
+                     (waves ? fmt::format(", {}, waves.gtkw)", waves) : ")"));
   if (const auto& p = s["pcap"]; p.is_array()) {
     uint64_t frames = 0;
     for (const auto& f : p) frames += f["frames"].get<uint64_t>();
@@ -191,7 +192,8 @@ int sc_main(int argc, char** argv) {
   std::string scenario, out_dir;
   std::vector<std::string> sets;
   numeric_option seed{"--seed", "", 0, max_seed};
-  bool vcd = false, quiet = false;
+  bool fst = false, quiet = false;
+  std::string vcd_patterns;
   std::vector<std::string> rtl_in_loop;
   std::string pcap_ports;
   auto* run = app.add_subcommand("run", "Simulate one scenario and write its run directory");
@@ -199,7 +201,14 @@ int sc_main(int argc, char** argv) {
   run->add_option("--set", sets, "Override a key: --set topology.leaves=4 (repeatable)");
   run->add_option("--seed", seed.text, "Random seed, 0 to 2^63-1 (same as --set sim.seed=N)");
   run->add_option("--out", out_dir, "Run directory (default out/<scenario file name>)");
-  run->add_flag("--vcd", vcd, "Also write waves.vcd and waves.gtkw");
+  auto* vcd_opt = run->add_option("--vcd", vcd_patterns,
+                                  "Also write waves.vcd and waves.gtkw: every change of the signals these comma-separated "
+                                  "globs name, at its exact time (e.g. 'leaf0.*,spine*.port0.pfc_pause.*'; see "
+                                  "docs/outputs.md). Without patterns: the first switch's queues, PFC pause levels, "
+                                  "ECN marks and tables (leaf0 in a leaf-spine), which keeps the demo's file small")
+                      ->expected(0, 1);
+  run->add_flag("--fst", fst, "With --vcd's signals: write waves.fst (GTKWave's compressed format) instead of waves.vcd, "
+                              "for long runs");
   run->add_flag("--quiet", quiet, "No progress and no summary table");
   run->add_option("--pcap", pcap_ports, "Capture these ports to pcap files in the run directory's pcap/: "
                                         "NODE:PORT, NODE:* or NODE, comma-separated (e.g. leaf0:2,host5)");
@@ -404,6 +413,10 @@ int sc_main(int argc, char** argv) {
     netasic::run_taps taps;
     taps.pcap_ports = pcap_ports;
     taps.run_dir = out_dir;
+    taps.waves = vcd_opt->count() > 0 || fst;
+    taps.wave_patterns = vcd_patterns;
+    if (fst && !netasic::fst_available())
+      throw config_error("--fst: this netasic was built without GTKWave's FST writer (Verilator's include/gtkwave); use --vcd");
     // The run directory is emptied and marked INCOMPLETE only once every check has passed.
     taps.before_building = [&] {
       netasic::prepare_run_dir(out_dir);
@@ -411,8 +424,8 @@ int sc_main(int argc, char** argv) {
     };
     const netasic::run_result r = netasic::run_scenario(cfg, mode, taps);
     netasic::on_interrupt_say(fmt::format("writing {}: it is marked INCOMPLETE", out_dir));
-    netasic::write_run_outputs(out_dir, cfg, r, vcd);
-    if (!quiet) print_summary(r.summary, out_dir, vcd);
+    netasic::write_run_outputs(out_dir, cfg, r, fst);
+    if (!quiet) print_summary(r.summary, out_dir, !r.waves ? nullptr : fst ? "waves.fst" : "waves.vcd");
     if (!r.accounting_ok) {
       const auto& p = r.summary["packets"];
       std::cerr << fmt::format("error: packet accounting broken: sent {} != delivered {} + dropped {} + in flight {}\n",

@@ -41,13 +41,15 @@ void flowlet_table::start_sweep() {
 // The running sweep visits entries pos_ .. p-1. Only the deaths need work; the other visits are
 // the age increments that visits() accounts for. An entry on the list may have been hit since the
 // sweep started (ahead of the checker), which moved its death to a later sweep.
-void flowlet_table::visit_to(uint32_t p) {
+void flowlet_table::visit_to(uint32_t p, uint64_t first_cycle) {
   while (dying_next_ < dying_.size() && dying_[dying_next_] < p) {
-    slot& e = t_[dying_[dying_next_++]];
+    const uint32_t index = dying_[dying_next_++];
+    slot& e = t_[index];
     if (e.v_touch + life_ != sweeps_) continue;   // a packet came after the sweep started
     e.valid = false;
     ++count_.evictions;
     --count_.occupancy;
+    if (wave) wave->set(wave_id, (first_cycle + (index - pos_) / cfg_.sweep_width) * cfg_.clock_period_ps, count_.occupancy);
   }
   pos_ = p;
   if (pos_ == cfg_.entries) {
@@ -94,9 +96,9 @@ void flowlet_table::advance_cycles(uint64_t c) {
       next_trigger_ = last + 1;
       pending_ = true;
     }
-    const uint64_t n = stop - cycle_;
+    const uint64_t n = stop - cycle_, first = cycle_;
     cycle_ = stop;
-    visit_to(uint32_t(std::min<uint64_t>(cfg_.entries, pos_ + n * w)));
+    visit_to(uint32_t(std::min<uint64_t>(cfg_.entries, pos_ + n * w)), first);
   }
 }
 

@@ -27,6 +27,8 @@
 #include <functional>
 #include <vector>
 
+#include "common/wave_trace.h"
+
 namespace netasic {
 
 struct flowlet_config {
@@ -100,7 +102,11 @@ class flowlet_table : public flowlet_table_if {
   // cycle, and they go first). Call before reading occupancy or evictions at a given time.
   void advance(uint64_t now_ps) override;
 
-  flowlet_entry entry(uint32_t index) const;   // std::out_of_range past the table
+  flowlet_entry entry(uint32_t index) const;
+  // --vcd (null: not traced): occupancy after each invalidation, at the cycle the checker
+  // passes the entry (lookups are traced by the load balancer at their own time).
+  wave_trace* wave = nullptr;
+  uint32_t wave_id = wave_trace::off;   // std::out_of_range past the table
   const flowlet_counters& counters() const override { return count_; }
   const flowlet_config& config() const { return cfg_; }
   // Checker state after the last lookup or advance.
@@ -125,7 +131,7 @@ class flowlet_table : public flowlet_table_if {
   uint64_t trigger_cycle(uint64_t s) const { return (s * cfg_.delta_ps + cfg_.clock_period_ps - 1) / cfg_.clock_period_ps; }
   uint64_t visits(uint32_t i) const { return sweeps_ - (active_ && pos_ <= i ? 1 : 0); }
   void start_sweep();
-  void visit_to(uint32_t p);
+  void visit_to(uint32_t p, uint64_t first_cycle);   // first_cycle: when the checker is at pos_
   void touch(uint32_t i, uint64_t v);
 
   flowlet_config cfg_;

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 
+#include "common/wave_trace.h"
 #include "protocol/headers.h"
 
 namespace netasic {
@@ -33,6 +34,7 @@ class pfc_pause {
         i.from = effect_ps;
         i.until = effect_ps + len;
       }
+      if (wave) wave->interval(wave_id[c], i.from, i.until);
     }
   }
   // Priorities paused at t, bit per priority.
@@ -56,6 +58,9 @@ class pfc_pause {
     return i.total + (end > i.from ? end - i.from : 0);
   }
   uint64_t frames_received = 0;
+  // --vcd: each priority's pause as a level (null: not traced).
+  wave_trace* wave = nullptr;
+  std::array<uint32_t, 8> wave_id{};
 
  private:
   struct interval { uint64_t from = 0, until = 0, total = 0; };   // paused in [from, until)

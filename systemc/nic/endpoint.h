@@ -40,6 +40,11 @@ class nic_endpoint : public sc_core::sc_module, public pkt_receiver {
   void attach_clock(clock_driver* clock, uint32_t node) { sundial_.attach(clock, node); }
   const sundial_regs& sundial_registers() const { return sundial_.regs(); }
   const pfc_pause& pause() const { return pause_; }
+  // --vcd: trace each priority's pause (ids per priority; wave_trace::off: not traced).
+  void attach_waves(wave_trace& w, const std::array<uint32_t, 8>& pause_ids) {
+    pause_.wave = &w;
+    pause_.wave_id = pause_ids;
+  }
   uint64_t data_bytes_sent() const { return data_bytes_sent_; }   // frame bytes of data packets
   // Mirrored copies received (this host is a mirror collector).
   uint64_t mirror_received() const { return mirror_received_; }

@@ -16,6 +16,7 @@ namespace netasic {
 namespace {
 
 // GTKWave trace flag bits (its save-file "@<hex>" lines).
+constexpr unsigned tr_bin = 0x8;
 constexpr unsigned tr_dec = 0x4;
 constexpr unsigned tr_rjustify = 0x20;
 constexpr unsigned tr_blank = 0x200;
@@ -114,6 +115,92 @@ void write_gtkw(const std::string& path, const std::string& vcd_file_name, const
   const auto slash = path.find_last_of('/');
   const std::string save_file_name = slash == std::string::npos ? path : path.substr(slash + 1);
   write_file(path, [&](std::ostream& out) { write_gtkw(out, vcd_file_name, probes, save_file_name); });
+}
+
+namespace {
+
+std::string first_part(const std::string& name) { return name.substr(0, name.find('.')); }
+
+// "port3" of "leaf0.port3.queue_bytes", or "" for a signal of the device itself.
+std::string port_part(const std::string& name) {
+  const size_t a = name.find('.');
+  if (a == std::string::npos || name.compare(a + 1, 4, "port") != 0) return "";
+  const size_t b = name.find('.', a + 1);
+  return b == std::string::npos ? "" : name.substr(a + 1, b - a - 1);
+}
+
+bool analog(const std::string& name) {
+  for (const char* s : {"queue_bytes", "entries", "qdepth_bytes", "used_bytes", "_ns", "utilization"})
+    if (name.find(s) != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+void write_gtkw(std::ostream& out, const std::string& dump_file_name, const wave_dump& d,
+                const std::string& save_file_name) {
+  out << "[*] GTKWave save file written by netasic: signals per device and port\n";
+  out << "[dumpfile] \"" << dump_file_name << "\"\n";
+  if (!save_file_name.empty()) out << "[savefile] \"" << save_file_name << "\"\n";
+  out << "[timestart] 0\n";
+  out << fmt::format("[size] {} {}\n", window_width_px, window_height_px);
+  if (d.end_ps > 0) {
+    const double wave_px = window_width_px - sst_width_px - signals_width_px - 100;
+    out << fmt::format("*{:.6f} -1", -std::log2(double(d.end_ps) * 200 / wave_px));
+    for (int m = 0; m < 26; ++m) out << " -1";
+    out << '\n';
+  }
+  out << fmt::format("[sst_width] {}\n[signals_width] {}\n[sst_expanded] 1\n", sst_width_px, signals_width_px);
+  std::vector<std::string> devices;
+  for (const wave_var& v : d.vars)
+    if (std::find(devices.begin(), devices.end(), first_part(v.name)) == devices.end()) devices.push_back(first_part(v.name));
+  for (const auto& dev : devices) out << "[treeopen] " << dev << ".\n";
+  unsigned flags = 0;
+  auto set_flags = [&](unsigned f) {
+    if (f != flags) out << fmt::format("@{:x}\n", f);
+    flags = f;
+  };
+  auto group = [&](unsigned f, const std::string& name) {
+    set_flags(f | tr_blank);
+    out << '-' << name << '\n';
+  };
+  for (const auto& dev : devices) {
+    group(tr_grp_begin, dev);
+    // Ports in the order their first signal was declared, then the device's own signals.
+    std::vector<std::string> ports;
+    for (const wave_var& v : d.vars)
+      if (first_part(v.name) == dev && std::find(ports.begin(), ports.end(), port_part(v.name)) == ports.end())
+        ports.push_back(port_part(v.name));
+    std::stable_partition(ports.begin(), ports.end(), [](const std::string& p) { return !p.empty(); });
+    for (const auto& port : ports) {
+      if (!port.empty()) group(tr_grp_begin, port);
+      for (const wave_var& v : d.vars) {
+        if (first_part(v.name) != dev || port_part(v.name) != port) continue;
+        const std::string alias = v.name.substr(dev.size() + 1 + (port.empty() ? 0 : port.size() + 1));
+        if (v.width == 1) {
+          set_flags(tr_bin | tr_rjustify);
+          out << "+{" << alias << "} " << v.name << '\n';
+          continue;
+        }
+        const bool a = analog(v.name);
+        set_flags((a ? tr_analog_step : 0) | tr_rjustify | (v.is_signed ? tr_signed : tr_dec));
+        out << "+{" << alias << "} " << v.name << fmt::format("[{}:0]\n", v.width - 1);
+        for (int i = 0; a && i < analog_extra_rows; ++i) {
+          set_flags(tr_analog_blank_stretch);
+          out << "-\n";
+        }
+      }
+      if (!port.empty()) group(tr_grp_end, port);
+    }
+    group(tr_grp_end, dev);
+  }
+  out << "[pattern_trace] 1\n[pattern_trace] 0\n";
+}
+
+void write_gtkw(const std::string& path, const std::string& dump_file_name, const wave_dump& d) {
+  const auto slash = path.find_last_of('/');
+  const std::string save_file_name = slash == std::string::npos ? path : path.substr(slash + 1);
+  write_file(path, [&](std::ostream& out) { write_gtkw(out, dump_file_name, d, save_file_name); });
 }
 
 }  // namespace netasic

@@ -4,6 +4,7 @@
 #include <ostream>
 #include <string>
 
+#include "common/wave_trace.h"
 #include "output/run_data.h"
 
 namespace netasic {
@@ -15,5 +16,12 @@ namespace netasic {
 void write_gtkw(std::ostream& out, const std::string& vcd_file_name, const probe_set& probes,
                 const std::string& save_file_name = "");
 void write_gtkw(const std::string& path, const std::string& vcd_file_name, const probe_set& probes);
+
+// The save file of `netasic run --vcd/--fst` (a wave_dump): one group per device and inside it
+// one per port; levels (1 bit) as digital traces, queue depths and table occupancy as analog
+// steps, counters in decimal. Zoomed to the whole run.
+void write_gtkw(std::ostream& out, const std::string& dump_file_name, const wave_dump& d,
+                const std::string& save_file_name = "");
+void write_gtkw(const std::string& path, const std::string& dump_file_name, const wave_dump& d);
 
 }  // namespace netasic

@@ -1,6 +1,7 @@
 #include "output/vcd.h"
 
 #include <cmath>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
@@ -150,6 +151,81 @@ void write_vcd(std::ostream& out, const probe_set& probes) {
 void write_vcd(const std::string& path, const probe_set& probes) {
   validate_probe_set(probes);
   write_file(path, [&](std::ostream& out) { write_vcd(out, probes); });
+}
+
+namespace {
+
+struct wave_scope {
+  std::string name;
+  std::vector<std::unique_ptr<wave_scope>> children;
+  std::vector<std::pair<std::string, size_t>> vars;   // variable name, index
+  wave_scope& child(const std::string& n) {
+    for (auto& c : children)
+      if (c->name == n) return *c;
+    children.push_back(std::make_unique<wave_scope>());
+    children.back()->name = n;
+    return *children.back();
+  }
+};
+
+void visit(const wave_scope& s, const wave_scope_visitor& v) {
+  v.enter(s.name);
+  for (const auto& [name, index] : s.vars) v.var(index, name);
+  for (const auto& c : s.children) visit(*c, v);
+  v.leave();
+}
+
+}  // namespace
+
+void visit_wave_scopes(const wave_dump& d, const wave_scope_visitor& v) {
+  wave_scope root;
+  for (size_t i = 0; i < d.vars.size(); ++i) {
+    std::vector<std::string> parts = split_dots(d.vars[i].name);
+    wave_scope* node = &root;
+    for (size_t k = 0; k + 1 < parts.size(); ++k) node = &node->child(parts[k]);
+    node->vars.emplace_back(parts.back(), i);
+  }
+  for (const auto& c : root.children) visit(*c, v);
+  for (const auto& [name, index] : root.vars) v.var(index, name);
+}
+
+std::string wave_bits(uint64_t value, unsigned width) {
+  std::string b(width, '0');
+  for (unsigned i = 0; i < width && i < 64; ++i) b[width - 1 - i] = char('0' + (value >> i & 1));
+  return b;
+}
+
+void write_vcd(std::ostream& out, const wave_dump& d) {
+  out << "$version netasic $end\n$timescale 1ps $end\n";
+  std::vector<std::string> ids(d.vars.size());
+  wave_scope_visitor v;
+  v.enter = [&](const std::string& s) { out << "$scope module " << s << " $end\n"; };
+  v.var = [&](size_t i, const std::string& name) {
+    ids[i] = id_code(i);
+    out << "$var wire " << d.vars[i].width << ' ' << ids[i] << ' ' << name << " $end\n";
+  };
+  v.leave = [&] { out << "$upscope $end\n"; };
+  visit_wave_scopes(d, v);
+  out << "$enddefinitions $end\n#0\n$dumpvars\n";
+  auto value = [&](uint32_t i, uint64_t x) {
+    if (d.vars[i].width == 1) out << char('0' + (x & 1)) << ids[i] << '\n';
+    else write_value(out, int64_t(x), ids[i]);
+  };
+  for (uint32_t i = 0; i < d.vars.size(); ++i) value(i, 0);
+  out << "$end\n";
+  uint64_t stamp = 0;
+  for (const wave_change& c : d.changes) {
+    if (c.t_ps != stamp) {
+      stamp = c.t_ps;
+      out << '#' << stamp << '\n';
+    }
+    value(c.id, c.value);
+  }
+  if (d.end_ps > stamp) out << '#' << d.end_ps << '\n';
+}
+
+void write_vcd(const std::string& path, const wave_dump& d) {
+  write_file(path, [&](std::ostream& out) { write_vcd(out, d); });
 }
 
 }  // namespace netasic

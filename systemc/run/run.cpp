@@ -3,11 +3,14 @@
 #include <chrono>
 #include <cmath>
 #include <iostream>
+#include <set>
 
 #include <fmt/format.h>
 
 #include "clock/clock_network.h"
 #include "fabric/fabric.h"
+#include "fabric/wave_signals.h"
+#include "output/vcd.h"
 #include "run/pcap_capture.h"
 #include "run/deter_run.h"
 #include "run/run_summary.h"
@@ -43,6 +46,46 @@ struct progress_line {
   double elapsed_s() const { return std::chrono::duration<double>(wall_clock::now() - start).count(); }
 };
 
+// --vcd/--fst: what the patterns select among the event signals and the sampled probes.
+struct wave_selection {
+  std::vector<wave_point> points;
+  std::vector<bool> point_on;
+  std::set<std::string> probes_on;   // VCD paths of the sampled probes
+};
+
+wave_selection select_waves(const fabric_config& fc, const clock_network_config* clock, const std::string& spec) {
+  wave_selection w;
+  w.points = wave_points(fc);
+  std::vector<std::string> algorithms;
+  if (clock)
+    for (clock_algorithm a : clock->algorithms) algorithms.push_back(clock_algorithm_name(a));
+  const std::vector<std::string> probe_paths = sampled_probe_paths(fc, algorithms);
+  std::vector<std::string> names;
+  for (const wave_point& p : w.points) names.push_back(p.name);
+  names.insert(names.end(), probe_paths.begin(), probe_paths.end());
+  std::vector<bool> on;
+  try {
+    on = wave_select(wave_patterns(spec.empty() ? default_wave_patterns(fc) : spec), names, "--vcd");
+  } catch (const std::invalid_argument& e) {
+    throw config_error(e.what());
+  }
+  w.point_on.assign(on.begin(), on.begin() + std::ptrdiff_t(w.points.size()));
+  for (size_t i = 0; i < probe_paths.size(); ++i)
+    if (on[w.points.size() + i]) w.probes_on.insert(probe_paths[i]);
+  return w;
+}
+
+// The selected sampled probes join the trace at their sample times.
+void trace_probes(wave_trace& trace, const probe_set& probes, const std::set<std::string>& on) {
+  for (const probe_series& s : probes.series) {
+    const std::string path = vcd_signal_path(s);
+    if (!on.count(path)) continue;
+    const uint32_t id = trace.add({path, 64, true});
+    for (size_t i = 0; i < s.samples.size(); ++i)
+      trace.set(id, uint64_t(std::llround(probes.t_s[i] * 1e12)), uint64_t(s.samples[i]));
+  }
+}
+
 }  // namespace
 
 run_result run_scenario(const config& cfg, progress_mode progress, const run_taps& taps) {
@@ -74,6 +117,8 @@ run_result run_scenario(const config& cfg, progress_mode progress, const run_tap
                              "dropped as no_route\n", plan.unreachable.size(), plan.unreachable.front());
 
   const std::vector<pcap_tap_point> pcap_points = parse_pcap_ports(fabric_cfg.topo, taps.pcap_ports);
+  std::optional<wave_selection> waves;
+  if (taps.waves) waves = select_waves(fabric_cfg, fabric_cfg.clock, taps.wave_patterns);
 
   if (taps.before_building) taps.before_building();
   sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
@@ -88,6 +133,8 @@ run_result run_scenario(const config& cfg, progress_mode progress, const run_tap
   if (taps.on_built) taps.on_built(fab);
   std::optional<pcap_capture> pcap;
   if (!pcap_points.empty()) pcap.emplace(fab, pcap_points, taps.run_dir);
+  wave_trace trace;
+  if (waves) attach_waves(fab, trace, waves->points, waves->point_on);
   const uint64_t end_ps = fabric_cfg.arrivals_end_ps + (fabric_cfg.deter.mode == deter_mode::replay ? deter_replay_drain_ps : to_ps(cfg.real("sim.drain"), 1e6));
 
   progress_line line{progress, end_ps, specs.size()};
@@ -100,6 +147,10 @@ run_result run_scenario(const config& cfg, progress_mode progress, const run_tap
   run_result r;
   r.probes = std::move(fab.probes);
   if (clock_on) r.clock = clock_records(fab, r.probes);
+  if (waves) {
+    trace_probes(trace, r.probes, waves->probes_on);
+    r.waves = trace.finish(sim_end);
+  }
   r.flows = flow_records(fab);
   r.links = link_records(fab, sim_end);
   const run_stats& st = fab.stats;

@@ -10,6 +10,7 @@
 
 #include "clock/clock_network.h"
 #include "common/params.h"
+#include "common/wave_trace.h"
 #include "output/run_data.h"
 
 namespace netasic {
@@ -21,6 +22,7 @@ struct run_result {
   std::vector<link_record> links;   // every switch port's link, one direction
   // With the clock layer: its result. Its per-sample series are in `probes` ("clock.ALG.*").
   std::optional<clock_result> clock;
+  std::optional<wave_dump> waves;   // --vcd / --fst: the traced signals (fabric/wave_signals.h)
   std::vector<std::pair<std::string, std::string>> files;   // more files for the run directory (name, bytes): DETER's
   bool accounting_ok = false;
 };
@@ -33,6 +35,10 @@ class fabric;
 struct run_taps {
   std::string pcap_ports;   // --pcap (run/pcap_capture.h); empty: no capture
   std::string run_dir;      // the run directory the pcap files go into (its pcap/)
+  // --vcd/--fst: trace the signals these comma-separated globs select (fabric/wave_signals.h);
+  // empty: the first switch's. A pattern that selects nothing is a config_error before the run.
+  bool waves = false;
+  std::string wave_patterns;
   // Called once the fabric is built, before any capture attaches (tests: their own taps).
   std::function<void(fabric&)> on_built;
   // Called once every check has passed, just before the fabric is built (the command line

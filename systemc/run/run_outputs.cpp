@@ -7,6 +7,7 @@
 
 #include "common/file_io.h"
 #include "output/csv.h"
+#include "output/fst_writer.h"
 #include "output/gtkw.h"
 #include "output/report.h"
 #include "output/vcd.h"
@@ -18,7 +19,7 @@ namespace {
 // What a run writes (and a sweep's log beside it): a folder with only these is a run directory.
 bool run_file(const std::string& name) {
   static const char* names[] = {"summary.json", "config.toml", "flows.csv", "probes.csv", "links.csv", "waves.vcd",
-                                "waves.gtkw", "report.html", "log.txt", "pcap", "deter.rec", "deter_queues.bin",
+                                "waves.fst", "waves.gtkw", "report.html", "log.txt", "pcap", "deter.rec", "deter_queues.bin",
                                 "deter_qdiff.csv", incomplete_marker};
   for (const char* n : names)
     if (name == n) return true;
@@ -47,7 +48,7 @@ void prepare_run_dir(const std::string& dir) {
              "netasic is writing this run, or was stopped while it did: the files here are not a complete run.\n");
 }
 
-void write_run_outputs(const std::string& dir, const config& cfg, const run_result& r, bool vcd) {
+void write_run_outputs(const std::string& dir, const config& cfg, const run_result& r, bool fst) {
   namespace fs = std::filesystem;
   fs::create_directories(dir);
   const fs::path d(dir);
@@ -55,9 +56,11 @@ void write_run_outputs(const std::string& dir, const config& cfg, const run_resu
   write_flows_csv((d / "flows.csv").string(), r.flows);
   write_probes_csv((d / "probes.csv").string(), r.probes);
   write_links_csv((d / "links.csv").string(), r.links);
-  if (vcd) {
-    write_vcd((d / "waves.vcd").string(), r.probes);
-    write_gtkw((d / "waves.gtkw").string(), "waves.vcd", r.probes);
+  if (r.waves) {
+    const char* dump = fst ? "waves.fst" : "waves.vcd";
+    if (fst) write_fst((d / dump).string(), *r.waves);
+    else write_vcd((d / dump).string(), *r.waves);
+    write_gtkw((d / "waves.gtkw").string(), dump, *r.waves);
   }
   for (const auto& [name, bytes] : r.files) write_file((d / name).string(), bytes);
   write_report_html((d / "report.html").string(), r.summary, r.flows, r.probes, r.clock ? &*r.clock : nullptr);

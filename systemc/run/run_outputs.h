@@ -15,9 +15,9 @@ namespace netasic {
 constexpr const char* incomplete_marker = "INCOMPLETE";
 void prepare_run_dir(const std::string& dir);
 
-// Writes summary.json, flows.csv, links.csv, probes.csv, config.toml, report.html (and waves.vcd
-// plus waves.gtkw when `vcd`) into `dir`, creating it. Throws std::runtime_error naming the file
-// that could not be written.
-void write_run_outputs(const std::string& dir, const config& cfg, const run_result& r, bool vcd);
+// Writes summary.json, flows.csv, links.csv, probes.csv, config.toml, report.html (and, when the
+// run was traced, waves.vcd, or waves.fst when `fst`, plus waves.gtkw) into `dir`, creating it.
+// Throws std::runtime_error naming the file that could not be written.
+void write_run_outputs(const std::string& dir, const config& cfg, const run_result& r, bool fst = false);
 
 }  // namespace netasic

@@ -43,6 +43,24 @@ void load_balancer::use_flowcut(const flowcut_config& cfg, const std::vector<boo
   update_hash_only();
 }
 
+void load_balancer::attach_waves(wave_trace* w, uint32_t flowlet_id, uint32_t sketch_id, uint32_t flowcut_id) {
+  wave_ = w;
+  wave_flowlet_ = flowlets_ ? flowlet_id : wave_trace::off;
+  wave_sketch_ = sketch_ ? sketch_id : wave_trace::off;
+  wave_flowcut_ = flowcut_ ? flowcut_id : wave_trace::off;
+  if (auto* core = dynamic_cast<flowlet_table*>(flowlets_.get())) {
+    core->wave = w;
+    core->wave_id = wave_flowlet_;
+  }
+}
+
+void load_balancer::trace_tables(uint64_t now_ps) {
+  if (wave_flowlet_ != wave_trace::off) wave_->set(wave_flowlet_, now_ps, flowlets_->counters().occupancy);
+  // BalanceSketch counts its cells: only when traced.
+  if (wave_sketch_ != wave_trace::off) wave_->set(wave_sketch_, now_ps, sketch_->occupancy());
+  if (wave_flowcut_ != wave_trace::off) wave_->set(wave_flowcut_, now_ps, flowcut_->table().entries());
+}
+
 void load_balancer::update_hash_only() {
   const bool hashes = cfg_.mode == lb_mode::ecmp || cfg_.mode == lb_mode::wcmp || (cfg_.mode == lb_mode::conga && !conga_);
   hash_only_ = hashes && !flowcut_;
@@ -147,6 +165,7 @@ void load_balancer::conga_transmit(unsigned port, packet& p, uint64_t start_ps) 
 
 void load_balancer::advance(uint64_t now_ps) {
   if (flowlets_) flowlets_->advance(now_ps);
+  if (wave_) trace_tables(now_ps);
 }
 
 }  // namespace netasic

@@ -33,6 +33,7 @@
 #include "blocks/crc_hash.h"
 #include "blocks/flowlet_table.h"
 #include "common/rng.h"
+#include "common/wave_trace.h"
 #include "protocol/packet.h"
 #include "switch/flowcut_stage.h"
 #include "switch/route_table.h"
@@ -76,13 +77,18 @@ class load_balancer {
   // that only hashes is answered inline.
   lb_route route(packet& p, uint32_t hash, uint32_t base, uint32_t size, uint64_t now_ps) {
     if (hash_only_ || (p.kind != pkt_kind::data && !conga_ && !flowcut_)) return {routes_.member(base + hash % size)};
-    return decide(p, hash, base, size, now_ps);
+    const lb_route r = decide(p, hash, base, size, now_ps);
+    if (wave_) trace_tables(now_ps);
+    return r;
   }
   // p starts leaving on front-panel port `port` at start_ps (CONGA at a spine: the port's DRE).
   void transmit(unsigned port, packet& p, uint64_t start_ps) {
     if (!port_dre_.empty()) conga_transmit(port, p, start_ps);
   }
   void advance(uint64_t now_ps);
+  // --vcd: the occupancy (entries) of the flowlet table, BalanceSketch and Flowcut's table, set
+  // at each decision; the flowlet core also sets each invalidation at its checker cycle.
+  void attach_waves(wave_trace* w, uint32_t flowlet_id, uint32_t sketch_id, uint32_t flowcut_id);
 
   lb_mode mode() const { return cfg_.mode; }
   // The flowlet table's or BalanceSketch's counters (core or RTL in the loop); null in other modes.
@@ -100,6 +106,7 @@ class load_balancer {
 
  private:
   void update_hash_only();
+  void trace_tables(uint64_t now_ps);
   lb_route decide(packet& p, uint32_t hash, uint32_t base, uint32_t size, uint64_t now_ps);
   // A data packet's member index in [0, size); `clear` as in lb_route.
   uint32_t pick(const packet& p, uint32_t hash, uint32_t base, uint32_t size, uint64_t now_ps, bool& clear);
@@ -120,6 +127,8 @@ class load_balancer {
   std::unique_ptr<conga_leaf> conga_;            // conga at a leaf
   std::vector<dre> port_dre_;                    // conga at a spine: each port's DRE
   std::unique_ptr<flowcut_stage> flowcut_;
+  wave_trace* wave_ = nullptr;
+  uint32_t wave_flowlet_ = wave_trace::off, wave_sketch_ = wave_trace::off, wave_flowcut_ = wave_trace::off;
   bool hash_only_ = false;   // every packet goes by its hash: ECMP, WCMP, a CONGA spine, no Flowcut
 };
 

@@ -190,6 +190,7 @@ bool switch_model::queue_internal(packet& c, unsigned port, uint64_t now) {
     stats_.release(c);
     return false;
   }
+  if (wave_) trace_port(port, now);
   kick(port, now);
   return true;
 }
@@ -230,6 +231,7 @@ void switch_model::enqueue(packet& p, uint64_t now) {
     case tm_verdict::queue_limit: return drop(p, &drop_counters::queue_limit);
     case tm_verdict::headroom: return drop(p, &drop_counters::headroom);
   }
+  if (wave_) trace_port(out, now);
   if (p.in_port < tx_if_.size() && tm_.xoff_due(p.in_port, p.prio)) send_pause(p.in_port, p.prio, cfg_.pfc_quanta, now);
   kick(out, now);
 }
@@ -273,6 +275,7 @@ void switch_model::kick(unsigned port, uint64_t now) {
   const uint8_t paused = ps.pause.paused(now);
   packet* p = tm_.dequeue(port, paused);
   if (!p) return arm(ps.dequeue, ps.pause.resumes(tm_.backlogged(port), now));   // all paused
+  if (wave_) trace_port(port, now);
   pipe.egress_free_ps = now + cfg_.clock_period_ps;
   if (p->in_port < tx_if_.size() && tm_.xon_due(p->in_port, p->prio) && !flowcut_pausing(p->in_port, p->prio))
     send_pause(p->in_port, p->prio, 0, now);
@@ -328,6 +331,22 @@ void switch_model::recirc_arrive(unsigned pipe, uint64_t now) {
     parse(pipe, *p, now);
   }
   if (!ps.recirc.empty()) arm(ps.recirc_port, ps.recirc.front().first);
+}
+
+void switch_model::attach_waves(wave_trace& w, const switch_waves& ids) {
+  wave_ = &w;
+  wave_ids_ = ids;
+  for (unsigned p = 0; p < ids.pfc_pause.size() && p < port_.size(); ++p) {
+    port_[p].pause.wave = &w;
+    port_[p].pause.wave_id = ids.pfc_pause[p];
+  }
+  lb_.attach_waves(&w, ids.flowlet, ids.sketch, ids.flowcut);
+}
+
+void switch_model::trace_port(unsigned port, uint64_t now) {
+  if (port >= wave_ids_.queue_bytes.size()) return;   // the CPU and recirculation ports
+  wave_->set(wave_ids_.queue_bytes[port], now, tm_.port_bytes(port));
+  wave_->set(wave_ids_.ecn_marks[port], now, tm_.ecn_marked(port));
 }
 
 void switch_model::receive_pause(unsigned port, packet& p, uint64_t now) {

@@ -120,6 +120,13 @@ struct switch_counters {
   uint64_t flowcut_source_pauses = 0;    // drains that paused their source (flowcut.source_pause)
 };
 
+// --vcd: the ids of a switch's traced signals (wave_trace::off: not traced), per front-panel port.
+struct switch_waves {
+  std::vector<uint32_t> queue_bytes, ecn_marks;           // the port's egress queues, all priorities
+  std::vector<std::array<uint32_t, num_priorities>> pfc_pause;   // what the link partner paused
+  uint32_t flowlet = wave_trace::off, sketch = wave_trace::off, flowcut = wave_trace::off;   // entries
+};
+
 class switch_model : public sc_core::sc_module, public pkt_receiver {
  public:
   std::vector<std::unique_ptr<pkt_initiator_socket>> tx;   // one per port
@@ -164,6 +171,8 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   const flowcut_table* flowcut() const { return lb_.flowcut() ? &lb_.flowcut()->table() : nullptr; }
   void lb_advance(uint64_t now_ps) { lb_.advance(now_ps); }
   uint64_t tx_bytes(unsigned port) const { return port_[port].tx_bytes; }   // sent so far
+  // Trace these signals into `w` from now on (once, before the run).
+  void attach_waves(wave_trace& w, const switch_waves& ids);
   // Clock-aligned frame to egress queue to wire, unloaded, per pass.
   uint64_t pipeline_latency_ps() const { return cfg_.pass_ps(); }
 
@@ -200,6 +209,7 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   void end_of_elaboration() override;
   void drop(packet& p, uint64_t drop_counters::*reason);
+  void trace_port(unsigned port, uint64_t now);   // --vcd: the port's queue and ECN marks
   void arm(waker& w, uint64_t at);
   uint64_t edge(uint64_t t) const { return (t + cfg_.clock_period_ps - 1) / cfg_.clock_period_ps * cfg_.clock_period_ps; }
 
@@ -244,6 +254,8 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   waker refresh_;
   drop_counters drops_;
   switch_counters counters_;
+  wave_trace* wave_ = nullptr;   // --vcd, else null
+  switch_waves wave_ids_;
 };
 
 // PFC headroom a port needs so a lossless priority never drops: everything that can still
