@@ -16,6 +16,7 @@ packages=(
   verilator                            # RTL lint and cosimulation (rtl/, cosim/)
   yosys                                # netasic synth: cells, flip-flops and memory bits
   libpcap-dev                          # --pcap captures and pcap trace input
+  libeigen3-dev                        # FlowRadar's CounterDecode (sparse least squares)
 )
 
 # `setup.sh --fuzz` (make fuzz) also installs clang, whose libFuzzer the fuzz targets need.
