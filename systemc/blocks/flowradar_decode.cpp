@@ -10,6 +10,7 @@
 
 #include <Eigen/IterativeLinearSolvers>
 #include <Eigen/Sparse>
+#include <Eigen/SparseQR>
 
 namespace netasic {
 namespace {
@@ -161,6 +162,13 @@ flowradar_counter_result flowradar_counter_decode(const flowradar_table& t, cons
     x = solver.solveWithGuess(b, x);
     r.iterations = unsigned(solver.iterations());
     r.solved = solves();
+  }
+  // A solution is the counters only if it is the only one: M must have full column rank (two
+  // flows in the same cells, or any cycle of them, leave many integer solutions).
+  if (r.solved) {
+    M.makeCompressed();
+    Eigen::SparseQR<sparse, Eigen::COLAMDOrdering<int>> qr(M);
+    if (qr.info() != Eigen::Success || qr.rank() < n) r.solved = false;
   }
   return r;
 }

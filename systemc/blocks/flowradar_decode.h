@@ -42,12 +42,13 @@ struct flowradar_counter_options {
 
 struct flowradar_counter_result {
   std::vector<uint64_t> packets;       // per flow, in the order given
-  bool solved = false;                 // M round(x) = b holds exactly
+  bool solved = false;                 // M round(x) = b holds exactly, and M has full column rank (one solution)
   unsigned iterations = 0;
 };
 
 // CounterDecode for one table and its complete flow list; guess (same order, may be empty)
-// seeds the solver. More flows than cells: not solved (the system has many solutions).
+// seeds the solver. More flows than cells, or a rank-deficient M: not solved (the system has many
+// solutions; a sparse QR gives the rank).
 flowradar_counter_result flowradar_counter_decode(const flowradar_table& t, const std::vector<flowradar_flow>& flows,
                                                   const std::vector<double>& guess, const flowradar_counter_options& o = {});
 
