@@ -16,7 +16,7 @@ for k in 3 4; do
     --grid telemetry.flowradar_cells=8,12,16,24,32,48,64
 done
 for k in 3 4; do
-  csv=$out/cells_k$k/sweep.csv
+  csv=$out/cells_k$k/runs.csv   # one row per point and seed
   [ -f "$csv" ] || continue
   echo "k_c = $k"
   python3 - "$csv" <<'PY'

@@ -248,9 +248,14 @@ flowradar_net_result flowradar_net_decode(const flowradar_net_input& in, const f
     net_state& s = st[i];
     out.flows = s.order;
     out.flows_complete = s.peel->flows_empty();
+    // Without a solve, the flows peeled before any neighbour's flow was removed keep their
+    // pure-cell counts; the others have none.
+    for (const auto& f : s.order) {
+      out.packets.push_back(s.exact.count(f) ? uint64_t(s.known[f]) : 0);
+      out.counted.push_back(s.exact.count(f) ? 1 : 0);
+    }
     if (!out.flows_complete) continue;
     if (!s.tainted && s.peel->packets_empty()) {
-      for (const auto& f : s.order) out.packets.push_back(uint64_t(s.known[f]));
       out.counters_ok = true;
       continue;
     }
@@ -266,9 +271,11 @@ flowradar_net_result flowradar_net_decode(const flowradar_net_input& in, const f
       guess.push_back(g);
     }
     flowradar_counter_result c = flowradar_counter_decode(*in.tables[i], s.order, guess, o);
-    out.packets = std::move(c.packets);
-    out.counters_ok = c.solved;
     out.solver_iterations = c.iterations;
+    if (!c.solved) continue;
+    out.packets = std::move(c.packets);
+    out.counted.assign(out.flows.size(), 1);
+    out.counters_ok = true;
   }
   r.counter_decode_s = seconds_since(t1);
   return r;

@@ -61,10 +61,11 @@ struct flowradar_net_input {
 
 struct flowradar_net_switch {
   std::vector<flowradar_flow> flows;
-  std::vector<uint64_t> packets;                       // per flow; valid when counters_ok
+  std::vector<uint64_t> packets;                       // per flow
+  std::vector<uint8_t> counted;                        // per flow: packets[i] is its count (peeled, or solved)
   bool single_complete = false;                        // SingleDecode alone decoded every flow
   bool flows_complete = false;                         // after FlowDecode
-  bool counters_ok = false;                            // from SingleDecode, or CounterDecode solved
+  bool counters_ok = false;                            // every flow counted: SingleDecode, or CounterDecode solved
   unsigned solver_iterations = 0;
 };
 

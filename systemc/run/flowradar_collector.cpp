@@ -87,7 +87,7 @@ std::vector<epoch_score> score_epoch(uint64_t epoch, const std::vector<const flo
         continue;
       }
       ++e.decoded;
-      if (!d.counters_ok) continue;
+      if (!d.counted[i]) continue;
       ++e.counted;
       if (d.packets[i] != it->second.packets) ++e.wrong_counters;
     }
