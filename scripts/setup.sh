@@ -18,6 +18,7 @@ packages=(
   libpcap-dev                          # --pcap captures and pcap trace input
   slurm-wlm munge                      # the Slurm test: a single-node cluster runs an emitted sweep
   parallel                             # GNU parallel runs an emitted sweep's jobs.txt
+  libeigen3-dev                        # FlowRadar's CounterDecode (sparse least squares)
 )
 
 # `setup.sh --fuzz` (make fuzz) also installs clang, whose libFuzzer the fuzz targets need.

@@ -4,8 +4,9 @@
 //
 // Programs. The bench reconfigures (reset, then the clear sweep) every 150-450 cycles (longer
 // on big arrays). Programs, in order:
-//   0 flowradar_cell: the datasheet's six packets back to back on one entry (lo = 0xB0A3D2C5,
-//     hi = 6), then the packet counter wrapping (hi written to max, +1 -> 0), read back.
+//   0 flowradar_cell: the datasheet's six packets back to back on one entry, three of them new
+//     flows (phv_b = 1: lo = 0xBFACDDCA, hi = 3), then the flow counter wrapping (hi written to
+//     max, a new flow -> 0), and an old flow (phv_b = 0) that changes nothing, read back.
 //   1 fingerprint_vote: key 0xBEEF, three matching packets then five others (votes 1 2 3 2 1 0
 //     0 0, two saturations at 0), then the vote written to max and a match (saturates at max).
 //   2 forwarding: `lo += phv_a, hi = old lo` on one entry, executions 1, 2, 3 and 4 cycles apart,
@@ -322,13 +323,13 @@ class stateful_alu_bench : public bench {
   void directed_named(unsigned k) {
     const uint32_t max = mask_;
     if (k == 0) {   // FlowRadar: the datasheet's six packets, then the counter wrap
-      for (uint32_t id : {0xA1B2C3D4u, 0x11111111u, 0x0F0F0F0Fu, 0x11111111u, 0x0F0F0F0Fu, 0x11111111u})
-        script_.push_back({act::exec, 0, id, 0});
+      const uint32_t ids[] = {0xA1B2C3D4u, 0x11111111u, 0x0F0F0F0Fu, 0x11111111u, 0x0F0F0F0Fu, 0x11111111u};
+      for (int i = 0; i < 6; ++i) script_.push_back({act::exec, 0, ids[i], i < 3 ? 1u : 0u});   // first three new
       script_.push_back({act::read, 0, 0, 0});
       script_.push_back({act::write, 0, 0x5A, max});
-      script_.push_back({act::exec, 0, 0x5A, 0});   // hi: max + 1 wraps to 0
+      script_.push_back({act::exec, 0, 0x5A, 1});   // a new flow: hi max + 1 wraps to 0
       script_.push_back({act::read, 0, 0, 0});
-      script_.push_back({act::exec, 0, 0x5A, 0});
+      script_.push_back({act::exec, 0, 0x5A, 0});   // an old flow: nothing changes
       script_.push_back({act::idle, 0, 0, 0});
       script_.push_back({act::read, 0, 0, 0});
     } else {        // BalanceSketch vote: up three, down five (two saturations at 0), up at max

@@ -47,11 +47,27 @@ void check_enums(const stateful_alu_program& p) {
 bool fires(uint8_t when, bool p_lo, bool p_hi) { return (when >> ((unsigned(p_hi) << 1) | unsigned(p_lo))) & 1u; }
 }  // namespace
 
+// FlowRadar (Alg. 6): FlowXOR and FlowCount change only for a flow the flow filter saw as new
+// (phv_b != 0); PacketCount, in its own array, counts every packet.
 stateful_alu_program stateful_alu_program::flowradar_cell() {
   stateful_alu_program p;
-  p.update_lo_1 = {true, when_always, stateful_alu_op::xor_, stateful_alu_operand::mem_lo, stateful_alu_operand::phv_a, false, 0};
-  p.update_hi_1 = {true, when_always, stateful_alu_op::add, stateful_alu_operand::mem_hi, stateful_alu_operand::constant, false, 1};
+  p.cond_lo = {true, stateful_alu_operand::phv_b, stateful_alu_operand::zero, stateful_alu_relop::ne, false, 0};
+  p.update_lo_1 = {true, when_p_lo, stateful_alu_op::xor_, stateful_alu_operand::mem_lo, stateful_alu_operand::phv_a, false, 0};
+  p.update_hi_1 = {true, when_p_lo, stateful_alu_op::add, stateful_alu_operand::mem_hi, stateful_alu_operand::constant, false, 1};
   return p;   // output none: the control plane reads the cells out when it decodes
+}
+
+stateful_alu_program stateful_alu_program::flowradar_xor() {
+  stateful_alu_program p;
+  p.cond_lo = {true, stateful_alu_operand::phv_b, stateful_alu_operand::zero, stateful_alu_relop::ne, false, 0};
+  p.update_lo_1 = {true, when_p_lo, stateful_alu_op::xor_, stateful_alu_operand::mem_lo, stateful_alu_operand::phv_a, false, 0};
+  return p;
+}
+
+stateful_alu_program stateful_alu_program::flowradar_packet_count() {
+  stateful_alu_program p;
+  p.update_lo_1 = {true, when_always, stateful_alu_op::add, stateful_alu_operand::mem_lo, stateful_alu_operand::constant, false, 1};
+  return p;
 }
 
 stateful_alu_program stateful_alu_program::fingerprint_vote() {

@@ -15,9 +15,13 @@
 // sadd/ssub, which saturate.
 //
 // Sketches as programs (stateful_alu_program::flowradar_cell() and ::fingerprint_vote() build these):
-//   FlowRadar counting cell, flow ID in phv_a, lo = FlowXOR, hi = PacketCount:
-//     update_lo_1 = always: xor_ (mem_lo, phv_a)          lo ^= flow_id
-//     update_hi_1 = always: add  (mem_hi, constant 1)     hi += 1 (wraps, like the hardware)
+//   FlowRadar counting cell (Alg. 6), a flow-ID slice in phv_a, "new flow" in phv_b (the flow
+//   filter's verdict), lo = FlowXOR slice, hi = FlowCount:
+//     cond_lo     = phv_b != 0                            a flow the filter had not seen
+//     update_lo_1 = when p_lo: xor_ (mem_lo, phv_a)       lo ^= flow_id
+//     update_hi_1 = when p_lo: add  (mem_hi, constant 1)  hi += 1 (wraps, like the hardware)
+//   flowradar_xor(): the same lo update on a single-word array (the rest of the 5-tuple);
+//   flowradar_packet_count(): lo += 1 on every packet, single word (PacketCount).
 //   BalanceSketch fingerprint vote, fingerprint in phv_a, lo = stored fingerprint, hi = vote:
 //     cond_lo     = mem_lo == phv_a
 //     update_hi_1 = when p_lo:  sadd (mem_hi, constant 1) hi += 1, stops at 2^width - 1
@@ -71,6 +75,8 @@ struct stateful_alu_program {
   uint8_t output_when = when_always;
 
   static stateful_alu_program flowradar_cell();
+  static stateful_alu_program flowradar_xor();
+  static stateful_alu_program flowradar_packet_count();
   static stateful_alu_program fingerprint_vote();
 };
 

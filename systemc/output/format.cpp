@@ -111,6 +111,8 @@ const std::vector<std::pair<std::string, std::string>>& declared_units() {
       {"clock.*.register_readback_mismatches", "reads"},
       {"clock.*.register_reads", "reads"},
       {"clock.*.state_reads", "reads"},
+      {"flowradar.epochs", "epochs"},
+      {"flowradar.solver_iterations", "iterations"},
   };
   return t;
 }

@@ -13,6 +13,7 @@
 #include "output/vcd.h"
 #include "run/pcap_capture.h"
 #include "run/deter_run.h"
+#include "run/flowradar_collector.h"
 #include "run/run_summary.h"
 #include "scenario/checks.h"
 #include "scenario/scenario.h"
@@ -93,6 +94,7 @@ run_result run_scenario(const config& cfg, progress_mode progress, const run_tap
   std::vector<packet_trace> replay;   // DETER replay or a packet trace: each host's frames instead of flows
   if (!prepare_packet_trace(cfg, fabric_cfg, replay)) deter_prepare(cfg, fabric_cfg, replay);
   const std::vector<flow_spec> specs = fabric_cfg.replay ? std::vector<flow_spec>{} : make_flows(cfg, fabric_cfg);
+  flowradar_check_widths(cfg, fabric_cfg, specs.size());
   clock_network_config clock_cfg;
   const bool clock_on = make_clock_config(cfg, fabric_cfg, clock_cfg);
   const bool sundial_on = clock_on && std::find(clock_cfg.algorithms.begin(), clock_cfg.algorithms.end(),
@@ -158,6 +160,7 @@ run_result run_scenario(const config& cfg, progress_mode progress, const run_tap
   r.summary = run_summary(cfg, fab, r, wall, sim_end);
   if (pcap) r.summary["pcap"] = pcap->finish();
   deter_finish(cfg, fab, r, sim_end);
+  flowradar_finish(fab, r);
   warn_about_run(cfg, fab, r);
   return r;
 }

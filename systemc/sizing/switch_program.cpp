@@ -3,7 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <string>
+#include <vector>
 
+#include "blocks/flowradar.h"
 #include "protocol/headers.h"
 
 namespace netasic {
@@ -158,6 +161,33 @@ void updown(program& p, const switch_program_inputs& in) {
     }
 }
 
+// FlowRadar (thesis ch. 4, Alg. 6; flowradar.md): the flow filter's k_f slices as 32-bit words
+// (test-and-set one bit: or_ with a one-hot mask, the old word out), then per counting-table hash
+// the cell array (dual: FlowXOR slice + FlowCount), the FlowXOR lanes and PacketCount, all after
+// the filter (they need its "new flow" bit).
+void flowradar_program(program& p, const switch_program_inputs& in) {
+  const flowradar_params& f = in.sw.flowradar.params;
+  std::vector<std::string> filter;
+  for (unsigned i = 0; i < f.filter_hashes; ++i) {
+    filter.push_back(fmt::format("fr_filter_{}", i));
+    const uint64_t words = (uint64_t(flowradar_slice_size(f.filter_bits, f.filter_hashes, i)) + 31) / 32;
+    p.registers.push_back(register_decl{"flowradar", filter.back(), words, 32, false, true, gress::ingress, {}, "telemetry.flowradar_filter_bits"});
+  }
+  const std::string k = "telemetry.flowradar_cells";
+  for (unsigned i = 0; i < f.cell_hashes; ++i) {
+    const uint64_t n = flowradar_slice_size(f.cells, f.cell_hashes, i);
+    p.registers.push_back(register_decl{"flowradar", fmt::format("fr_cell_{}", i), n, f.flow_count_bits, true, true, gress::ingress, filter, k});
+    unsigned lane = 0;
+    for (unsigned rest = flowradar_flow_bytes - f.flow_count_bits / 8; rest > 0; ++lane) {
+      const unsigned b = rest < 4 ? rest : 4;
+      p.registers.push_back(register_decl{"flowradar", fmt::format("fr_xor_{}_{}", i, lane), n, word_width(8 * b), false, true, gress::ingress, filter, k});
+      rest -= b;
+    }
+    p.registers.push_back(register_decl{"flowradar", fmt::format("fr_packets_{}", i), n, f.packet_count_bits, false, true, gress::ingress, {}, k});
+  }
+  p.phv.push_back(phv_decl{"flowradar", "fr_new_flow", 8});
+}
+
 void balancer(program& p, const switch_program_inputs& in) {
   switch (in.sw.lb.mode) {
     case lb_mode::ecmp: break;   // the member table itself
@@ -212,6 +242,7 @@ program switch_program(const switch_program_inputs& in) {
   balancer(p, in);
   if (sw.flowcut_on) flowcut(p, in);
   if (in.sundial) sundial(p);
+  if (sw.flowradar.on) flowradar_program(p, in);
   return p;
 }
 

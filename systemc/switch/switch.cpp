@@ -72,6 +72,7 @@ switch_model::switch_model(sc_core::sc_module_name name, unsigned id, const std:
   if (cfg.flowcut_on && (cfg.flowcut.variant == flowcut_variant::full_switch || has_hosts))
     lb_.use_flowcut(cfg.flowcut, cfg.host_port, [this](unsigned port) { return tm_.port_bytes(port); },
                     [this](packet& p, uint64_t now) { enqueue(p, now); }, flowcut_buffer());
+  if (cfg.flowradar.on) flowradar_ = std::make_unique<flowradar_stage>(cfg.flowradar, id);
   refresh_.sw = this;
   refresh_.fn = &switch_model::pfc_refresh;
   csr.register_b_transport(this, &switch_model::b_transport);
@@ -132,6 +133,7 @@ void switch_model::pkt_receive(unsigned port, packet& p, uint64_t now) {
   }
   p.in_port = uint16_t(port);
   p.passes = 0;
+  if (flowradar_ && p.kind == pkt_kind::data) flowradar_->on_packet(p, now);
   parse(port_[port].pipe, p, now);
 }
 

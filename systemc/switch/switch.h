@@ -35,6 +35,7 @@
 #include "clock/sundial_csr.h"
 #include "tlm/run_stats.h"
 #include "tlm/deter_queue_log.h"
+#include "switch/flowradar_stage.h"
 #include "switch/load_balancer.h"
 #include "switch/route_table.h"
 #include "switch/traffic_manager.h"
@@ -87,6 +88,7 @@ struct switch_config {
   flowcut_config flowcut;
   std::vector<bool> host_port;
   uint8_t flowcut_data_prio = 3;     // the priority flowcut.source_pause pauses (the NICs' data)
+  flowradar_stage_config flowradar;  // telemetry.flowradar*: the encoded flowset at ingress
 
   uint64_t ingress_ps() const { return uint64_t(parser_cycles + stages * stage_cycles + tm_cycles) * clock_period_ps; }
   uint64_t egress_ps() const { return uint64_t(stages * stage_cycles + deparser_cycles) * clock_period_ps; }
@@ -170,6 +172,7 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   const load_balancer& lb() const { return lb_; }
   const flowcut_table* flowcut() const { return lb_.flowcut() ? &lb_.flowcut()->table() : nullptr; }
   void lb_advance(uint64_t now_ps) { lb_.advance(now_ps); }
+  flowradar_stage* flowradar() { return flowradar_.get(); }   // null: telemetry.flowradar off
   uint64_t tx_bytes(unsigned port) const { return port_[port].tx_bytes; }   // sent so far
   // Trace these signals into `w` from now on (once, before the run).
   void attach_waves(wave_trace& w, const switch_waves& ids);
@@ -247,6 +250,7 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   uint8_t sync_prio_ = 7;
   uint64_t sync_dropped_ = 0, sync_wait_max_ps_ = 0;
   load_balancer lb_;   // every next-hop decision
+  std::unique_ptr<flowradar_stage> flowradar_;
   traffic_manager tm_;
   std::vector<pkt_fw_transport_if*> tx_if_;   // tx[p]'s bound link (null: no cable)
   std::vector<port_state> port_;

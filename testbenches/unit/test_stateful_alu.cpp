@@ -353,7 +353,7 @@ TEST(StatefulAlu, OutOfRangeIndex) {
   EXPECT_THROW(alu.read(4), std::out_of_range);
   EXPECT_THROW(alu.write(100, 1, 1), std::out_of_range);
   EXPECT_EQ(alu.counters().executions, 0u);
-  alu.execute(1, 3, 0x55, 0);   // the refused call did not use up pass 1
+  alu.execute(1, 3, 0x55, 1);   // the refused call did not use up pass 1
   EXPECT_EQ(alu.read(3).lo, 0x55u);
 }
 
@@ -404,20 +404,34 @@ TEST(StatefulAlu, MemoryFootprintAndClear) {
 }
 
 TEST(StatefulAlu, FlowRadarCellAgainstHandArithmetic) {
-  // Three flows hash to cell 2; one packet of flow 0xA1B2C3D4, three of 0x11111111, two of
-  // 0x0F0F0F0F. FlowXOR keeps each flow ID once per packet: even packet counts cancel.
+  // Alg. 6 on one cell: three flows hash to cell 2; one packet of flow 0xA1B2C3D4, three of
+  // 0x11111111, two of 0x0F0F0F0F. Only each flow's first packet is new (phv_b = 1), so FlowXOR
+  // holds each flow once and FlowCount counts flows; PacketCount, its own array, counts packets.
   stateful_alu alu({8, 32, true, 4}, stateful_alu_program::flowradar_cell());
-  const uint32_t pkts[] = {0xA1B2C3D4u, 0x11111111u, 0x0F0F0F0Fu, 0x11111111u, 0x0F0F0F0Fu, 0x11111111u};
+  stateful_alu pkts({8, 32, false, 4}, stateful_alu_program::flowradar_packet_count());
+  const uint32_t ids[] = {0xA1B2C3D4u, 0x11111111u, 0x0F0F0F0Fu, 0x11111111u, 0x0F0F0F0Fu, 0x11111111u};
+  const uint32_t is_new[] = {1, 1, 1, 0, 0, 0};
   uint64_t pass = 0;
-  for (uint32_t id : pkts) EXPECT_EQ(alu.execute(++pass, 2, id, 0).output, 0u);   // output none
-  EXPECT_EQ(alu.read(2).lo, 0xA1B2C3D4u ^ 0x11111111u);   // 0xB0A3D2C5
-  EXPECT_EQ(alu.read(2).lo, 0xB0A3D2C5u);
-  EXPECT_EQ(alu.read(2).hi, 6u);
-  // 8-bit packet counter wraps after 256 packets, as a plain adder does.
+  for (int i = 0; i < 6; ++i) {
+    ++pass;
+    EXPECT_EQ(alu.execute(pass, 2, ids[i], is_new[i]).output, 0u);   // output none
+    pkts.execute(pass, 2, 0, 0);
+  }
+  EXPECT_EQ(alu.read(2).lo, 0xA1B2C3D4u ^ 0x11111111u ^ 0x0F0F0F0Fu);
+  EXPECT_EQ(alu.read(2).lo, 0xBFACDDCAu);
+  EXPECT_EQ(alu.read(2).hi, 3u);    // flows
+  EXPECT_EQ(pkts.read(2).lo, 6u);   // packets
+  EXPECT_EQ(alu.counters().updates_lo, 3u);
+  // An 8-bit FlowCount wraps after 256 new flows, as a plain adder does; old flows change nothing.
   stateful_alu small({1, 8, true, 4}, stateful_alu_program::flowradar_cell());
-  for (int i = 0; i < 257; ++i) small.execute(++pass, 0, 0x5A, 0);
+  for (int i = 0; i < 257; ++i) small.execute(++pass, 0, 0x5A, 1);
+  for (int i = 0; i < 10; ++i) small.execute(++pass, 0, 0x33, 0);
   EXPECT_EQ(small.read(0).hi, 1u);
   EXPECT_EQ(small.read(0).lo, 0x5Au);   // odd number of XORs of 0x5A
+  stateful_alu lane({1, 32, false, 4}, stateful_alu_program::flowradar_xor());
+  lane.execute(++pass, 0, 0xDEADBEEF, 1);
+  lane.execute(++pass, 0, 0x12345678, 0);
+  EXPECT_EQ(lane.read(0).lo, 0xDEADBEEFu);
 }
 
 TEST(StatefulAlu, FingerprintVoteAgainstHandArithmetic) {

@@ -1,0 +1,175 @@
+#include "run/flowradar_collector.h"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "blocks/flowradar_decode.h"
+#include "scenario/checks.h"
+#include "switch/switch.h"
+
+namespace netasic {
+namespace {
+
+// One epoch at one switch, scored.
+struct epoch_score {
+  uint64_t epoch = 0;
+  unsigned sw = 0;
+  uint64_t flows = 0, single = 0, decoded = 0, missed = 0, wrong = 0, counted = 0, wrong_counters = 0, iterations = 0;
+};
+
+struct totals {
+  uint64_t flows = 0, single = 0, decoded = 0, missed = 0, wrong = 0, counted = 0, wrong_counters = 0, iterations = 0;
+  double single_s = 0, flow_s = 0, counter_s = 0;
+  void add(const epoch_score& e) {
+    flows += e.flows; single += e.single; decoded += e.decoded; missed += e.missed; wrong += e.wrong;
+    counted += e.counted; wrong_counters += e.wrong_counters; iterations += e.iterations;
+  }
+};
+
+// Switch-to-switch adjacency of the topology (links that work).
+std::vector<std::vector<unsigned>> neighbours(const topology& t) {
+  std::vector<int> sw_of(t.nodes.size(), -1);
+  for (unsigned s = 0; s < t.switches.size(); ++s) sw_of[t.switches[s]] = int(s);
+  std::vector<std::set<unsigned>> adj(t.switches.size());
+  for (const topo_link& l : t.links)
+    if (!l.failed && sw_of[l.a] >= 0 && sw_of[l.b] >= 0) {
+      adj[unsigned(sw_of[l.a])].insert(unsigned(sw_of[l.b]));
+      adj[unsigned(sw_of[l.b])].insert(unsigned(sw_of[l.a]));
+    }
+  std::vector<std::vector<unsigned>> out;
+  for (const auto& s : adj) out.emplace_back(s.begin(), s.end());
+  return out;
+}
+
+// Scores one epoch: `at[s]` is switch s's export of it (null: idle).
+std::vector<epoch_score> score_epoch(uint64_t epoch, const std::vector<const flowradar_epoch*>& at,
+                                     const std::vector<std::vector<unsigned>>& adj, bool routing, totals& t) {
+  using clock = std::chrono::steady_clock;
+  const size_t n = at.size();
+  flowradar_net_input in;
+  in.neighbours = adj;
+  std::map<flowradar_flow, std::vector<std::pair<unsigned, unsigned>>> hops;   // flow -> (hop, switch)
+  for (unsigned s = 0; s < n; ++s) {
+    in.tables.push_back(at[s] ? &at[s]->table : nullptr);
+    if (at[s])
+      for (const auto& [f, truth] : at[s]->truth) hops[f].emplace_back(truth.hop, s);
+  }
+  std::map<flowradar_flow, std::vector<unsigned>> routes;
+  for (auto& [f, h] : hops) {
+    std::sort(h.begin(), h.end());
+    for (const auto& x : h) routes[f].push_back(x.second);
+  }
+  if (routing) in.routes = &routes;
+  std::vector<epoch_score> out;
+  std::vector<uint64_t> single(n, 0);
+  const auto t0 = clock::now();
+  for (unsigned s = 0; s < n; ++s)
+    if (at[s]) single[s] = flowradar_single_decode(at[s]->table).flows.size();
+  t.single_s += std::chrono::duration<double>(clock::now() - t0).count();
+  const flowradar_net_result res = flowradar_net_decode(in);
+  t.flow_s += res.flow_decode_s;
+  t.counter_s += res.counter_decode_s;
+  for (unsigned s = 0; s < n; ++s) {
+    if (!at[s]) continue;
+    const auto& truth = at[s]->truth;
+    const flowradar_net_switch& d = res.sw[s];
+    epoch_score e{epoch, s, truth.size(), single[s], 0, 0, 0, 0, 0, d.solver_iterations};
+    for (size_t i = 0; i < d.flows.size(); ++i) {
+      auto it = truth.find(d.flows[i]);
+      if (it == truth.end()) {
+        ++e.wrong;
+        continue;
+      }
+      ++e.decoded;
+      if (!d.counted[i]) continue;
+      ++e.counted;
+      if (d.packets[i] != it->second.packets) ++e.wrong_counters;
+    }
+    e.missed = e.flows - e.decoded;
+    t.add(e);
+    out.push_back(e);
+  }
+  return out;
+}
+
+}  // namespace
+
+void flowradar_check_widths(const config& c, const fabric_config& f, size_t flows) {
+  const flowradar_stage_config& s = f.sw.flowradar;
+  if (!s.on) return;
+  const unsigned wf = s.params.flow_count_bits, wp = s.params.packet_count_bits;
+  if (wf < 32 && flows > (uint64_t(1) << wf) - 1)
+    fail(c, "telemetry.flowradar_flow_count_bits",
+         fmt::format("{} bits hold {} flows and the run has {}: a cell's FlowCount could wrap", wf, (uint64_t(1) << wf) - 1, flows));
+  // The most packets one switch takes in an epoch: all its ports at line rate, 64-byte frames
+  // plus 20 bytes of preamble and gap.
+  uint64_t worst = 0;
+  for (unsigned node : f.topo.switches) {
+    double bps = 0;
+    for (unsigned l : f.topo.nodes[node].port_link) bps += double(f.topo.links[l].rate_bps);
+    worst = std::max(worst, uint64_t(bps * double(s.epoch_ps) * 1e-12 / (84.0 * 8)) + 1);
+  }
+  if (wp < 32 && worst > (uint64_t(1) << wp) - 1)
+    fail(c, "telemetry.flowradar_packet_count_bits",
+         fmt::format("{} bits hold {} packets, and a switch can take {} in one {:.3f} ms epoch (every port at line rate, 64-byte frames)",
+                     wp, (uint64_t(1) << wp) - 1, worst, double(s.epoch_ps) * 1e-9));
+}
+
+void flowradar_finish(fabric& fab, run_result& r) {
+  const flowradar_stage_config& cfg = fab.config().sw.flowradar;
+  if (!cfg.on) return;
+  const auto& sws = fab.switches();
+  std::map<uint64_t, std::vector<const flowradar_epoch*>> epochs;
+  for (unsigned s = 0; s < sws.size(); ++s) {
+    flowradar_stage* st = sws[s]->flowradar();
+    st->finish();
+    for (const flowradar_epoch& e : st->exported()) {
+      auto& v = epochs[e.epoch];
+      v.resize(sws.size(), nullptr);
+      v[s] = &e;
+    }
+  }
+  const auto adj = neighbours(fab.config().topo);
+  totals t;
+  std::string csv = "epoch,start_ms,switch,flows,single_decoded_flows,decoded_flows,missed_flows,wrong_flows,"
+                    "counted_flows,wrong_counters,solver_iterations,export_bytes\n";
+  flowradar_table bank;
+  bank.params = sws.empty() ? cfg.params : sws[0]->flowradar()->params();
+  const uint64_t bank_bytes = bank.export_bytes();
+  uint64_t last_epoch = 0;
+  for (const auto& [epoch, at] : epochs) {
+    last_epoch = epoch;
+    for (const epoch_score& e : score_epoch(epoch, at, adj, cfg.routing, t))
+      csv += fmt::format("{},{:.3f},{},{},{},{},{},{},{},{},{},{}\n", e.epoch, double(e.epoch * cfg.epoch_ps) * 1e-9,
+                         fab.config().topo.nodes[fab.config().topo.switches[e.sw]].name, e.flows, e.single, e.decoded,
+                         e.missed, e.wrong, e.counted, e.wrong_counters, e.iterations, bank_bytes);
+  }
+  r.files.emplace_back("flowradar.csv", csv);
+  const flowradar_flowset one(bank.params);
+  r.summary["flowradar"] = {
+      {"switches", sws.size()},
+      {"epochs", epochs.empty() ? 0 : last_epoch + 1},
+      {"flows", t.flows},
+      {"single_decoded_flows", t.single},
+      {"decoded_flows", t.decoded},
+      {"missed_flows", t.missed},
+      {"wrong_flows", t.wrong},
+      {"counted_flows", t.counted},
+      {"wrong_counter_flows", t.wrong_counters},
+      {"solver_iterations", t.iterations},
+      {"epoch_export_bytes", bank_bytes},
+      {"export_gbps", double(bank_bytes) * 8 / double(cfg.epoch_ps) * 1e3},
+      {"memory_bits", one.memory_bits()},
+      {"single_decode_wall_s", t.single_s},
+      {"flow_decode_wall_s", t.flow_s},
+      {"counter_decode_wall_s", t.counter_s},
+  };
+}
+
+}  // namespace netasic

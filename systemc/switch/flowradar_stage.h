@@ -1,0 +1,55 @@
+// FlowRadar in the switch (docs/datasheets/flowradar.md): the encoded flowset (blocks/flowradar.*)
+// updated by every data packet at ingress, two banks swapped at each epoch boundary; the bank
+// that ends an epoch is handed over for export with the simulator's ground truth beside it.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "blocks/flowradar.h"
+#include "protocol/packet.h"
+
+namespace netasic {
+
+struct flowradar_stage_config {   // telemetry.flowradar*
+  bool on = false;
+  flowradar_params params;        // params.seed: the run's; each switch mixes in its id
+  uint64_t epoch_ps = 10'000'000'000ull;   // 10 ms, the paper's time slot (§4.3)
+  bool routing = true;            // the collector's FlowDecode knows each flow's path
+};
+
+// Not hardware: what the simulator knows of one flow at one switch in one epoch.
+struct flowradar_truth {
+  uint64_t packets = 0;
+  unsigned hop = 0;               // switches the flow's first packet here had passed before
+};
+
+struct flowradar_epoch {
+  uint64_t epoch = 0;             // [epoch * epoch_ps, (epoch + 1) * epoch_ps)
+  flowradar_table table;
+  std::map<flowradar_flow, flowradar_truth> truth;
+};
+
+class flowradar_stage {
+ public:
+  flowradar_stage(const flowradar_stage_config& cfg, unsigned switch_id);
+  // A data packet at ingress (first pass), at time now.
+  void on_packet(const packet& p, uint64_t now);
+  // End of run: the live epoch is handed over too.
+  void finish();
+  const std::vector<flowradar_epoch>& exported() const { return out_; }
+  const flowradar_params& params() const { return params_; }
+
+ private:
+  void end_epoch();
+
+  flowradar_params params_;
+  uint64_t epoch_ps_;
+  flowradar banks_;
+  uint64_t epoch_ = 0;
+  bool dirty_ = false;            // the live bank has seen a packet
+  std::map<flowradar_flow, flowradar_truth> truth_;
+  std::vector<flowradar_epoch> out_;   // epochs with traffic; an idle one exports an empty bank
+};
+
+}  // namespace netasic
