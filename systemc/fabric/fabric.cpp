@@ -36,8 +36,8 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
     if (sc.lb.mode == lb_mode::conga && s < sc.lb.leaves) sc.lb.conga_leaf = int(s);   // leaves come first
     for (const fault_config::black_hole& b : cfg_.faults.black_holes)
       if (b.sw == s) {
-        sc.black_hole.resize(t.hosts.size());
-        sc.black_hole[b.host] = true;
+        sc.black_hole_from_ps.resize(t.hosts.size(), UINT64_MAX);
+        sc.black_hole_from_ps[b.host] = b.from_ps;
       }
     std::vector<uint64_t> rates;
     for (unsigned li : n.port_link) {

@@ -35,6 +35,7 @@ struct fault_config {
   };
   struct black_hole {
     unsigned sw = 0, host = 0;      // switch index drops every packet to host index
+    uint64_t from_ps = 0;           // from this time on
   };
   std::vector<link_drop> link_drops;
   std::vector<black_hole> black_holes;

@@ -247,7 +247,8 @@ nlohmann::json lossradar_collector::fault_scores() const {
   }
   for (const fault_config::black_hole& b : fc.faults.black_holes) {
     const std::vector<unsigned>& into = in_seg_[b.sw];
-    score(fmt::format("black_hole {} {}", t.nodes[t.switches[b.sw]].name, t.nodes[t.hosts[b.host]].name),
+    score(fmt::format("black_hole {} {} from {} us", t.nodes[t.switches[b.sw]].name, t.nodes[t.hosts[b.host]].name,
+                      double(b.from_ps) / double(ps_per_us)),
           [&](const drop_record& r) { return r.reason == "black_hole" && !r.on_link && r.index == b.sw && host_of_ip(r.dst) == b.host; },
           [&](const lossradar_listing& l) {
             return l.loss.cls == loss_class::black_hole && host_of_ip(l.loss.sig.dst()) == b.host &&

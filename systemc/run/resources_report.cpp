@@ -41,6 +41,7 @@ std::vector<switch_group> build_groups(const config& cfg, const stage_budget& b)
     if (g.names.empty()) {
       g.in = switch_program_inputs{fc.sw, fc.topo.hosts.size(), unsigned(n.port_link.size()), host_ports, leaf,
                                    fc.nic.int_enabled, sundial, fc.nic.max_frame_bytes(), fc.nic.window_packets};
+      g.in.lossradar = fc.lossradar;
     }
     g.names.push_back(n.name);
   }

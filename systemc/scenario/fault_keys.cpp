@@ -52,6 +52,21 @@ void read_black_hole(const config& c, fabric_config& f, const std::string& e) {
     fail(c, key, fmt::format("entry '{}' must be SWITCH=HOST (the switch drops every packet to the host), e.g. '{}={}'", e,
                              t.switches.empty() ? "leaf0" : t.nodes[t.switches.back()].name,
                              t.hosts.empty() ? "host0" : t.nodes[t.hosts.back()].name));
+  uint64_t from_ps = 0;
+  if (const size_t at = host.find('@'); at != std::string::npos) {
+    const std::string when = host.substr(at + 1);
+    host = host.substr(0, at);
+    double us = -1;
+    size_t used = 0;
+    try {
+      us = std::stod(when, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != when.size() || !(us >= 0 && us <= 1e9))
+      fail(c, key, fmt::format("entry '{}': '@{}' must be a start time in us, from 0 to 1e9", e, when));
+    from_ps = to_ps(us, 1e6);
+  }
   const unsigned s = t.find_node(sw), h = t.find_node(host);
   if (s == topology::no_node || t.nodes[s].kind != node_kind::sw)
     fail(c, key, fmt::format("entry '{}': no switch named '{}'", e, sw));
@@ -61,7 +76,7 @@ void read_black_hole(const config& c, fabric_config& f, const std::string& e) {
   const unsigned hi = unsigned(std::find(t.hosts.begin(), t.hosts.end(), h) - t.hosts.begin());
   for (const auto& b : f.faults.black_holes)
     if (b.sw == si && b.host == hi) fail(c, key, fmt::format("entry '{}' is listed twice", e));
-  f.faults.black_holes.push_back({si, hi});
+  f.faults.black_holes.push_back({si, hi, from_ps});
 }
 
 }  // namespace
@@ -71,7 +86,8 @@ void declare_fault_keys(param_registry& r) {
                 "Random drops on link directions: \"FROM-TO=RATE\" (or \"FROM-TO#i=RATE\", the link grammar) loses each frame "
                 "from FROM to TO with probability RATE in [0, 1], drawn from sim.seed (a bad FCS: the frame takes its wire time)");
   r.string_list("faults.black_hole", "", {},
-                "Destination black holes: \"SWITCH=HOST\" drops, in the switch's ingress tables, every packet to HOST");
+                "Destination black holes: \"SWITCH=HOST\" drops, in the switch's ingress tables, every packet to HOST; "
+                "\"SWITCH=HOST@US\" from US microseconds on");
 }
 
 void read_faults(const config& c, fabric_config& f) {

@@ -209,7 +209,7 @@ void switch_model::enqueue(packet& p, uint64_t now) {
   } else {
     uint32_t base, size;
     const uint32_t dst = host_of_ip(p.ip.dst);
-    if (dst < cfg_.black_hole.size() && cfg_.black_hole[dst]) return drop(p, &drop_counters::black_hole);
+    if (dst < cfg_.black_hole_from_ps.size() && now >= cfg_.black_hole_from_ps[dst]) return drop(p, &drop_counters::black_hole);
     if (!routes_.group(dst, p.in_port, base, size)) return drop(p, &drop_counters::no_route);
     const lb_route r = lb_.route(p, flow_hash(p), base, size, now);
     if (r.held) return;

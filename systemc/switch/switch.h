@@ -88,8 +88,9 @@ struct switch_config {
   flowcut_config flowcut;
   std::vector<bool> host_port;
   uint8_t flowcut_data_prio = 3;     // the priority flowcut.source_pause pauses (the NICs' data)
-  // faults.black_hole: host index -> every packet to it is dropped by the ingress tables here.
-  std::vector<bool> black_hole;
+  // faults.black_hole: host index -> from when every packet to it is dropped by the ingress
+  // tables here (UINT64_MAX: never).
+  std::vector<uint64_t> black_hole_from_ps;
 
   uint64_t ingress_ps() const { return uint64_t(parser_cycles + stages * stage_cycles + tm_cycles) * clock_period_ps; }
   uint64_t egress_ps() const { return uint64_t(stages * stage_cycles + deparser_cycles) * clock_period_ps; }
