@@ -17,7 +17,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A lossy 2 x 2 leaf-spine at 10G, DCTCP over TCP, web-search traffic at 50% for 1 ms; every
+// A lossy 2 x 2 leaf-spine at 10G, DCTCP over TCP, web-search traffic at 50% for 1 ms and eight
+// 1 MB flows from leaf0's hosts to leaf1's; every
 // flow ends, so nothing is in flight when the meters are read the last time.
 const char* base_scenario = R"(scenario.name = "lossradar test"
 [sim]
@@ -42,11 +43,13 @@ algorithm = "none"     # RoCEv2's; TCP's is tcp.cc (DCTCP by default)
 pattern = "poisson"
 cdf = "websearch"
 load = 0.5
+flows = ["0->4 1000000@0", "1->5 1000000@0", "2->6 1000000@0", "3->7 1000000@0",
+         "0->5 1000000@50", "1->6 1000000@50", "2->7 1000000@50", "3->4 1000000@50"]
 [telemetry]
 lossradar = true
 lossradar_cells = 96
-lossradar_batch = 200
-lossradar_timeout = 100
+lossradar_batch = 5000
+lossradar_timeout = 4000
 )";
 
 struct run_out {
@@ -85,7 +88,7 @@ std::multiset<std::string> packets(const fs::path& csv, const std::string& segme
   return out;
 }
 
-const std::string faulted = "leaf0:p4>spine1:p0";   // leaf0's port 4 is its uplink to spine1
+const std::string faulted = "leaf0:p5>spine1:p0";   // leaf0's ports 0-3 face hosts, 4 and 5 the spines
 const std::string fault = "[faults]\nlink_drop = [\"leaf0-spine1=0.03\"]\n";
 
 TEST(LossRadar, ListsExactlyThePacketsDroppedOnAFaultyLink) {
@@ -164,7 +167,7 @@ TEST(LossRadar, RefusesBadDigestsBeforeTheRun) {
            {"telemetry.lossradar_cells=0", "telemetry.lossradar_cells"},
            {"telemetry.lossradar_hashes=0", "telemetry.lossradar_hashes"},
            {"telemetry.lossradar_cells=100", "telemetry.lossradar_cells"},      // not a multiple of 3
-           {"telemetry.lossradar_timeout=200", "telemetry.lossradar_timeout"},  // not under the batch
+           {"telemetry.lossradar_timeout=5000", "telemetry.lossradar_timeout"},  // not under the batch
        }) {
     const outcome o = netasic_cli("run " + toml.string() + " --quiet --out " + (d / "run").string() + " --set " + set);
     EXPECT_EQ(o.code, 2) << set << ": " << o.output;
