@@ -10,6 +10,7 @@ link_direction::link_direction(sc_core::sc_module_name name, const link_timing& 
 uint64_t link_direction::pkt_transport(packet& p, uint64_t start_ps) {
   const uint32_t frame = p.frame_bytes();
   const uint64_t next_start = start_ps + timing_.occupancy_ps(frame);
+  if (meter && !p.at_mac()) meter->sent(p, start_ps);   // the NIC's upstream meter, before the wire
   if (!up_) {
     ++counters_.dropped_down;
     on_drop(p);
@@ -22,6 +23,10 @@ uint64_t link_direction::pkt_transport(packet& p, uint64_t start_ps) {
     wave->set(wave_busy, start_ps, 1);
     wave->set(wave_busy, start_ps + timing_.wire_ps(frame + link_timing::preamble_bytes), 0);
     wave->set(wave_frames, start_ps, counters_.frames);
+  }
+  if (fault && !p.at_mac() && fault->draws.uniform() < fault->rate) {
+    fault->on_loss(p);
+    return next_start;
   }
   // Start times from one transmitter never go backwards, so neither do arrivals within a FIFO:
   // each stays sorted and only the earlier head needs a pending notification.
@@ -46,7 +51,10 @@ void link_direction::deliver_due(std::deque<in_flight>& fifo, uint64_t now) {
   while (!fifo.empty() && fifo.front().arrive_ps <= now) {
     packet* p = fifo.front().p;
     fifo.pop_front();
-    if (!p->at_mac()) ++*hop_counter;
+    if (!p->at_mac()) {
+      ++*hop_counter;
+      if (meter) meter->arrived(*p, now);
+    }
     out_if_->pkt_transport(*p, now);
   }
 }

@@ -17,6 +17,8 @@
 #include <string>
 
 #include "common/wave_trace.h"
+#include "blocks/lossradar.h"
+#include "common/rng.h"
 #include "tlm/event_queue.h"
 #include "tlm/frame_tap.h"
 #include "tlm/packet_socket.h"
@@ -57,6 +59,16 @@ struct link_timing {
 
 class packet_link;
 
+// faults.link_drop: each data-path frame on this direction is lost with probability `rate`, as
+// a frame the receiver's MAC discards for a bad FCS: it takes its time on the wire and is gone.
+// The draws are the fault's own random source, seeded from sim.seed and the link.
+struct link_fault {
+  double rate = 0;
+  rng draws;
+  std::function<void(packet&)> on_loss;   // counts and frees the frame
+  explicit link_fault(double r, uint64_t seed) : rate(r), draws(seed) {}
+};
+
 // One direction of a link: a FIFO of frames in flight, ordered by arrival.
 class link_direction : public sc_core::sc_module, private pkt_fw_transport_if, private timed_client {
  public:
@@ -76,6 +88,8 @@ class link_direction : public sc_core::sc_module, private pkt_fw_transport_if, p
   // the frames put on it, counted (the transmitter's packet-event marker).
   wave_trace* wave = nullptr;
   uint32_t wave_busy = wave_trace::off, wave_frames = wave_trace::off;
+  link_fault* fault = nullptr;       // injected random drops (null: none)
+  lossradar_link_hook* meter = nullptr;   // a host NIC's LossRadar meters on this direction (null: none)
 
  private:
   uint64_t pkt_transport(packet& p, uint64_t start_ps) override;

@@ -4,8 +4,10 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <utility>
 
 #include "protocol/packet.h"
+#include "tlm/drop_log.h"
 
 namespace netasic {
 
@@ -18,10 +20,26 @@ struct drop_counters {
   uint64_t headroom = 0;      // lossless priority: XOFF sent, and the PFC headroom was full too
   uint64_t pipe_overrun = 0;  // more frames at a pipe's parser than its FIFO holds
   uint64_t flowcut_hold_full = 0;   // Flowcut's hold memory was full and the flow had no drain to end
+  uint64_t link_fault = 0;    // lost on a link with an injected random drop rate (faults.link_drop)
+  uint64_t black_hole = 0;    // dropped by a switch's injected destination black hole (faults.black_hole)
   uint64_t total() const {
-    return buffer_full + queue_limit + no_route + link_down + dynamic_threshold + headroom + pipe_overrun + flowcut_hold_full;
+    return buffer_full + queue_limit + no_route + link_down + dynamic_threshold + headroom + pipe_overrun + flowcut_hold_full +
+           link_fault + black_hole;
   }
 };
+
+// The field's name, as summary.json's "drops" and the drop log write it.
+inline const char* drop_reason_name(uint64_t drop_counters::*r) {
+  static const std::pair<uint64_t drop_counters::*, const char*> names[] = {
+      {&drop_counters::buffer_full, "buffer_full"}, {&drop_counters::queue_limit, "queue_limit"},
+      {&drop_counters::no_route, "no_route"}, {&drop_counters::link_down, "link_down"},
+      {&drop_counters::dynamic_threshold, "dynamic_threshold"}, {&drop_counters::headroom, "headroom"},
+      {&drop_counters::pipe_overrun, "pipe_overrun"}, {&drop_counters::flowcut_hold_full, "flowcut_hold_full"},
+      {&drop_counters::link_fault, "link_fault"}, {&drop_counters::black_hole, "black_hole"}};
+  for (const auto& [m, n] : names)
+    if (m == r) return n;
+  return "unknown";
+}
 
 // Frames the switches make themselves (PFC frames, mirrored copies, clock sync-messages) are not
 // traffic: they are counted apart and kept out of the accounting.
@@ -34,6 +52,7 @@ struct run_stats {
   uint64_t sent = 0, delivered = 0, hops = 0;
   uint64_t internal_live = 0;   // PFC frames and mirrored copies alive in the pool
   drop_counters dropped;
+  drop_log* log = nullptr;      // every traffic drop with its place (LossRadar's ground truth); null: off
   packet* alloc_internal() {
     ++internal_live;
     return pool.alloc();

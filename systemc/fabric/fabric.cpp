@@ -36,6 +36,11 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
     sc.lb.seed = cfg_.seed * 0x9E3779B97F4A7C15ull + s;   // and its own load-balancer draws
     sc.lb.sketch.seed = sc.lb.seed;
     if (sc.lb.mode == lb_mode::conga && s < sc.lb.leaves) sc.lb.conga_leaf = int(s);   // leaves come first
+    for (const fault_config::black_hole& b : cfg_.faults.black_holes)
+      if (b.sw == s) {
+        sc.black_hole_from_ps.resize(t.hosts.size(), UINT64_MAX);
+        sc.black_hole_from_ps[b.host] = b.from_ps;
+      }
     std::vector<uint64_t> rates;
     for (unsigned li : n.port_link) {
       const topo_link& l = t.links[li];
@@ -121,9 +126,21 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
     tx(l.b, l.b_port).bind(pl.b_to_a.in);
     pl.b_to_a.out.bind(rx(l.a, l.a_port));
     fabric_build_memory().link_bytes += heap_in_use_bytes() - heap0;
-    for (link_direction* d : {&pl.a_to_b, &pl.b_to_a}) {
+    const unsigned li = unsigned(links_.size() - 1);
+    for (uint8_t dir : {0, 1}) {
+      link_direction* d = dir ? &pl.b_to_a : &pl.a_to_b;
       d->hop_counter = &stats.hops;
-      d->on_drop = [this](packet& p) { stats.drop(p, &drop_counters::link_down); };   // PFC frames are not counted
+      auto lost = [this, li, dir](packet& p, uint64_t drop_counters::*reason) {
+        if (stats.log && !is_internal(p)) stats.log->add(p, drop_reason_name(reason), true, li, -1, -1, dir, now_ps());
+        stats.drop(p, reason);
+      };
+      d->on_drop = [lost](packet& p) { lost(p, &drop_counters::link_down); };   // PFC frames are not counted
+      for (const fault_config::link_drop& f : cfg_.faults.link_drops)
+        if (f.link == li && f.dir == dir) {
+          link_faults_.push_back(std::make_unique<link_fault>(f.rate, cfg_.seed * 0xA0761D6478BD642Full + li * 2 + dir));
+          link_faults_.back()->on_loss = [lost](packet& p) { lost(p, &drop_counters::link_fault); };
+          d->fault = link_faults_.back().get();
+        }
     }
     pl.set_up(!l.failed);
   }

@@ -26,6 +26,21 @@
 
 namespace netasic {
 
+// Injected faults (faults.*, docs/datasheets/lossradar.md).
+struct fault_config {
+  struct link_drop {
+    unsigned link = 0;
+    uint8_t dir = 0;                // 0: from the link's end a to b; 1: from b to a
+    double rate = 0;                // each frame lost with this probability
+  };
+  struct black_hole {
+    unsigned sw = 0, host = 0;      // switch index drops every packet to host index
+    uint64_t from_ps = 0;           // from this time on
+  };
+  std::vector<link_drop> link_drops;
+  std::vector<black_hole> black_holes;
+};
+
 struct fabric_config {
   topology topo;
   route_plan routes;                // plan_routes(topo), installed by the route controller
@@ -48,6 +63,8 @@ struct fabric_config {
   // Each host's frames, sent open-loop by its NIC (no flows start): a DETER replay's
   // reconstruction or a trace played as packets (traffic.trace_mode = "packets").
   const std::vector<packet_trace>* replay = nullptr;
+  fault_config faults;
+  lossradar_config lossradar;       // telemetry.lossradar: the meters are the run's (run/lossradar_collector.h)
 };
 
 class fabric : public sc_core::sc_module {
@@ -76,6 +93,9 @@ class fabric : public sc_core::sc_module {
   deter_recorder* deter_record() { return deter_rec_.get(); }     // record mode, else null
   const deter_queue_log* deter_log() const { return deter_log_.get(); }   // DETER on, else null
   const event_queue& events() const { return *events_; }
+  event_queue& events() { return *events_; }
+  std::vector<std::unique_ptr<switch_model>>& switches() { return switches_; }
+  std::vector<std::unique_ptr<packet_link>>& links() { return links_; }
   // The same flow alone on an idle fabric (analytic, see docs/timing-model.md).
   uint64_t ideal_fct_ps(uint32_t src, uint32_t dst, uint64_t bytes) const;
   // Peak queue depth over all switch ports, and its port name.
@@ -102,6 +122,7 @@ class fabric : public sc_core::sc_module {
   uint32_t reroutes_ = 0;
   std::unique_ptr<deter_recorder> deter_rec_;
   std::unique_ptr<deter_queue_log> deter_log_;
+  std::vector<std::unique_ptr<link_fault>> link_faults_;
   std::vector<flow_spec> pending_;   // sorted by start
   size_t next_flow_ = 0;
   sc_core::sc_event flow_start_, sample_tick_;

@@ -40,7 +40,8 @@ std::vector<switch_group> build_groups(const config& cfg, const stage_budget& b)
     switch_group& g = by_program[{unsigned(n.port_link.size()), host_ports, leaf}];
     if (g.names.empty()) {
       g.in = switch_program_inputs{fc.sw, fc.topo.hosts.size(), unsigned(n.port_link.size()), host_ports, leaf,
-                                   fc.nic.int_enabled, sundial, fc.nic.max_frame_bytes(), fc.nic.window_packets};
+                                   fc.nic.int_enabled, sundial, fc.nic.max_frame_bytes(), fc.nic.window_packets,
+                                   fc.lossradar};
     }
     g.names.push_back(n.name);
   }

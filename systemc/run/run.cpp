@@ -11,6 +11,7 @@
 #include "fabric/fabric.h"
 #include "fabric/wave_signals.h"
 #include "output/vcd.h"
+#include "run/lossradar_collector.h"
 #include "run/pcap_capture.h"
 #include "run/deter_run.h"
 #include "run/flowradar_collector.h"
@@ -137,6 +138,8 @@ run_result run_scenario(const config& cfg, progress_mode progress, const run_tap
   if (!pcap_points.empty()) pcap.emplace(fab, pcap_points, taps.run_dir);
   wave_trace trace;
   if (waves) attach_waves(fab, trace, waves->points, waves->point_on);
+  std::optional<lossradar_collector> lossradar;
+  if (fabric_cfg.lossradar.on) lossradar.emplace(fab);
   const uint64_t end_ps = fabric_cfg.arrivals_end_ps + (fabric_cfg.deter.mode == deter_mode::replay ? deter_replay_drain_ps : to_ps(cfg.real("sim.drain"), 1e6));
 
   progress_line line{progress, end_ps, specs.size()};
@@ -159,6 +162,12 @@ run_result run_scenario(const config& cfg, progress_mode progress, const run_tap
   r.accounting_ok = st.sent == st.delivered + st.dropped.total() + st.in_flight();
   r.summary = run_summary(cfg, fab, r, wall, sim_end);
   if (pcap) r.summary["pcap"] = pcap->finish();
+  if (lossradar) {
+    lossradar->finish();
+    r.summary["lossradar"] = lossradar->summary();
+    r.files.push_back({"lossradar.csv", lossradar->losses_csv()});
+    r.files.push_back({"lossradar_drops.csv", lossradar->drops_csv()});
+  }
   deter_finish(cfg, fab, r, sim_end);
   flowradar_finish(fab, r);
   warn_about_run(cfg, fab, r);

@@ -65,6 +65,8 @@ void add_run(json& s, const config& cfg, const fabric& fab, const run_result& r,
                 {"pipe_overrun", st.dropped.pipe_overrun}, {"no_route", st.dropped.no_route},
                 {"link_down", st.dropped.link_down}};
   if (fab.config().sw.flowcut_on) s["drops"]["flowcut_hold_full"] = st.dropped.flowcut_hold_full;
+  if (!fab.config().faults.link_drops.empty()) s["drops"]["link_fault"] = st.dropped.link_fault;
+  if (!fab.config().faults.black_holes.empty()) s["drops"]["black_hole"] = st.dropped.black_hole;
   const topology& topo = fab.config().topo;
   s["topology"] = {{"hosts", topo.hosts.size()}, {"switches", topo.switches.size()},
                    {"links", topo.links.size()}, {"route_register_writes", fab.controller().register_writes()}};

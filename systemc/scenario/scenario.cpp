@@ -7,8 +7,10 @@
 #include "scenario/cc_keys.h"
 #include "scenario/deter_keys.h"
 #include "scenario/flowradar_keys.h"
+#include "scenario/fault_keys.h"
 #include "scenario/key_binding.h"
 #include "scenario/lb_keys.h"
+#include "scenario/lossradar_keys.h"
 #include "scenario/memory_estimate.h"
 #include "scenario/nic_keys.h"
 #include "scenario/tcp_keys.h"
@@ -65,6 +67,8 @@ const param_registry& all_params() {
     declare_tcp_keys(r);
     declare_deter_keys(r);
     declare_flowradar_keys(r);
+    declare_fault_keys(r);
+    declare_lossradar_keys(r);
     // Keys that name files: read against the scenario's folder, written resolved in config.toml.
     for (const char* key : {"traffic.cdf", "switch.target", "traffic.trace", "deter.record"}) r.mark_path(key);
     return r;
@@ -94,6 +98,8 @@ fabric_config make_fabric_config(const config& c) {
   read_cc(c, fabric_cfg.sw, fabric_cfg.nic);
   read_deter(c, fabric_cfg);
   read_flowradar(c, fabric_cfg);
+  read_faults(c, fabric_cfg);
+  read_lossradar(c, fabric_cfg);
   check_switch_buffer(c, fabric_cfg.topo, fabric_cfg.sw, fabric_cfg.nic.max_frame_bytes(), fabric_cfg.nic.mtu_payload);
   fabric_cfg.arrivals_end_ps = to_ps(c.real("sim.duration"), 1e6);
   fabric_cfg.probe_interval_ps = to_ps(c.real("sim.probe_interval"), 1e6);

@@ -20,6 +20,7 @@ struct switch_program_inputs {
   bool sundial = false;          // Sundial's register block (clock.algorithm = sundial)
   uint32_t frame_bytes = 0;      // largest data frame (Flowcut's held packets)
   uint32_t window_packets = 0;   // per flow (Flowcut's held packets)
+  lossradar_config lossradar;    // telemetry.lossradar: the meters of every port
 };
 
 // The feature name of each load-balancing mode: the name its lb.mode key takes.

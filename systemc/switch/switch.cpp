@@ -115,9 +115,11 @@ switch_counters switch_model::counters() const {
   return c;
 }
 
-void switch_model::drop(packet& p, uint64_t drop_counters::*reason) {
+void switch_model::drop(packet& p, uint64_t drop_counters::*reason, int out) {
   if (p.kind == pkt_kind::mirror) ++counters_.mirror_dropped;   // a copy is not traffic
   else ++(drops_.*reason);
+  if (stats_.log && !is_internal(p))
+    stats_.log->add(p, drop_reason_name(reason), false, id_, p.in_port, out, 0, now_ps());
   stats_.drop(p, reason);
 }
 
@@ -209,7 +211,9 @@ void switch_model::enqueue(packet& p, uint64_t now) {
     out = unsigned(tx.size()) + port_[p.in_port].pipe;
   } else {
     uint32_t base, size;
-    if (!routes_.group(host_of_ip(p.ip.dst), p.in_port, base, size)) return drop(p, &drop_counters::no_route);
+    const uint32_t dst = host_of_ip(p.ip.dst);
+    if (dst < cfg_.black_hole_from_ps.size() && now >= cfg_.black_hole_from_ps[dst]) return drop(p, &drop_counters::black_hole);
+    if (!routes_.group(dst, p.in_port, base, size)) return drop(p, &drop_counters::no_route);
     const lb_route r = lb_.route(p, flow_hash(p), base, size, now);
     if (r.held) return;
     if (r.clear) recirculate_clear(port_[p.in_port].pipe, now);
@@ -223,15 +227,16 @@ void switch_model::enqueue(packet& p, uint64_t now) {
   if (cfg_.mirror.to != mirror_config::target::off && p.kind == pkt_kind::data && p.passes == 0 &&
       ++mirror_count_ % cfg_.mirror.sample == 0)
     mirror(p, now);
+  if (lossradar && out < tx.size() && !is_internal(p)) lossradar->ingress_end(id_, p.in_port, out, p, now);
   const uint64_t queued = deter_log ? tm_.queue_bytes(out, p.prio) : 0;
   const tm_verdict verdict = tm_.enqueue(p, out);
   if (deter_log && out < tx.size()) deter_log->add(p, id_, out, queued, verdict != tm_verdict::admitted);
   switch (verdict) {
     case tm_verdict::admitted: break;
-    case tm_verdict::buffer_full: return drop(p, &drop_counters::buffer_full);
-    case tm_verdict::dynamic_threshold: return drop(p, &drop_counters::dynamic_threshold);
-    case tm_verdict::queue_limit: return drop(p, &drop_counters::queue_limit);
-    case tm_verdict::headroom: return drop(p, &drop_counters::headroom);
+    case tm_verdict::buffer_full: return drop(p, &drop_counters::buffer_full, int(out));
+    case tm_verdict::dynamic_threshold: return drop(p, &drop_counters::dynamic_threshold, int(out));
+    case tm_verdict::queue_limit: return drop(p, &drop_counters::queue_limit, int(out));
+    case tm_verdict::headroom: return drop(p, &drop_counters::headroom, int(out));
   }
   if (wave_) trace_port(out, now);
   if (p.in_port < tx_if_.size() && tm_.xoff_due(p.in_port, p.prio)) send_pause(p.in_port, p.prio, cfg_.pfc_quanta, now);
@@ -311,7 +316,7 @@ void switch_model::emit(unsigned port, packet& p, uint64_t start) {
     sundial_.clock()->stamp(p.sync, start);   // egress timestamp
     sync_wait_max_ps_ = std::max(sync_wait_max_ps_, start - p.sent_ps - cfg_.egress_ps());
   }
-  if (!tx_if_[port]) return drop(p, &drop_counters::link_down);   // a port without a cable
+  if (!tx_if_[port]) return drop(p, &drop_counters::link_down, int(port));   // a port without a cable
   ps.wire_free_ps = tx_if_[port]->pkt_transport(p, start);
 }
 

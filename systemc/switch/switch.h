@@ -31,6 +31,7 @@
 
 #include "blocks/crc_hash.h"
 #include "blocks/flowcut_table.h"
+#include "blocks/lossradar.h"
 #include "blocks/pfc_pause.h"
 #include "clock/sundial_csr.h"
 #include "tlm/run_stats.h"
@@ -89,6 +90,9 @@ struct switch_config {
   std::vector<bool> host_port;
   uint8_t flowcut_data_prio = 3;     // the priority flowcut.source_pause pauses (the NICs' data)
   flowradar_stage_config flowradar;  // telemetry.flowradar*: the encoded flowset at ingress
+  // faults.black_hole: host index -> from when every packet to it is dropped by the ingress
+  // tables here (UINT64_MAX: never).
+  std::vector<uint64_t> black_hole_from_ps;
 
   uint64_t ingress_ps() const { return uint64_t(parser_cycles + stages * stage_cycles + tm_cycles) * clock_period_ps; }
   uint64_t egress_ps() const { return uint64_t(stages * stage_cycles + deparser_cycles) * clock_period_ps; }
@@ -169,6 +173,7 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   switch_counters counters() const;
   const traffic_manager& tm() const { return tm_; }
   deter_queue_log* deter_log = nullptr;   // DETER: log every packet's queue on enqueue (null: off)
+  lossradar_switch_hook* lossradar = nullptr;   // LossRadar's meters at the end of ingress (null: off)
   const load_balancer& lb() const { return lb_; }
   const flowcut_table* flowcut() const { return lb_.flowcut() ? &lb_.flowcut()->table() : nullptr; }
   void lb_advance(uint64_t now_ps) { lb_.advance(now_ps); }
@@ -211,8 +216,9 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
 
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   void end_of_elaboration() override;
-  void drop(packet& p, uint64_t drop_counters::*reason);
   void trace_port(unsigned port, uint64_t now);   // --vcd: the port's queue and ECN marks
+  // out: the output port the ingress chose (-1: dropped before, or not known).
+  void drop(packet& p, uint64_t drop_counters::*reason, int out = -1);
   void arm(waker& w, uint64_t at);
   uint64_t edge(uint64_t t) const { return (t + cfg_.clock_period_ps - 1) / cfg_.clock_period_ps * cfg_.clock_period_ps; }
 

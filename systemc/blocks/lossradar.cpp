@@ -1,0 +1,123 @@
+#include "blocks/lossradar.h"
+
+#include <stdexcept>
+
+namespace netasic {
+namespace {
+
+// One of the k hash functions: a 64-bit finaliser (MurmurHash3's fmix64) over the signature,
+// keyed by the meter's seed and the hash's number, standing in for the switch's CRC units.
+uint64_t mix(uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xFF51AFD7ED558CCDull;
+  x ^= x >> 33;
+  x *= 0xC4CEB9FE1A85EC53ull;
+  return x ^ (x >> 33);
+}
+
+}  // namespace
+
+lossradar_sig lossradar_signature(const packet& p, lossradar_sig_kind kind) {
+  lossradar_sig s;
+  s.a = uint64_t(p.ip.src) << 32 | p.ip.dst;
+  s.b = uint64_t(p.l4_src_port()) << 48 | uint64_t(p.l4_dst_port()) << 32 | uint64_t(p.ip.protocol) << 16 |
+        p.ip.identification;
+  if (kind == lossradar_sig_kind::extended) {
+    const bool syn = p.is_tcp() && (p.tcp.flags & tcp_header::flag_syn);
+    // The model's switches do not decrement TTL, so the downstream meter's TTL + h is the TTL itself.
+    s.ext = uint16_t((syn ? 1u : 0u) << 15 | (p.ip.ttl ? 1u : 0u) << 14 | (p.lr_stamp_us & 0x3FFFu));
+  }
+  return s;
+}
+
+lossradar_digest::lossradar_digest(unsigned cells, unsigned hashes, uint64_t seed)
+    : cells_(cells), k_(hashes), part_(hashes ? cells / hashes : 0), seed_(seed) {
+  if (hashes == 0 || cells == 0 || cells % hashes != 0)
+    throw std::invalid_argument("lossradar_digest: cells must be a non-zero multiple of hashes");
+}
+
+unsigned lossradar_digest::index(const lossradar_sig& s, unsigned i) const {
+  const uint64_t key = seed_ + 0x9E3779B97F4A7C15ull * (i + 1);
+  const uint64_t h = mix(mix(mix(s.a ^ key) ^ s.b) ^ s.ext);
+  return i * part_ + unsigned(h % part_);
+}
+
+void lossradar_digest::insert(const lossradar_sig& s) {
+  for (unsigned i = 0; i < k_; ++i) {
+    lossradar_cell& c = cells_[index(s, i)];
+    c.xor_sum.flip(s);
+    ++c.count;
+  }
+}
+
+void lossradar_digest::subtract(const lossradar_digest& o) {
+  for (size_t i = 0; i < cells_.size(); ++i) {
+    cells_[i].xor_sum.flip(o.cells_[i].xor_sum);
+    cells_[i].count -= o.cells_[i].count;
+  }
+}
+
+void lossradar_digest::add(const lossradar_digest& o) {
+  for (size_t i = 0; i < cells_.size(); ++i) {
+    cells_[i].xor_sum.flip(o.cells_[i].xor_sum);
+    cells_[i].count += o.cells_[i].count;
+  }
+}
+
+uint64_t lossradar_digest::packets() const {
+  uint64_t sum = 0;
+  for (const lossradar_cell& c : cells_) sum += c.count;
+  return k_ ? sum / k_ : 0;
+}
+
+bool lossradar_digest::empty() const {
+  for (const lossradar_cell& c : cells_)
+    if (c.count || !c.xor_sum.zero()) return false;
+  return true;
+}
+
+void lossradar_digest::clear() {
+  for (lossradar_cell& c : cells_) c = lossradar_cell{};
+}
+
+bool lossradar_digest::operator==(const lossradar_digest& o) const {
+  if (cells_.size() != o.cells_.size()) return false;
+  for (size_t i = 0; i < cells_.size(); ++i)
+    if (cells_[i].count != o.cells_[i].count || cells_[i].xor_sum != o.cells_[i].xor_sum) return false;
+  return true;
+}
+
+lossradar_peel lossradar_digest::peel() const {
+  std::vector<lossradar_cell> c = cells_;
+  // A cell is pure when it holds one packet: count 1, and that packet's hash of this part
+  // points back here (a check the count alone cannot give once a cell is overloaded).
+  auto pure = [&](unsigned i) { return c[i].count == 1 && index(c[i].xor_sum, i / part_) == i; };
+  std::vector<unsigned> todo;
+  for (unsigned i = 0; i < c.size(); ++i)
+    if (pure(i)) todo.push_back(i);
+  lossradar_peel r;
+  while (!todo.empty()) {
+    const unsigned i = todo.back();
+    todo.pop_back();
+    if (!pure(i)) continue;
+    const lossradar_sig s = c[i].xor_sum;
+    r.losses.push_back(s);
+    for (unsigned h = 0; h < k_; ++h) {
+      const unsigned j = index(s, h);
+      c[j].xor_sum.flip(s);
+      --c[j].count;
+      if (pure(j)) todo.push_back(j);
+    }
+  }
+  uint64_t left = 0;
+  bool clean = true;
+  for (const lossradar_cell& x : c) {
+    left += x.count;
+    clean = clean && x.count == 0 && x.xor_sum.zero();
+  }
+  r.complete = clean;
+  r.undecoded = k_ ? left / k_ : 0;
+  return r;
+}
+
+}  // namespace netasic

@@ -1,0 +1,312 @@
+#include "run/lossradar_collector.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "fabric/fabric.h"
+#include "output/csv.h"
+
+namespace netasic {
+namespace {
+
+constexpr uint64_t ps_per_us = 1'000'000;
+
+// The drop log's reasons as the analyzer's classes: what each should be classified as.
+loss_class truth_class(const std::string& reason) {
+  if (reason == "link_fault") return loss_class::random;
+  if (reason == "black_hole") return loss_class::black_hole;
+  if (reason == "buffer_full" || reason == "queue_limit" || reason == "dynamic_threshold" || reason == "headroom")
+    return loss_class::congestion;
+  return loss_class::unknown;
+}
+
+using packet_key = std::tuple<uint32_t, uint32_t, uint16_t, uint16_t, uint8_t, uint16_t>;
+packet_key key_of(const lossradar_sig& s) { return {s.src(), s.dst(), s.sport(), s.dport(), s.proto(), s.ip_id()}; }
+packet_key key_of(const drop_record& r) { return {r.src, r.dst, r.sport, r.dport, r.proto, r.ip_id}; }
+
+nlohmann::json pct(uint64_t num, uint64_t den) {
+  if (den == 0) return nullptr;
+  return 100.0 * double(num) / double(den);
+}
+
+}  // namespace
+
+// A host NIC's meter on one of its link's directions.
+struct lossradar_collector::host_hook : lossradar_link_hook {
+  lossradar_collector* c = nullptr;
+  unsigned seg = 0;
+  bool up = false;   // the NIC sends on this direction: its upstream meter
+  void sent(packet& p, uint64_t now) override {
+    if (up && !is_internal(p)) c->upstream(seg, p, now);
+  }
+  void arrived(packet& p, uint64_t now) override {
+    if (!up && !is_internal(p)) c->downstream(seg, p, now);
+  }
+};
+
+lossradar_collector::lossradar_collector(fabric& fab) : fab_(fab), cfg_(fab.config().lossradar) {
+  const topology& t = fab.config().topo;
+  for (unsigned li = 0; li < t.links.size(); ++li)
+    for (uint8_t dir : {0, 1}) {
+      const topo_link& l = t.links[li];
+      const unsigned from = dir ? l.b : l.a, to = dir ? l.a : l.b;
+      segment s;
+      s.name = fmt::format("{}:p{}>{}:p{}", t.nodes[from].name, l.port_on(from), t.nodes[to].name, l.port_on(to));
+      // Both ends of a segment hash alike; each segment its own seed (per-switch hash seeds).
+      const uint64_t seed = fab.config().seed * 0x2545F4914F6CDD1Dull + li * 2 + dir;
+      for (meter* m : {&s.up, &s.down})
+        for (lossradar_digest& d : m->d) d = lossradar_digest(cfg_.cells, cfg_.hashes, seed);
+      seg_.push_back(std::move(s));
+    }
+  out_seg_.resize(t.switches.size());
+  in_seg_.resize(t.switches.size());
+  for (unsigned sw = 0; sw < t.switches.size(); ++sw) {
+    const unsigned node = t.switches[sw];
+    for (unsigned li : t.nodes[node].port_link) {
+      const unsigned away = t.links[li].a == node ? 0 : 1;
+      out_seg_[sw].push_back(li * 2 + away);
+      in_seg_[sw].push_back(li * 2 + (1 - away));
+    }
+    fab.switches()[sw]->lossradar = this;
+  }
+  for (unsigned h = 0; h < t.hosts.size(); ++h) {
+    const unsigned node = t.hosts[h];
+    const unsigned li = t.nodes[node].port_link[0];
+    const unsigned away = t.links[li].a == node ? 0 : 1;
+    packet_link& pl = *fab.links()[li];
+    for (unsigned dir : {0u, 1u}) {
+      auto hook = std::make_unique<host_hook>();
+      hook->c = this;
+      hook->seg = li * 2 + dir;
+      hook->up = dir == away;
+      (dir ? pl.b_to_a : pl.a_to_b).meter = hook.get();
+      host_hooks_.push_back(std::move(hook));
+    }
+  }
+  fab.stats.log = &log_;
+}
+
+lossradar_collector::~lossradar_collector() {
+  if (fab_.stats.log == &log_) fab_.stats.log = nullptr;
+}
+
+void lossradar_collector::ingress_end(unsigned sw, unsigned in_port, unsigned out_port, packet& p, uint64_t now) {
+  // The downstream meter files the packet under the batch the last upstream meter gave it; the
+  // upstream meter then stages its own (§5.6: written to the header after the downstream update).
+  downstream(in_seg_[sw][in_port], p, now);
+  upstream(out_seg_[sw][out_port], p, now);
+}
+
+void lossradar_collector::upstream(unsigned seg, packet& p, uint64_t now) {
+  const uint64_t batch = now / cfg_.batch_ps;
+  p.lr_batch = uint8_t(batch);
+  p.lr_stamp_us = uint16_t(now / ps_per_us & 0x3FFF);
+  seg_[seg].up.d[batch & 1].insert(lossradar_signature(p, cfg_.sig));
+  highest_batch_ = std::max(highest_batch_, batch);
+  if (!pending_) {   // the collection of this batch, T + timeout after it ends
+    pending_ = true;
+    pending_batch_ = batch;
+    fab_.events().schedule((batch + 1) * cfg_.batch_ps + cfg_.timeout_ps, *this);
+  }
+}
+
+void lossradar_collector::downstream(unsigned seg, packet& p, uint64_t now) {
+  // The batch the packet carries, as the latest batch at or before now with those 8 bits.
+  const uint64_t cur = now / cfg_.batch_ps;
+  const uint64_t batch = cur - uint8_t(uint8_t(cur) - p.lr_batch);
+  if (any_collected_ && batch <= collected_through_) {
+    ++late_;   // its batch was already read out: past T + timeout (raise telemetry.lossradar_timeout)
+    return;
+  }
+  seg_[seg].down.d[batch & 1].insert(lossradar_signature(p, cfg_.sig));
+}
+
+void lossradar_collector::wake(uint64_t) {
+  collect(pending_batch_);
+  pending_ = false;
+  if (highest_batch_ > pending_batch_) {
+    pending_ = true;
+    ++pending_batch_;
+    fab_.events().schedule((pending_batch_ + 1) * cfg_.batch_ps + cfg_.timeout_ps, *this);
+  }
+}
+
+void lossradar_collector::collect(uint64_t batch) {
+  ++batches_;
+  const unsigned parity = unsigned(batch & 1);
+  for (unsigned s = 0; s < seg_.size(); ++s) {
+    lossradar_digest& up = seg_[s].up.d[parity];
+    lossradar_digest& down = seg_[s].down.d[parity];
+    if (!(up == down)) {
+      exported e{batch, s, up};
+      e.diff.subtract(down);
+      exports_.push_back(std::move(e));
+    }
+    up.clear();
+    down.clear();
+  }
+  any_collected_ = true;
+  collected_through_ = batch;
+}
+
+void lossradar_collector::finish() {
+  // The batches still live when the run stopped: what is in flight then is listed too (and
+  // matches no drop).
+  if (pending_)
+    for (uint64_t b = pending_batch_; b <= highest_batch_; ++b) collect(b);
+  pending_ = false;
+  decode();
+  score();
+}
+
+void lossradar_collector::decode() {
+  for (const exported& e : exports_) {
+    const lossradar_peel r = e.diff.peel();
+    if (!r.complete) {
+      ++failed_digests_;
+      undecoded_ += r.undecoded;
+    }
+    const uint64_t base_us = e.batch * cfg_.batch_ps / ps_per_us;
+    for (const lossradar_sig& s : r.losses) {
+      lossradar_listing l;
+      l.segment = e.seg;
+      l.loss.sig = s;
+      l.loss.batch = e.batch;
+      // The 14-bit stamp back to a time: the batch is shorter than its 16384 us wrap.
+      if (cfg_.sig == lossradar_sig_kind::extended)
+        l.loss.t_ps = (base_us + uint16_t(s.stamp_us() - base_us) % 16384u) * ps_per_us;
+      else
+        l.loss.t_ps = e.batch * cfg_.batch_ps;
+      listed_.push_back(l);
+    }
+  }
+  if (cfg_.sig != lossradar_sig_kind::extended) return;   // the analyzer needs the timestamps and flags
+  std::map<unsigned, std::vector<size_t>> by_seg;
+  for (size_t i = 0; i < listed_.size(); ++i) by_seg[listed_[i].segment].push_back(i);
+  for (auto& [s, idx] : by_seg) {
+    // In time order, which lossradar_analyze's stable sort keeps: v[j] stays listed_[idx[j]].
+    std::stable_sort(idx.begin(), idx.end(), [&](size_t x, size_t y) { return listed_[x].loss.t_ps < listed_[y].loss.t_ps; });
+    std::vector<analyzed_loss> v;
+    for (size_t i : idx) v.push_back(listed_[i].loss);
+    lossradar_analyze(v, cfg_.analyzer);
+    for (size_t j = 0; j < idx.size(); ++j) listed_[idx[j]].loss = v[j];
+  }
+}
+
+int lossradar_collector::truth_segment(const drop_record& r) const {
+  if (r.on_link) return int(r.index * 2 + r.dir);
+  if (r.out_port >= 0) return int(out_seg_[r.index][unsigned(r.out_port)]);
+  return int(in_seg_[r.index][unsigned(r.in_port)]);
+}
+
+void lossradar_collector::score() {
+  // Each listing against the drop log: the same packet (5-tuple and IP_ID) dropped in the same
+  // segment, each record used once.
+  std::map<std::pair<unsigned, packet_key>, std::vector<int>> open;
+  for (size_t i = 0; i < log_.records.size(); ++i)
+    open[{unsigned(truth_segment(log_.records[i])), key_of(log_.records[i])}].push_back(int(i));
+  listed_by_record_.assign(log_.records.size(), -1);
+  for (size_t i = 0; i < listed_.size(); ++i) {
+    auto it = open.find({listed_[i].segment, key_of(listed_[i].loss.sig)});
+    if (it == open.end() || it->second.empty()) continue;
+    listed_[i].truth = it->second.front();
+    it->second.erase(it->second.begin());
+    listed_by_record_[size_t(listed_[i].truth)] = int(i);
+  }
+}
+
+nlohmann::json lossradar_collector::fault_scores() const {
+  const fabric_config& fc = fab_.config();
+  const topology& t = fc.topo;
+  nlohmann::json out = nlohmann::json::array();
+  // One fault: the records it caused, and the listings classified as it at its place.
+  auto score = [&](const std::string& what, auto caused, auto claimed) {
+    uint64_t dropped = 0, listed = 0, classified = 0, correct = 0;
+    for (size_t i = 0; i < log_.records.size(); ++i)
+      if (caused(log_.records[i])) {
+        ++dropped;
+        if (listed_by_record_[i] >= 0) ++listed;
+      }
+    for (const lossradar_listing& l : listed_)
+      if (claimed(l)) {
+        ++classified;
+        if (l.truth >= 0 && caused(log_.records[size_t(l.truth)])) ++correct;
+      }
+    out.push_back({{"fault", what}, {"dropped_packets", dropped}, {"listed_packets", listed},
+                   {"classified_packets", classified}, {"precision_pct", pct(correct, classified)},
+                   {"recall_pct", pct(correct, dropped)}});
+  };
+  for (const fault_config::link_drop& f : fc.faults.link_drops) {
+    const unsigned seg = f.link * 2 + f.dir;
+    score(fmt::format("link_drop {} {}", seg_[seg].name, f.rate),
+          [&](const drop_record& r) { return r.reason == "link_fault" && r.on_link && r.index * 2 + r.dir == seg; },
+          [&](const lossradar_listing& l) { return l.segment == seg && l.loss.cls == loss_class::random; });
+  }
+  for (const fault_config::black_hole& b : fc.faults.black_holes) {
+    const std::vector<unsigned>& into = in_seg_[b.sw];
+    score(fmt::format("black_hole {} {} from {} us", t.nodes[t.switches[b.sw]].name, t.nodes[t.hosts[b.host]].name,
+                      double(b.from_ps) / double(ps_per_us)),
+          [&](const drop_record& r) { return r.reason == "black_hole" && !r.on_link && r.index == b.sw && host_of_ip(r.dst) == b.host; },
+          [&](const lossradar_listing& l) {
+            return l.loss.cls == loss_class::black_hole && host_of_ip(l.loss.sig.dst()) == b.host &&
+                   std::find(into.begin(), into.end(), l.segment) != into.end();
+          });
+  }
+  return out;
+}
+
+nlohmann::json lossradar_collector::summary() const {
+  uint64_t matched = 0;
+  for (const lossradar_listing& l : listed_) matched += l.truth >= 0;
+  const unsigned sig_bits = cfg_.sig == lossradar_sig_kind::extended ? 136 : 120;
+  nlohmann::json s = {
+      {"cells", cfg_.cells}, {"hashes", cfg_.hashes}, {"batch_us", double(cfg_.batch_ps) / double(ps_per_us)},
+      {"digest_bytes", uint64_t(cfg_.cells) * (sig_bits + 32) / 8}, {"segments", seg_.size()},
+      {"batches", batches_}, {"exported_digests", exports_.size()}, {"failed_digests", failed_digests_},
+      {"dropped_packets", log_.records.size()}, {"listed_packets", listed_.size()}, {"matched_packets", matched},
+      {"unmatched_packets", listed_.size() - matched}, {"undecoded_packets", undecoded_}, {"late_packets", late_},
+      {"detected_pct", pct(matched, log_.records.size())}};
+  if (cfg_.sig == lossradar_sig_kind::extended) {
+    for (loss_class c : {loss_class::congestion, loss_class::random, loss_class::black_hole}) {
+      uint64_t truth = 0, classified = 0, correct = 0;
+      for (const drop_record& r : log_.records) truth += truth_class(r.reason) == c;
+      for (const lossradar_listing& l : listed_)
+        if (l.loss.cls == c) {
+          ++classified;
+          if (l.truth >= 0 && truth_class(log_.records[size_t(l.truth)].reason) == c) ++correct;
+        }
+      s["classes"][loss_class_name(c)] = {{"true_packets", truth}, {"classified_packets", classified},
+                                          {"precision_pct", pct(correct, classified)}, {"recall_pct", pct(correct, truth)}};
+    }
+    s["faults"] = fault_scores();
+  }
+  return s;
+}
+
+std::string lossradar_collector::losses_csv() const {
+  std::string out = "batch,segment,t_us,src_host,dst_host,sport,dport,proto,ip_id,syn,class,truth_reason\n";
+  for (const lossradar_listing& l : listed_) {
+    const lossradar_sig& s = l.loss.sig;
+    out += fmt::format("{},{},{:.3f},{},{},{},{},{},{},{},{},{}\n", l.loss.batch, csv_escape(seg_[l.segment].name),
+                       double(l.loss.t_ps) / double(ps_per_us), host_of_ip(s.src()), host_of_ip(s.dst()), s.sport(),
+                       s.dport(), s.proto(), s.ip_id(), int(s.syn()), loss_class_name(l.loss.cls),
+                       l.truth >= 0 ? log_.records[size_t(l.truth)].reason : "none");
+  }
+  return out;
+}
+
+std::string lossradar_collector::drops_csv() const {
+  std::string out = "t_us,reason,segment,src_host,dst_host,sport,dport,proto,ip_id,listed\n";
+  for (size_t i = 0; i < log_.records.size(); ++i) {
+    const drop_record& r = log_.records[i];
+    out += fmt::format("{:.6f},{},{},{},{},{},{},{},{},{}\n", double(r.t_ps) / double(ps_per_us), r.reason,
+                       csv_escape(seg_[unsigned(truth_segment(r))].name), host_of_ip(r.src), host_of_ip(r.dst), r.sport,
+                       r.dport, r.proto, r.ip_id, int(listed_by_record_.empty() ? 0 : listed_by_record_[i] >= 0));
+  }
+  return out;
+}
+
+}  // namespace netasic
