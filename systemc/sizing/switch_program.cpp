@@ -186,6 +186,8 @@ void flowradar_program(program& p, const switch_program_inputs& in) {
     p.registers.push_back(register_decl{"flowradar", fmt::format("fr_packets_{}", i), n, f.packet_count_bits, false, true, gress::ingress, {}, k});
   }
   p.phv.push_back(phv_decl{"flowradar", "fr_new_flow", 8});
+}
+
 // LossRadar (thesis §5.6, the P4 implementation): at the end of ingress, the upstream meters'
 // register arrays, then the downstream meters'. Each meter kind holds 2 batches x ports digests
 // of n_cell cells (cell index i + (b * n_port + p) * n_cell); with the cells split into k parts,
