@@ -17,6 +17,8 @@
 #include "common/rng.h"
 #include "cosim/harness/cosim_bench.h"
 #include "Viterative_divider.h"
+#include "Viterative_divider_set2.h"
+#include "rtl_bench_sets.h"
 
 namespace netasic::cosim {
 namespace {
@@ -26,6 +28,12 @@ __extension__ typedef unsigned __int128 u128;
 // The RTL's default parameters: HPCC's Wc * eta (56 bits) / U (23 bits) for a 32-bit window.
 struct hpcc_widths {
   static constexpr unsigned x_bits = 56, n_bits = 23, q_bits = 32;
+};
+
+// The second set (rtl/bench_sets.txt): the full 64-bit quotient of the table's dividend port.
+struct set2_widths {
+  static constexpr unsigned x_bits = set2::iterative_divider::X_BITS, n_bits = 23, q_bits = set2::iterative_divider::Q_BITS;
+  static_assert(set2::iterative_divider::count == 2, "iterative_divider bench: reads X_BITS and Q_BITS of its second set only");
 };
 
 struct division {
@@ -172,6 +180,9 @@ class iterative_divider_bench : public bench {
 
 std::unique_ptr<bench> make_iterative_divider_bench() {
   return std::make_unique<iterative_divider_bench<Viterative_divider, hpcc_widths>>();
+}
+std::unique_ptr<bench> make_iterative_divider_set2_bench() {
+  return std::make_unique<iterative_divider_bench<Viterative_divider_set2, set2_widths>>();
 }
 
 }  // namespace netasic::cosim

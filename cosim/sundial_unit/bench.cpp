@@ -37,13 +37,14 @@
 #include "common/rng.h"
 #include "cosim/harness/cosim_bench.h"
 #include "Vsundial_unit.h"
+#include "Vsundial_unit_set2.h"
+#include "rtl_bench_sets.h"
 
 namespace netasic::cosim {
 namespace {
 
 __extension__ typedef __int128 i128;
 
-constexpr uint32_t ports = 64;               // the RTL's PORTS
 constexpr uint64_t period_ps = 1000;
 enum op : uint8_t { op_none, op_parent, op_tx_mask, op_eps_base, op_link_delay, op_first, op_second, op_root, op_evict };
 
@@ -94,11 +95,15 @@ uint64_t mask_of(const std::vector<uint32_t>& v) {
   return m;
 }
 
+template <class V, uint32_t ports>   // the RTL's PORTS
 class sundial_unit_bench : public bench {
+  static_assert(ports >= 1 && ports <= 64, "sundial_unit bench: PORTS must be in [1, 64] (tx_mask is one 64-bit word)");
+  static constexpr uint64_t port_mask = ports == 64 ? UINT64_MAX : (uint64_t(1) << (ports % 64)) - 1;
+
  public:
   void reset(uint64_t seed) override {
     rng_ = std::make_unique<rng>(seed);
-    rtl_ = std::make_unique<dut<Vsundial_unit>>();
+    rtl_ = std::make_unique<dut<V>>();
     script_.clear();
     make_directed();
     core_.reset();
@@ -490,7 +495,7 @@ class sundial_unit_bench : public bench {
       const uint64_t k = rng_->below(6);
       const uint32_t port = uint32_t(rng_->below(8) == 0 ? rng_->below(ports + 4) : rng_->below(4));
       if (k == 0) a = cmd(op_parent, port, 0, a.when);
-      else if (k == 1) a = cmd(op_tx_mask, 0, rng_->next(), a.when);
+      else if (k == 1) a = cmd(op_tx_mask, 0, rng_->next() & (rng_->below(8) == 0 ? UINT64_MAX : port_mask), a.when);
       else if (k == 2) a = cmd(op_eps_base, 0, rng_->below(4) == 0 ? rng_->below(uint64_t(1) << 40) : rng_->below(20'000), a.when);
       else if (k == 3) a = cmd(op_link_delay, port, rng_->below(16) == 0 ? uint64_t(-int64_t(rng_->below(9) + 1)) : rng_->below(10'000'000), a.when);
       else if (k == 4) a = cmd(op_first, 0, rng_->below(32) == 0 ? 0 : 1 + rng_->below(40), a.when);
@@ -504,7 +509,7 @@ class sundial_unit_bench : public bench {
   }
 
   std::unique_ptr<rng> rng_;
-  std::unique_ptr<dut<Vsundial_unit>> rtl_;
+  std::unique_ptr<dut<V>> rtl_;
   std::unique_ptr<oscillator> osc_;
   std::unique_ptr<sundial_unit> core_;
   sundial_regs regs_;
@@ -519,6 +524,10 @@ class sundial_unit_bench : public bench {
 
 }  // namespace
 
-std::unique_ptr<bench> make_sundial_unit_bench() { return std::make_unique<sundial_unit_bench>(); }
+std::unique_ptr<bench> make_sundial_unit_bench() { return std::make_unique<sundial_unit_bench<Vsundial_unit, 64>>(); }
+std::unique_ptr<bench> make_sundial_unit_set2_bench() {
+  static_assert(set2::sundial_unit::count == 1, "sundial_unit bench: reads PORTS of its second set only");
+  return std::make_unique<sundial_unit_bench<Vsundial_unit_set2, uint32_t(set2::sundial_unit::PORTS)>>();
+}
 
 }  // namespace netasic::cosim
