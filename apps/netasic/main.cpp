@@ -294,6 +294,7 @@ int sc_main(int argc, char** argv) {
   cosim->add_option("--vcd", co.vcd, "Write the RTL's signals for the whole run to this file");
   cosim->add_option("--mismatch-vcd", co.mismatch_vcd, "Where the cycles around a mismatch go (default BLOCK_mismatch.vcd)");
   cosim->add_flag("--no-timing", co_no_timing, "Skip timing the core and the RTL alone");
+  cosim->add_option("-p,--param", co.params, "The bench's second parameter set (rtl/bench_sets.txt): -p ENTRIES=4096 (repeatable)");
 
   // synth
   std::string sy_block, rtl_dir = NETASIC_RTL_DIR;

@@ -44,6 +44,7 @@
 #include <cstdio>
 #include <deque>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -53,13 +54,21 @@
 #include "cosim/harness/cosim_bench.h"
 #include "cosim/balance_sketch/balance_sketch_rtl.h"
 #include "Vbalance_sketch.h"
+#include "Vbalance_sketch_set2.h"
+#include "rtl_bench_sets.h"
 
 
 namespace netasic::cosim {
 namespace {
 
 // The parameters the RTL was Verilated with, as the RTL-in-the-loop adapter knows them.
-balance_sketch_config base_config() { return balance_sketch_rtl::rtl_parameters(); }
+// The RTL's parameters (the adapter's, its defaults) with BUCKETS and CELLS as Verilated.
+balance_sketch_config base_config(uint32_t buckets, uint32_t cells) {
+  balance_sketch_config c = balance_sketch_rtl::rtl_parameters();
+  c.buckets = buckets;
+  c.cells = cells;
+  return c;
+}
 
 unsigned clog2(uint64_t v) {
   unsigned b = 0;
@@ -80,6 +89,7 @@ struct step_t {
   packet p;
 };
 
+template <class Model, uint32_t rtl_buckets, uint32_t rtl_cells>
 class balance_sketch_bench : public bench {
  public:
 #ifdef NETASIC_BS_BENCH_STATS
@@ -100,7 +110,7 @@ class balance_sketch_bench : public bench {
   }
 #endif
   void reset(uint64_t seed) override {
-    cfg_ = base_config();
+    cfg_ = base_config(rtl_buckets, rtl_cells);
     const uint64_t wrap = cfg_.timestamp_bits >= 20 ? (uint64_t(1) << 20) : (uint64_t(1) << cfg_.timestamp_bits);
     switch (seed % 3) {
       case 0:   // the paper's: slice = δ
@@ -139,7 +149,7 @@ class balance_sketch_bench : public bench {
     build_pools();
     build_directed();
 
-    rtl_ = std::make_unique<dut<Vbalance_sketch>>();
+    rtl_ = std::make_unique<dut<Model>>();
     auto& m = *rtl_;
     m->cfg_slice_ps = slice_;
     m->cfg_delta_slices = uint32_t(nd_);
@@ -185,7 +195,7 @@ class balance_sketch_bench : public bench {
   }
 
   std::string parameters() const override {
-    const balance_sketch_config k = base_config();
+    const balance_sketch_config k = base_config(rtl_buckets, rtl_cells);
     return "BUCKETS=" + std::to_string(k.buckets) + " CELLS=" + std::to_string(k.cells) +
            " FINGERPRINT_BITS=" + std::to_string(k.fingerprint_bits) + " VOTE_BITS=" + std::to_string(k.vote_bits) +
            " TIMESTAMP_BITS=" + std::to_string(k.timestamp_bits) + " NEXT_HOPS=" + std::to_string(k.next_hops) +
@@ -396,7 +406,7 @@ class balance_sketch_bench : public bench {
 
   balance_sketch_config cfg_;
   std::unique_ptr<balance_sketch> core_;
-  std::unique_ptr<dut<Vbalance_sketch>> rtl_;
+  std::unique_ptr<dut<Model>> rtl_;
   std::unique_ptr<rng> rng_;
   uint64_t slice_ = 0, nd_ = 0, nD_ = 0;
   uint64_t now_ = 0, cycle_ = 0;
@@ -417,6 +427,15 @@ class balance_sketch_bench : public bench {
 
 }  // namespace
 
-std::unique_ptr<bench> make_balance_sketch_bench() { return std::make_unique<balance_sketch_bench>(); }
+std::unique_ptr<bench> make_balance_sketch_bench() {
+  const balance_sketch_config r = balance_sketch_rtl::rtl_parameters();
+  if (r.buckets != 250 || r.cells != 1) throw std::logic_error("balance_sketch bench: the RTL's defaults differ from the bench's");
+  return std::make_unique<balance_sketch_bench<Vbalance_sketch, 250, 1>>();
+}
+std::unique_ptr<bench> make_balance_sketch_set2_bench() {
+  static_assert(set2::balance_sketch::count == 2, "balance_sketch bench: reads BUCKETS and CELLS of its second set only");
+  return std::make_unique<balance_sketch_bench<Vbalance_sketch_set2, uint32_t(set2::balance_sketch::BUCKETS),
+                                               uint32_t(set2::balance_sketch::CELLS)>>();
+}
 
 }  // namespace netasic::cosim

@@ -8,16 +8,21 @@
 #include "common/rng.h"
 #include "cosim/harness/cosim_bench.h"
 #include "Vcrc_hash.h"
+#include "Vcrc_hash_set2.h"
+#include "rtl_bench_sets.h"
 
 namespace netasic::cosim {
 namespace {
 
-constexpr unsigned key_bytes = 13;
-
+// V: the Verilated model; key_bytes: its KEY_BYTES (13, the 5-tuple, or the second set's).
+template <class V, unsigned key_bytes>
 class crc_hash_bench : public bench {
+  static constexpr unsigned words = (key_bytes * 8 + 31) / 32;
+  static_assert(words > 2, "crc_hash bench: KEY_BYTES above 8 (in_key is a wide port)");
+
  public:
   void reset(uint64_t seed) override {
-    rtl_ = std::make_unique<dut<Vcrc_hash>>();
+    rtl_ = std::make_unique<dut<V>>();
     rng_ = std::make_unique<rng>(seed);
     cycle_ = 0;
     valid_ = false;
@@ -54,7 +59,7 @@ class crc_hash_bench : public bench {
       m->in_valid = valid;
       m->in_seed = seed;
       // Byte 0 is the top byte of in_key; Verilator packs 32-bit words from the LSB.
-      for (unsigned w = 0; w < 4; ++w) m->in_key[w] = 0;
+      for (unsigned w = 0; w < words; ++w) m->in_key[w] = 0;
       for (unsigned i = 0; i < key_bytes; ++i) {
         const unsigned bit = (key_bytes - 1 - i) * 8;
         m->in_key[bit / 32] |= uint32_t(key[i]) << (bit % 32);
@@ -68,12 +73,14 @@ class crc_hash_bench : public bench {
     }
   }
 
-  std::string parameters() const override { return "WIDTH=32 POLY=0x04C11DB7 REFLECT=1 XOROUT=0xFFFFFFFF KEY_BYTES=13"; }
+  std::string parameters() const override {
+    return "WIDTH=32 POLY=0x04C11DB7 REFLECT=1 XOROUT=0xFFFFFFFF KEY_BYTES=" + std::to_string(key_bytes);
+  }
   void trace(VerilatedVcdC* vcd) override { rtl_->trace(vcd); }
 
  private:
   const crc_engine crc_ = crc_engine::crc32();
-  std::unique_ptr<dut<Vcrc_hash>> rtl_;
+  std::unique_ptr<dut<V>> rtl_;
   std::unique_ptr<rng> rng_;
   uint64_t cycle_ = 0;
   bool valid_ = false;     // the core's registered outputs
@@ -82,6 +89,10 @@ class crc_hash_bench : public bench {
 
 }  // namespace
 
-std::unique_ptr<bench> make_crc_hash_bench() { return std::make_unique<crc_hash_bench>(); }
+std::unique_ptr<bench> make_crc_hash_bench() { return std::make_unique<crc_hash_bench<Vcrc_hash, 13>>(); }
+std::unique_ptr<bench> make_crc_hash_set2_bench() {
+  static_assert(set2::crc_hash::count == 1, "crc_hash bench: reads KEY_BYTES of its second set only");
+  return std::make_unique<crc_hash_bench<Vcrc_hash_set2, unsigned(set2::crc_hash::KEY_BYTES)>>();
+}
 
 }  // namespace netasic::cosim

@@ -35,6 +35,8 @@
 #include "cosim/harness/cosim_bench.h"
 #include "cosim/flowlet_table/flowlet_table_rtl.h"
 #include "Vflowlet_table.h"
+#include "Vflowlet_table_set2.h"
+#include "rtl_bench_sets.h"
 
 namespace netasic::cosim {
 namespace {
@@ -42,8 +44,9 @@ namespace {
 constexpr unsigned lanes = 2;
 
 // The parameters the RTL was Verilated with, and a Delta of 9000.5 cycles (the ceiling matters).
-flowlet_config bench_config() {
+flowlet_config bench_config(uint32_t entries) {
   flowlet_config c = flowlet_table_rtl::rtl_parameters();
+  c.entries = entries;
   if (c.ports != lanes) throw std::logic_error("flowlet_table bench: built for 2 lanes");
   c.delta_ps = 9'000'500;
   return c;
@@ -61,11 +64,15 @@ void cmp(std::vector<mismatch>& out, const char* name, int lane, uint64_t core, 
   out.push_back({lane < 0 ? std::string(name) : std::string(name) + "[" + std::to_string(lane) + "]", core, rtl});
 }
 
+// V: the Verilated model; entries: its ENTRIES (the defaults, or the second set's).
+template <class V, uint32_t entries>
 class flowlet_table_bench : public bench {
+  static_assert(entries >= 64 && (entries & (entries - 1)) == 0, "flowlet_table bench: ENTRIES must be a power of two >= 64");
+
  public:
   void reset(uint64_t seed) override {
     core_ = std::make_unique<flowlet_table>(cfg_);
-    rtl_ = std::make_unique<dut<Vflowlet_table>>();
+    rtl_ = std::make_unique<dut<V>>();
     rng_ = std::make_unique<rng>(seed);
     cycle_ = 0;
     pos_ = 0;
@@ -74,7 +81,7 @@ class flowlet_table_bench : public bench {
     for (unsigned k = 0; k < 64; ++k) {
       // 16 indices in the first two rows and the last row; the high bits differ, so several
       // hashes share an entry (collisions).
-      const uint32_t index = k % 16 < 10 ? k % 16 : 65536 - 16 + k % 16;
+      const uint32_t index = k % 16 < 10 ? k % 16 : entries - 16 + k % 16;
       hot_.push_back(uint32_t(rng_->next() << 16) | index);
     }
     auto& m = *rtl_;
@@ -184,7 +191,7 @@ class flowlet_table_bench : public bench {
           in[j].hash = hot_[r.below(hot_.size())];
           break;
         case 4: case 5: case 6: {         // at the checker: its row this cycle and the next ones
-          const uint32_t i = uint32_t((pos_ + 65536 - 4 + r.below(24)) % 65536);
+          const uint32_t i = uint32_t((pos_ + entries - 4 + r.below(24)) % entries);
           in[j].hash = uint32_t(r.next() << 16) | i;
           break;
         }
@@ -227,9 +234,9 @@ class flowlet_table_bench : public bench {
       {d_lane{true, 0x7FFF0017, 3}, d_lane{true, 0x17, 4}},     // hits on 23 through other hashes
   };
 
-  const flowlet_config cfg_ = bench_config();
+  const flowlet_config cfg_ = bench_config(entries);
   std::unique_ptr<flowlet_table> core_;
-  std::unique_ptr<dut<Vflowlet_table>> rtl_;
+  std::unique_ptr<dut<V>> rtl_;
   std::unique_ptr<rng> rng_;
   std::vector<uint32_t> hot_;
   uint64_t cycle_ = 0;
@@ -239,6 +246,15 @@ class flowlet_table_bench : public bench {
 
 }  // namespace
 
-std::unique_ptr<bench> make_flowlet_table_bench() { return std::make_unique<flowlet_table_bench>(); }
+std::unique_ptr<bench> make_flowlet_table_bench() {
+  constexpr uint32_t rtl_default_entries = 65536;
+  if (flowlet_table_rtl::rtl_parameters().entries != rtl_default_entries)
+    throw std::logic_error("flowlet_table bench: the RTL's default ENTRIES differs from the bench's");
+  return std::make_unique<flowlet_table_bench<Vflowlet_table, rtl_default_entries>>();
+}
+std::unique_ptr<bench> make_flowlet_table_set2_bench() {
+  static_assert(set2::flowlet_table::count == 1, "flowlet_table bench: reads ENTRIES of its second set only");
+  return std::make_unique<flowlet_table_bench<Vflowlet_table_set2, uint32_t(set2::flowlet_table::ENTRIES)>>();
+}
 
 }  // namespace netasic::cosim

@@ -35,7 +35,8 @@ class bench {
   virtual void trace(VerilatedVcdC* vcd) = 0;
 };
 
-// A fresh bench for `block`; std::invalid_argument naming the benches there are otherwise.
-std::unique_ptr<bench> make_bench(const std::string& block);
+// A fresh bench for `block` at the parameter set `params` ("NAME=VALUE", empty = the RTL's
+// defaults); std::invalid_argument naming the benches, or the block's sets, there are otherwise.
+std::unique_ptr<bench> make_bench(const std::string& block, const std::vector<std::string>& params = {});
 
 }  // namespace netasic::cosim

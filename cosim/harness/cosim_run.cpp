@@ -16,7 +16,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 // Cycles per second of `cycles` steps on side `s` of a fresh bench.
 double time_side(const std::string& block, side s, const run_options& opt) {
-  auto b = make_bench(block);
+  auto b = make_bench(block, opt.params);
   b->reset(opt.seed);
   std::vector<mismatch> unused;
   const auto t0 = std::chrono::steady_clock::now();
@@ -29,7 +29,7 @@ double time_side(const std::string& block, side s, const run_options& opt) {
 // cycles [first, last] of the RTL, so the VCD stays small however long the run was.
 void write_window(const std::string& block, const run_options& opt, uint64_t first, uint64_t last,
                   const std::string& file) {
-  auto b = make_bench(block);
+  auto b = make_bench(block, opt.params);
   b->reset(opt.seed);
   VerilatedVcdC vcd;
   b->trace(&vcd);
@@ -48,7 +48,7 @@ void write_window(const std::string& block, const run_options& opt, uint64_t fir
 
 run_result run(const std::string& block, const run_options& opt) {
   run_result r;
-  auto b = make_bench(block);   // throws for an unknown block
+  auto b = make_bench(block, opt.params);   // throws for an unknown block or set
   b->reset(opt.seed);
   VerilatedVcdC vcd;
   if (!opt.vcd.empty()) {
@@ -84,7 +84,7 @@ run_result run(const std::string& block, const run_options& opt) {
 
 std::string describe(const std::string& block, const run_options& opt, const run_result& r) {
   std::ostringstream o;
-  auto b = make_bench(block);
+  auto b = make_bench(block, opt.params);
   o << "cosim " << block << "  (" << b->parameters() << ")  seed " << opt.seed << "\n";
   if (r.match) {
     o << "  " << r.cycles << " cycles, every output equal in every cycle\n";

@@ -16,8 +16,11 @@ struct mismatch {
 
 // The benches this build has, by block name (benches.cpp lists them).
 std::vector<std::string> bench_names();
+// The parameter sets `block`'s bench is built at, as "NAME=VALUE ..." ("" = the RTL's defaults).
+std::vector<std::string> bench_sets(const std::string& block);
 
 struct run_options {
+  std::vector<std::string> params;   // "NAME=VALUE": the bench's second set (rtl/bench_sets.txt), empty = defaults
   uint64_t cycles = 100000;
   uint64_t seed = 1;
   std::string vcd;              // whole lockstep run to this file ("" = none)

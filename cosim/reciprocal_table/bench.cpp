@@ -29,16 +29,27 @@
 #include "cosim/reciprocal_table/reciprocal_table_rtl.h"
 #include "blocks/reciprocal_table.h"
 #include "Vreciprocal_table.h"
+#include "Vreciprocal_table_set2.h"
+#include "rtl_bench_sets.h"
 
 namespace netasic::cosim {
 namespace {
 
-// The RTL's parameters (its defaults); reset() checks that the core's table has these sizes.
-constexpr unsigned input_bits = 22, mantissa_bits = 24, shift_bits = 6, x_bits = 64;
-constexpr uint32_t entries = 1400, octave_keys = 89;
-constexpr unsigned rtl_latency = 4;
-constexpr uint64_t top = uint64_t(1) << input_bits;
-constexpr uint64_t n_port_max = (uint64_t(1) << (input_bits + 1)) - 1;   // in_n is input_bits + 1 wide
+// The RTL's parameters: its defaults (the table of epsilon 1/128), and its second set
+// (rtl/bench_sets.txt). reset() checks that the core's table, built with input_bits and
+// mantissa_bits, has these sizes.
+struct default_table {
+  static constexpr unsigned input_bits = 22, mantissa_bits = 24, shift_bits = 6;
+  static constexpr uint32_t entries = 1400;
+};
+struct set2_table {
+  static_assert(set2::reciprocal_table::count == 4,
+                "reciprocal_table bench: reads INPUT_BITS, MANTISSA_BITS, ENTRIES and SHIFT_BITS of its second set only");
+  static constexpr unsigned input_bits = unsigned(set2::reciprocal_table::INPUT_BITS);
+  static constexpr unsigned mantissa_bits = unsigned(set2::reciprocal_table::MANTISSA_BITS);
+  static constexpr unsigned shift_bits = unsigned(set2::reciprocal_table::SHIFT_BITS);
+  static constexpr uint32_t entries = uint32_t(set2::reciprocal_table::ENTRIES);
+};
 
 unsigned bit_length(uint64_t v) {
   unsigned n = 0;
@@ -57,12 +68,24 @@ struct expected {
   uint64_t quotient = 0, mantissa = 0, shift = 0;
 };
 
+template <class V, class P>
 class reciprocal_table_bench : public bench {
+  static constexpr unsigned input_bits = P::input_bits, mantissa_bits = P::mantissa_bits, shift_bits = P::shift_bits;
+  static constexpr unsigned x_bits = 64;
+  static constexpr uint32_t entries = P::entries, octave_keys = 89;   // about ln 2 / epsilon at every size
+  static constexpr unsigned rtl_latency = 4;
+  static constexpr uint64_t top = uint64_t(1) << input_bits;
+  static constexpr uint64_t n_port_max = (uint64_t(1) << (input_bits + 1)) - 1;   // in_n is input_bits + 1 wide
+  static_assert(input_bits >= 8 && input_bits <= 31, "reciprocal_table bench: INPUT_BITS in [8, 31]");
+
  public:
   void reset(uint64_t seed) override {
-    table_ = std::make_unique<reciprocal_table>(reciprocal_table_config{});
+    reciprocal_table_config c;
+    c.input_bits = input_bits;
+    c.mantissa_bits = mantissa_bits;
+    table_ = std::make_unique<reciprocal_table>(c);
     check_table();
-    rtl_ = std::make_unique<dut<Vreciprocal_table>>();
+    rtl_ = std::make_unique<dut<V>>();
     rng_ = std::make_unique<rng>(seed);
     cycle_ = 0;
     pipe_.fill(expected{});
@@ -141,7 +164,7 @@ class reciprocal_table_bench : public bench {
     auto fail = [](const std::string& what) { throw std::logic_error("reciprocal_table bench: " + what); };
     if (c.input_bits != input_bits || c.mantissa_bits != mantissa_bits || table_->entries() != entries ||
         table_->shift_bits() != shift_bits || table_->divide_cycles() != rtl_latency)
-      fail("the core's default table differs from the RTL's parameters");
+      fail("the core's table differs from the RTL's parameters");
     __extension__ typedef unsigned __int128 u128;
     const auto& keys = table_->keys();
     std::vector<uint32_t> per_octave(input_bits + 1, 0);
@@ -237,7 +260,7 @@ class reciprocal_table_bench : public bench {
   }
 
   std::unique_ptr<reciprocal_table> table_;
-  std::unique_ptr<dut<Vreciprocal_table>> rtl_;
+  std::unique_ptr<dut<V>> rtl_;
   std::unique_ptr<rng> rng_;
   uint64_t cycle_ = 0;
   std::vector<division> directed_;
@@ -247,6 +270,11 @@ class reciprocal_table_bench : public bench {
 
 }  // namespace
 
-std::unique_ptr<bench> make_reciprocal_table_bench() { return std::make_unique<reciprocal_table_bench>(); }
+std::unique_ptr<bench> make_reciprocal_table_bench() {
+  return std::make_unique<reciprocal_table_bench<Vreciprocal_table, default_table>>();
+}
+std::unique_ptr<bench> make_reciprocal_table_set2_bench() {
+  return std::make_unique<reciprocal_table_bench<Vreciprocal_table_set2, set2_table>>();
+}
 
 }  // namespace netasic::cosim
