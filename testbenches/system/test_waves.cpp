@@ -210,7 +210,7 @@ TEST(Waves, TracingChangesNoResultAndFstMatchesVcd) {
   ASSERT_EQ(netasic_cli(base + " --vcd '*' --out " + b.string()).code, 0);
   ASSERT_EQ(netasic_cli(base + " --fst --out " + c.string()).code, 0);
   auto strip = [](nlohmann::json j) {
-    for (const char* k : {"wall_time_s", "packet_hops_per_s", "peak_memory_bytes"}) j.erase(k);
+    for (const char* k : {"wall_time_s", "packet_hops_per_s", "peak_memory_bytes", "memory"}) j.erase(k);
     return j.dump();
   };
   for (const fs::path& x : {b, c}) {
