@@ -206,7 +206,14 @@ int sc_main(int argc, char** argv) {
                                   "globs name, at its exact time (e.g. 'leaf0.*,spine*.port0.pfc_pause.*'; see "
                                   "docs/outputs.md). Without patterns: the first switch's queues, PFC pause levels, "
                                   "ECN marks and tables (leaf0 in a leaf-spine), which keeps the demo's file small")
-                      ->expected(0, 1);
+                      ->expected(0, 1)
+                      ->check(CLI::Validator(
+                          [](std::string& v) {
+                            // A bare --vcd before the scenario would take the scenario's path as its pattern.
+                            const bool toml = v.size() > 5 && v.compare(v.size() - 5, 5, ".toml") == 0;
+                            return toml ? "'" + v + "' is a scenario file, not a signal pattern: put a bare --vcd after the scenario" : std::string();
+                          },
+                          "PATTERNS"));
   run->add_flag("--fst", fst, "With --vcd's signals: write waves.fst (GTKWave's compressed format) instead of waves.vcd, "
                               "for long runs");
   run->add_flag("--quiet", quiet, "No progress and no summary table");

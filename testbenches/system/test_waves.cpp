@@ -199,6 +199,10 @@ TEST(Waves, PatternThatMatchesNothingStopsTheRunAndListsCloseNames) {
   o = netasic_cli(run + "'leaf0.*,'");
   EXPECT_EQ(o.code, 2) << o.output;
   EXPECT_NE(o.output.find("empty pattern"), std::string::npos) << o.output;
+  // A bare --vcd before the scenario takes its path as the pattern: said, not "scenario is required".
+  o = netasic_cli("run --vcd " NETASIC_SOURCE_DIR "/scenarios/demo.toml --quiet --out " + d.string());
+  EXPECT_EQ(o.code, 2) << o.output;
+  EXPECT_NE(o.output.find("put a bare --vcd after the scenario"), std::string::npos) << o.output;
 }
 
 TEST(Waves, TracingChangesNoResultAndFstMatchesVcd) {
