@@ -43,13 +43,7 @@ memory_estimate estimate_memory(const config& c) {
     hosts = k * k * k / 4;
     links = hosts + k * k * k / 2;
     drivers = "topology.k";
-  } else if (kind == "flattened_clos") {
-    const double tors = double(c.integer("topology.tors"));
-    switches = tors;
-    hosts = tors * double(c.integer("topology.hosts_per_tor"));
-    links = hosts + tors * double(c.integer("topology.fabric_ports")) / 2;
-    drivers = "topology.tors, topology.fabric_ports, topology.hosts_per_tor";
-  } else if (kind == "jellyfish") {
+  } else if (kind == "flattened_clos" || kind == "jellyfish") {   // ToR-only fabrics of one shape
     const double tors = double(c.integer("topology.tors"));
     switches = tors;
     hosts = tors * double(c.integer("topology.hosts_per_tor"));
