@@ -28,7 +28,7 @@ test-long: build
 # build of its own in build-fuzz/). New interesting inputs land in build-fuzz/corpus/TARGET;
 # copy the ones worth keeping into testbenches/fuzz/corpus/TARGET, which `make test` replays.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := scenario cdf flow_list clock_fault degraded_links
+FUZZ_TARGETS := $(patsubst testbenches/fuzz/fuzz_%.cpp,%,$(wildcard testbenches/fuzz/fuzz_*.cpp))
 fuzz:
 	@scripts/setup.sh --fuzz
 	@cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DNETASIC_FUZZ=ON >/dev/null
