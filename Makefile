@@ -4,7 +4,7 @@ BUILD ?= build
 JOBS  ?= 2
 NETASIC := $(BUILD)/netasic
 
-.PHONY: all setup build demo test test-long bench docs fuzz clean
+.PHONY: all setup build demo test test-sanitize test-long bench docs fuzz clean
 all: build
 
 setup:
@@ -19,6 +19,15 @@ demo: build
 
 test: build
 	cd $(BUILD) && ctest -j$(JOBS) --output-on-failure -LE long
+
+# The unit and system tests again, built with ASan and UBSan in build-asan/ (docs/testing.md).
+# CI runs it after `make test`; any sanitizer report fails the test that made it. Warnings are
+# not errors here: `make test`'s build polices them, and GCC warns falsely under -fsanitize.
+SANITIZE_ENV := ASAN_OPTIONS=abort_on_error=0:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+test-sanitize: setup
+	@cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNETASIC_WERROR=OFF -DNETASIC_SANITIZE=ON >/dev/null
+	@cmake --build build-asan -j$(JOBS) --target unit_tests system_tests netasic $(addprefix fuzz_,$(FUZZ_TARGETS))
+	cd build-asan && $(SANITIZE_ENV) ctest -j$(JOBS) --output-on-failure -L 'unit|system'
 
 # Long scenario runs, not part of `make test` (see docs/testing.md).
 test-long: build
@@ -45,4 +54,4 @@ docs: build
 	$(NETASIC) params --markdown > docs/config-reference.md
 
 clean:
-	rm -rf $(BUILD) build-fuzz out
+	rm -rf $(BUILD) build-asan build-fuzz out
