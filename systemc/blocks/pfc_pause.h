@@ -51,6 +51,9 @@ class pfc_pause {
       if ((mask >> c & 1) && cls_[c].from <= t && t < cls_[c].until) r = std::min(r, cls_[c].until);
     return r;
   }
+  // When priority c's current pause took effect (meaningful while paused(t) has it): a refresh
+  // before the pause ran out keeps it.
+  uint64_t paused_since(unsigned c) const { return cls_[c].from; }
   // Total time priority c has been paused, up to t.
   uint64_t paused_ps(unsigned c, uint64_t t) const {
     const interval& i = cls_[c];

@@ -158,6 +158,8 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
   // Probes: for every switch port that faces a link that is up, its queue, the priorities the
   // link partner has paused and its ECN marks; for every switch, its buffer and its drops.
   if (cfg_.probe_interval_ps) {
+    if (cfg_.sw.pfc_deadlock_detect_ps && cfg_.sw.tm.lossless)   // checked on the sampler's ticks
+      deadlock_ = std::make_unique<pfc_deadlock_monitor>(cfg_.topo, switches_, cfg_.sw.tm.lossless, cfg_.sw.pfc_deadlock_detect_ps);
     probes.interval_s = double(cfg_.probe_interval_ps) * 1e-12;
     for (unsigned s = 0; s < t.switches.size(); ++s) {
       const topo_node& n = t.nodes[t.switches[s]];
@@ -261,6 +263,7 @@ void fabric::sample() {
   }
   if (clock_) clock_->sample(now);
   if (on_sample) on_sample(now);
+  if (deadlock_ && deadlock_->poll(now) && cfg_.sw.on_deadlock == pfc_deadlock_action::stop) return sc_core::sc_stop();
   sample_tick_.notify(ps(cfg_.probe_interval_ps));
 }
 

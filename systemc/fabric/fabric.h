@@ -11,6 +11,7 @@
 #include "clock/clock_driver.h"
 #include "clock/sundial_controller.h"
 #include "tlm/run_stats.h"
+#include "fabric/pfc_deadlock_monitor.h"
 #include "fabric/route_controller.h"
 #include "fabric/route_planner.h"
 #include "topology/topology.h"
@@ -91,6 +92,9 @@ class fabric : public sc_core::sc_module {
   uint64_t sync_wait_max_ps() const;   // over the switches (switch_model::sync_wait_max_ps)
   uint32_t reroutes() const { return reroutes_; }
   deter_recorder* deter_record() { return deter_rec_.get(); }     // record mode, else null
+  // The PFC deadlock detector (pfc.deadlock_detect > 0 with a lossless priority), else null.
+  pfc_deadlock_monitor* deadlock() { return deadlock_.get(); }
+  const pfc_deadlock_monitor* deadlock() const { return deadlock_.get(); }
   const deter_queue_log* deter_log() const { return deter_log_.get(); }   // DETER on, else null
   const event_queue& events() const { return *events_; }
   event_queue& events() { return *events_; }
@@ -122,6 +126,7 @@ class fabric : public sc_core::sc_module {
   uint32_t reroutes_ = 0;
   std::unique_ptr<deter_recorder> deter_rec_;
   std::unique_ptr<deter_queue_log> deter_log_;
+  std::unique_ptr<pfc_deadlock_monitor> deadlock_;
   std::vector<std::unique_ptr<link_fault>> link_faults_;
   std::vector<flow_spec> pending_;   // sorted by start
   size_t next_flow_ = 0;

@@ -6,6 +6,13 @@
 
 namespace netasic {
 
+namespace {
+// As the fabric builds its monitor: with a lossless priority and the sampler's ticks.
+bool deadlock_detector_on(const fabric_config& cfg) {
+  return cfg.sw.pfc_deadlock_detect_ps && cfg.sw.tm.lossless && cfg.probe_interval_ps;
+}
+}  // namespace
+
 std::vector<wave_point> wave_points(const fabric_config& cfg) {
   const topology& t = cfg.topo;
   std::vector<wave_point> out;
@@ -28,6 +35,7 @@ std::vector<wave_point> wave_points(const fabric_config& cfg) {
     if (cfg.sw.flowcut_on) out.push_back({n.name + ".flowcut_table.entries", wave_kind::flowcut, true, s, 0, 0});
   }
   for (unsigned h = 0; h < t.hosts.size(); ++h) port_points(t.nodes[t.hosts[h]].name, false, h, 0);
+  if (deadlock_detector_on(cfg)) out.push_back({"fabric.pfc_deadlock", wave_kind::pfc_deadlock, false, 0, 0, 0});
   return out;
 }
 
@@ -71,6 +79,7 @@ std::string default_wave_patterns(const fabric_config& cfg) {
   if (cfg.sw.lb.mode == lb_mode::letflow || cfg.sw.lb.mode == lb_mode::balance_sketch || cfg.sw.flowcut_on)
     p += fmt::format(",{}.*.entries", sw);
   if (cfg.clock && cfg.probe_interval_ps) p += fmt::format(",{}.clock.*", sw);   // its sampled epsilon and offsets
+  if (deadlock_detector_on(cfg)) p += ",fabric.pfc_deadlock";
   return p;
 }
 
@@ -102,7 +111,7 @@ void attach_waves(fabric& fab, wave_trace& w, const std::vector<wave_point>& poi
   for (size_t i = 0; i < points.size(); ++i) {
     if (!selected[i]) continue;
     const wave_point& p = points[i];
-    const bool level = p.kind == wave_kind::pfc_pause || p.kind == wave_kind::tx_busy;
+    const bool level = p.kind == wave_kind::pfc_pause || p.kind == wave_kind::tx_busy || p.kind == wave_kind::pfc_deadlock;
     const uint32_t id = w.add({p.name, level ? 1u : 64u, false});
     const unsigned node = p.is_switch ? t.switches[p.device] : t.hosts[p.device];
     switch (p.kind) {
@@ -112,6 +121,13 @@ void attach_waves(fabric& fab, wave_trace& w, const std::vector<wave_point>& poi
       case wave_kind::flowlet: sw[p.device].flowlet = id; break;
       case wave_kind::sketch: sw[p.device].sketch = id; break;
       case wave_kind::flowcut: sw[p.device].flowcut = id; break;
+      case wave_kind::pfc_deadlock:
+        if (pfc_deadlock_monitor* m = fab.deadlock()) {
+          m->wave = &w;
+          m->wave_id = id;
+          w.set(id, 0, 0);
+        }
+        break;
       case wave_kind::tx_busy:
       case wave_kind::tx_frames: {
         link_direction& d = tx_direction(fab, node, p.port);

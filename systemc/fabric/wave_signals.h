@@ -7,6 +7,7 @@
 //   DEV.portP.tx_busy         1 while a frame (preamble to FCS) leaves on the port's wire
 //   DEV.portP.tx_frames       frames put on that wire so far: the port's packet-event marker
 //   SW.flowlet_table.entries, SW.balance_sketch.entries, SW.flowcut_table.entries
+//   fabric.pfc_deadlock       1 from the time the PFC deadlock detector finds a deadlock
 // DEV is a switch or a host (hosts have port0). The sampled probes (probes.csv) can be traced
 // too, at their samples, by their VCD path (vcd_signal_path: "leaf0.port3.qdepth_bytes").
 #pragma once
@@ -18,7 +19,7 @@
 
 namespace netasic {
 
-enum class wave_kind : uint8_t { queue_bytes, ecn_marks, pfc_pause, tx_busy, tx_frames, flowlet, sketch, flowcut };
+enum class wave_kind : uint8_t { queue_bytes, ecn_marks, pfc_pause, tx_busy, tx_frames, flowlet, sketch, flowcut, pfc_deadlock };
 
 struct wave_point {
   std::string name;
@@ -35,7 +36,7 @@ std::vector<wave_point> wave_points(const fabric_config& cfg);
 // clock layer's algorithms (empty: none).
 std::vector<std::string> sampled_probe_paths(const fabric_config& cfg, const std::vector<std::string>& clock_algorithms);
 // The patterns (comma-separated globs) a --vcd without patterns uses: the first switch's queues,
-// PFC pause levels, ECN marks and table occupancy.
+// PFC pause levels, ECN marks and table occupancy, and the deadlock detector's level.
 std::string default_wave_patterns(const fabric_config& cfg);
 // Declares the points with `selected[i]` in `w` and hooks them into the fabric's models.
 void attach_waves(fabric& fab, wave_trace& w, const std::vector<wave_point>& points, const std::vector<bool>& selected);

@@ -32,6 +32,8 @@ const std::vector<std::pair<std::string, std::string>>& declared_units() {
       {"pfc.pause_frames_sent", "frames"},
       {"pfc.pause_frames_received_by_switches", "frames"},
       {"pfc.switch_port_pause_time_s_by_priority", "s"},
+      {"pfc.watchdog_storms", "storms"},
+      {"pfc.deadlock.checks", "checks"},
       {"int_records_written", "records"},
       {"queue.samples", "samples"},
       {"routing.ingress_classes", "port classes"},

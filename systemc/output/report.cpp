@@ -151,6 +151,11 @@ void glance_section(page& pg, const json& summary, const std::vector<flow_record
     row("PFC pause time", fmt::format("{} over all ports, {} pause frames sent", duration(paused),
                                       group_digits(int64_t(number_at(summary, "pfc.pause_frames_sent")))));
   }
+  if (const json* d = at_path(summary, "pfc.deadlock"); d && d->is_object())
+    row("PFC deadlock", d->value("detected", false)
+                            ? fmt::format("DEADLOCK found at {} (see below)", duration(d->value("detected_at_s", 0.0)))
+                            : fmt::format("none found ({} checks, {} without progress counts)",
+                                          d->value("checks", 0), duration(d->value("detect_time_s", 0.0))));
   if (const json* q = at_path(summary, "queue.peak_port"); q && q->is_string())
     row("Peak queue", fmt::format("{} bytes at {}", group_digits(int64_t(number_at(summary, "queue.peak_bytes"))), q->get<std::string>()));
   if (at_path(summary, "load_balancer.table_entries")) {
@@ -171,6 +176,23 @@ void glance_section(page& pg, const json& summary, const std::vector<flow_record
     row("Resources (" + r->value("switch_group", std::string()) + ")", text);
   }
   pg.html += "</table>\n";
+}
+
+// The PFC deadlock detector's finding: each cycle of paused queues, the link each one feeds and
+// when the PAUSE that stopped it took effect (summary.json pfc.deadlock).
+void deadlock_section(page& pg, const json& summary) {
+  const json* d = at_path(summary, "pfc.deadlock");
+  if (!d || !d->is_object() || !d->value("detected", false) || !d->contains("cycles")) return;
+  pg.html += fmt::format("<h2 id=\"pfc-deadlock\">PFC deadlock</h2>\n<p>Found at {}: each queue below is paused by "
+                         "the next one's switch and none dequeued for {}.</p>\n",
+                         html_escape(duration(d->value("detected_at_s", 0.0))), html_escape(duration(d->value("detect_time_s", 0.0))));
+  for (const json& c : (*d)["cycles"]) {
+    pg.html += "<table>\n<tr><th>paused queue</th><th>link it feeds</th><th>PAUSE took effect at</th></tr>\n";
+    for (size_t i = 0; i < c["queues"].size(); ++i)
+      pg.html += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td></tr>\n", html_escape(c["queues"][i].get<std::string>()),
+                             html_escape(c["links"][i].get<std::string>()), html_escape(duration(c["pause_at_s"][i].get<double>())));
+    pg.html += "</table>\n";
+  }
 }
 
 // FCT slowdown by flow size: the bins of summary.json's fct_slowdown_by_size, plotted at each
@@ -398,6 +420,7 @@ std::string report_html(const json& summary, const std::vector<flow_record>& flo
   pg.html = html_page_head(title) + "<h1>" + html_escape(title) + "</h1>\n";
   // The first screen: the headline figures; then a section per block; every value last.
   glance_section(pg, summary, flows);
+  deadlock_section(pg, summary);
   flow_sections(pg, flows);
   if (clock && !probes.t_s.empty()) report::clock_section(pg, *clock, probes);
   probe_sections(pg, probes);

@@ -155,6 +155,35 @@ void add_traffic_manager(json& s, const fabric& fab, uint64_t sim_end_ps) {
   s["recirculated_packets"] = sum.recirculated;
 }
 
+// The PFC watchdog's storms and drops (pfc.watchdog set) and the deadlock detector's finding
+// (pfc.deadlock_detect set, PFC on): each cycle as its links, queues and PAUSE times.
+void add_pfc_deadlock(json& s, const fabric& fab) {
+  if (fab.config().sw.pfc_watchdog_ps) {
+    uint64_t storms = 0;
+    for (const auto& sw : fab.switches()) storms += sw->counters().pfc_watchdog_storms;
+    s["pfc"]["watchdog_storms"] = storms;
+    s["drops"]["pfc_watchdog"] = fab.stats.dropped.pfc_watchdog;
+  }
+  const pfc_deadlock_monitor* m = fab.deadlock();
+  if (!m) return;
+  const pfc_deadlock_result& r = m->result();
+  json d = {{"detected", r.detected}, {"detect_time_s", double(fab.config().sw.pfc_deadlock_detect_ps) * 1e-12}, {"checks", r.checks}};
+  if (r.detected) {
+    d["detected_at_s"] = double(r.detected_ps) * 1e-12;
+    d["cycles"] = json::array();
+    for (const auto& c : r.cycles) {
+      json links = json::array(), queues = json::array(), at = json::array();
+      for (const pfc_deadlock_hop& h : c) {
+        links.push_back(h.link);
+        queues.push_back(h.queue);
+        at.push_back(double(h.paused_since_ps) * 1e-12);
+      }
+      d["cycles"].push_back({{"links", links}, {"queues", queues}, {"pause_at_s", at}});
+    }
+  }
+  s["pfc"]["deadlock"] = d;
+}
+
 // Port mirroring (with mirror.to set): copies made, refused, delivered, and still on their way.
 void add_mirror(json& s, const fabric& fab) {
   if (fab.config().sw.mirror.to == mirror_config::target::off) return;
@@ -511,6 +540,7 @@ json run_summary(const config& cfg, const fabric& fab, const run_result& r, doub
   add_queue(s, fab, r.probes);
   if (r.clock) s["clock"] = clock_summary(*r.clock, fab);
   add_traffic_manager(s, fab, sim_end_ps);
+  add_pfc_deadlock(s, fab);
   add_mirror(s, fab);
   add_load_balancer(s, cfg, fab, r.probes);
   add_flowcut(s, cfg, fab);
@@ -539,6 +569,18 @@ void warn_about_run(const config& cfg, const fabric& fab, const run_result& r) {
                              "waiting for engine visits. Raise nic.scheduler.engines or lower nic.scheduler.visit_cycles.\n",
                              n.sched.peak_qps_per_engine, n.line_rate_qps, double(n.frame_ps) / 1e3,
                              double(n.visit_ps) / 1e3, double(n.sched.scan_bound_ps) * 1e-6);
+  if (const pfc_deadlock_monitor* m = fab.deadlock(); m && m->result().detected) {
+    std::string cycles;
+    for (const auto& c : m->result().cycles) {
+      cycles += cycles.empty() ? "" : "; ";
+      for (size_t i = 0; i < c.size(); ++i) cycles += (i ? ", " : "") + c[i].link;
+    }
+    std::cerr << fmt::format("warning: PFC deadlock at {:.1f} us: a cycle of paused queues made no progress for "
+                             "pfc.deadlock_detect = {} us ({}): {}\n", double(m->result().detected_ps) * 1e-6,
+                             double(fab.config().sw.pfc_deadlock_detect_ps) * 1e-6,
+                             fab.config().sw.on_deadlock == pfc_deadlock_action::stop ? "the run stopped there" : "the run went on",
+                             cycles);
+  }
   if (fab.stats.dropped.headroom)
     std::cerr << fmt::format("warning: lossless priorities dropped {} frames: the PFC headroom was full after XOFF "
                              "(pfc.headroom = {} KiB). Leave pfc.headroom at 0 to size it for each port's link.\n",

@@ -15,6 +15,8 @@ namespace {
 constexpr int64_t big = std::numeric_limits<int32_t>::max();
 
 const names<unsigned> hash_names{{32, "crc32"}, {16, "crc16"}};   // switch_config::hash_bits
+const names<pfc_deadlock_action> deadlock_action_names{{pfc_deadlock_action::stop, "stop"}, {pfc_deadlock_action::run_on, "continue"}};
+const names<pfc_watchdog_action> watchdog_action_names{{pfc_watchdog_action::drop, "drop"}, {pfc_watchdog_action::forward, "forward"}};
 const names<mirror_config::target> mirror_names{
     {mirror_config::target::off, "off"}, {mirror_config::target::cpu, "cpu"}, {mirror_config::target::collector, "collector"}};
 
@@ -88,6 +90,10 @@ void tm_keys(K& k) {
   k.real("pfc.headroom", kib_as_bytes, &S::pfc_headroom_bytes, 0, 1e7, "Headroom per ingress port and lossless priority; 0 = enough for each port's link (see the switch datasheet)");
   k.integer("pfc.quanta", "quanta", &S::pfc_quanta, 1, 65535, "Pause time in PAUSE frames (512 bit times each); refreshed while XOFF lasts");
   k.integer("pfc.response_cycles", "cycles", &S::pfc_response_cycles, 0, 1000000, "PAUSE received to its priorities stopping, in the receiver's clock cycles");
+  k.real("pfc.deadlock_detect", us_as_ps, &S::pfc_deadlock_detect_ps, 0, 1e9, "PFC deadlock detector: a cycle of paused lossless queues, each waiting on the next, none dequeuing for this long, is a deadlock (checked every quarter of it); 0 = off");
+  k.choice("pfc.on_deadlock", deadlock_action_names, &S::on_deadlock, "What the run does at a detected PFC deadlock: stop there (the summary reports it), or continue to the end");
+  k.real("pfc.watchdog", us_as_ps, &S::pfc_watchdog_ps, 0, 1e9, "PFC watchdog: a lossless queue with frames waiting that stays paused this long is in a PFC storm and stops honouring PAUSE (pfc.watchdog_action) until the pause ends; 0 = off");
+  k.choice("pfc.watchdog_action", watchdog_action_names, &S::watchdog_action, "PFC watchdog in a storm: drop the queue's frames (and those that arrive) or forward them, ignoring the pause");
 }
 
 template <class K>
@@ -119,8 +125,11 @@ void read_tm(const config& c, switch_config& sw) {
   if (!marked) reject_unused(c, {"ecn.kmin", "ecn.kmax", "ecn.pmax"}, "when ecn.priorities is empty");
   if (sw.tm.lossless) {
     if (sw.tm.xoff_bytes) reject_unused(c, {"pfc.xoff_fraction"}, "when pfc.xoff sets a static threshold");
+    if (!sw.pfc_deadlock_detect_ps) reject_unused(c, {"pfc.on_deadlock"}, "when pfc.deadlock_detect is 0 (off)");
+    if (!sw.pfc_watchdog_ps) reject_unused(c, {"pfc.watchdog_action"}, "when pfc.watchdog is 0 (off)");
   } else {
-    reject_unused(c, {"pfc.xoff", "pfc.xoff_fraction", "pfc.xon_offset", "pfc.headroom", "pfc.quanta"},
+    reject_unused(c, {"pfc.xoff", "pfc.xoff_fraction", "pfc.xon_offset", "pfc.headroom", "pfc.quanta", "pfc.deadlock_detect",
+                      "pfc.on_deadlock", "pfc.watchdog", "pfc.watchdog_action"},
                   "when pfc.priorities is empty");
   }
 }

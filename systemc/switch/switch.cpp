@@ -228,6 +228,7 @@ void switch_model::enqueue(packet& p, uint64_t now) {
       ++mirror_count_ % cfg_.mirror.sample == 0)
     mirror(p, now);
   if (lossradar && out < tx.size() && !is_internal(p)) lossradar->ingress_end(id_, p.in_port, out, p, now);
+  if (cfg_.pfc_watchdog_ps && out < tx.size() && watchdog_drops(out, p.prio, now)) return drop(p, &drop_counters::pfc_watchdog, int(out));
   const uint64_t queued = deter_log ? tm_.queue_bytes(out, p.prio) : 0;
   const tm_verdict verdict = tm_.enqueue(p, out);
   if (deter_log && out < tx.size()) deter_log->add(p, id_, out, queued, verdict != tm_verdict::admitted);
@@ -279,10 +280,16 @@ void switch_model::kick(unsigned port, uint64_t now) {
   const uint64_t in_time = ps.wire_free_ps > egress ? (ps.wire_free_ps - egress) / T * T : 0;
   const uint64_t at = std::max({now, in_time, pipe.egress_free_ps});
   if (at > now) return arm(ps.dequeue, at);
-  const uint8_t paused = ps.pause.paused(now);
+  uint8_t paused = ps.pause.paused(now);
+  if (cfg_.pfc_watchdog_ps && paused) paused = pfc_watchdog(port, paused, now);
   packet* p = tm_.dequeue(port, paused);
-  if (!p) return arm(ps.dequeue, ps.pause.resumes(tm_.backlogged(port), now));   // all paused
+  if (!p) {   // all paused: wait for the earliest resume (or the watchdog's next check)
+    const uint64_t at = std::min(ps.pause.resumes(tm_.backlogged(port), now), watchdog_due(port, now));
+    if (at != UINT64_MAX) arm(ps.dequeue, at);
+    return;
+  }
   if (wave_) trace_port(port, now);
+  ps.last_dequeue_ps[p->prio] = now;
   pipe.egress_free_ps = now + cfg_.clock_period_ps;
   if (p->in_port < tx_if_.size() && tm_.xon_due(p->in_port, p->prio) && !flowcut_pausing(p->in_port, p->prio))
     send_pause(p->in_port, p->prio, 0, now);
@@ -400,6 +407,51 @@ void switch_model::pfc_refresh(unsigned, uint64_t now) {
       if (at) next = std::min(next, at);
     }
   if (next != UINT64_MAX) arm(refresh_, next);
+}
+
+uint8_t switch_model::pfc_watchdog(unsigned port, uint8_t paused, uint64_t now) {
+  // SONiC's pfcwd: a lossless queue with frames waiting that stayed paused for the detection
+  // time is in a storm. Here the storm ends with the pause (no separate restoration timer).
+  port_state& ps = port_[port];
+  ps.storm &= paused;
+  const uint8_t waiting = paused & tm_.backlogged(port) & cfg_.tm.lossless & uint8_t(~ps.storm);
+  for (unsigned c = 0; c < num_priorities; ++c)
+    if ((waiting >> c & 1) && now >= ps.pause.paused_since(c) + cfg_.pfc_watchdog_ps) {
+      ps.storm |= uint8_t(1u << c);
+      ++counters_.pfc_watchdog_storms;
+    }
+  if (cfg_.watchdog_action == pfc_watchdog_action::forward) return paused & uint8_t(~ps.storm);
+  for (unsigned c = 0; c < num_priorities; ++c) {
+    if (!(ps.storm >> c & 1)) continue;
+    // Drop what waits; each frame gives its ingress count back, so XON may go upstream.
+    while (packet* f = tm_.take(port, c)) {
+      const unsigned in = f->in_port, prio = f->prio;
+      drop(*f, &drop_counters::pfc_watchdog, int(port));
+      if (in < tx_if_.size() && tm_.xon_due(in, prio) && !flowcut_pausing(in, prio)) send_pause(in, prio, 0, now);
+    }
+    if (wave_) trace_port(port, now);
+  }
+  return paused;
+}
+
+bool switch_model::watchdog_drops(unsigned port, unsigned prio, uint64_t now) {
+  port_state& ps = port_[port];
+  if (!(ps.storm >> prio & 1)) return false;
+  if (!(ps.pause.paused(now) >> prio & 1)) {   // the pause is over: so is the storm
+    ps.storm &= uint8_t(~(1u << prio));
+    return false;
+  }
+  return cfg_.watchdog_action == pfc_watchdog_action::drop;
+}
+
+uint64_t switch_model::watchdog_due(unsigned port, uint64_t now) const {
+  if (!cfg_.pfc_watchdog_ps) return UINT64_MAX;
+  const port_state& ps = port_[port];
+  const uint8_t waiting = ps.pause.paused(now) & tm_.backlogged(port) & cfg_.tm.lossless & uint8_t(~ps.storm);
+  uint64_t due = UINT64_MAX;
+  for (unsigned c = 0; c < num_priorities; ++c)
+    if (waiting >> c & 1) due = std::min(due, ps.pause.paused_since(c) + cfg_.pfc_watchdog_ps);
+  return due;
 }
 
 void switch_model::end_of_elaboration() {

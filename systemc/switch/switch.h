@@ -56,6 +56,11 @@ struct mirror_config {
   static constexpr uint32_t erspan_bytes = 14 + 20 + 8 + 8 + 4;
 };
 
+// PFC watchdog (pfc.watchdog_action): what a queue paused for longer than pfc.watchdog does.
+enum class pfc_watchdog_action : uint8_t { drop, forward };
+// PFC deadlock detector (pfc.on_deadlock): what the run does once it finds a deadlock.
+enum class pfc_deadlock_action : uint8_t { stop, run_on };
+
 struct switch_config {
   uint64_t clock_period_ps = 1000;
   uint32_t parser_cycles = 32;
@@ -71,6 +76,14 @@ struct switch_config {
   uint32_t pfc_response_cycles = 64; // PAUSE received -> its priorities stop
   uint16_t pfc_quanta = 0xFFFF;      // time field of the PAUSEs this switch sends
   uint64_t pfc_headroom_bytes = 0;   // per port and lossless priority; 0 = pfc_headroom_needed()
+  // PFC watchdog, as switch OSes ship it (SONiC's pfcwd): a lossless queue paused for this long
+  // with frames waiting is in a PFC storm; 0 = off.
+  uint64_t pfc_watchdog_ps = 0;
+  pfc_watchdog_action watchdog_action = pfc_watchdog_action::drop;
+  // PFC deadlock detector (fabric/pfc_deadlock_monitor.*): a cycle of paused queues without a
+  // dequeue for this long is a deadlock; 0 = off.
+  uint64_t pfc_deadlock_detect_ps = 1'000'000'000;
+  pfc_deadlock_action on_deadlock = pfc_deadlock_action::stop;
   mirror_config mirror;
   lb_config lb;                      // how a packet picks among its group's members
   tm_config tm;
@@ -124,6 +137,7 @@ struct switch_counters {
   uint64_t flowcut_hold_full = 0;        // packets that found the hold memory (flowcut.hold) full
   uint64_t flowcut_hold_full_resumes = 0;   // ... whose draining flow was let go on its old path
   uint64_t flowcut_source_pauses = 0;    // drains that paused their source (flowcut.source_pause)
+  uint64_t pfc_watchdog_storms = 0;      // PFC watchdog: a queue found paused too long (a storm began)
 };
 
 // --vcd: the ids of a switch's traced signals (wave_trace::off: not traced), per front-panel port.
@@ -167,6 +181,10 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   uint64_t headroom_used() const { return tm_.headroom_used(); }
   uint8_t paused(unsigned port, uint64_t t) const { return port_[port].pause.paused(t); }
   uint64_t paused_ps(unsigned port, unsigned prio, uint64_t t) const { return port_[port].pause.paused_ps(prio, t); }
+  // The deadlock detector's view of an egress queue: since when its pause has lasted, when its
+  // last frame left (0: never).
+  uint64_t paused_since(unsigned port, unsigned prio) const { return port_[port].pause.paused_since(prio); }
+  uint64_t last_dequeue_ps(unsigned port, unsigned prio) const { return port_[port].last_dequeue_ps[prio]; }
   uint64_t ecn_marked(unsigned port) const { return tm_.ecn_marked(port); }
   uint64_t queue_peak(unsigned port) const { return tm_.peak_bytes(port); }
   const drop_counters& drops() const { return drops_; }
@@ -204,6 +222,8 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
     pfc_pause pause;                // what the link partner has paused
     std::array<uint64_t, num_priorities> refresh_at{};   // XOFF sent: re-send by then
     bool flowcut_pause = false;     // Flowcut pauses this host port's data priority (a flow drains)
+    std::array<uint64_t, num_priorities> last_dequeue_ps{};   // the deadlock detector's progress
+    uint8_t storm = 0;              // PFC watchdog: priorities in a storm, bit per priority
     waker dequeue;
   };
   struct pipe_state {
@@ -236,6 +256,11 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   void receive_pause(unsigned port, packet& p, uint64_t now);
   void send_pause(unsigned port, unsigned prio, uint16_t quanta, uint64_t now);
   void pfc_refresh(unsigned, uint64_t now);
+  // PFC watchdog: the paused priorities the port still honours at `now` (a storm in forward mode
+  // is not honoured; in drop mode its queue is emptied); 0 when the watchdog is off.
+  uint8_t pfc_watchdog(unsigned port, uint8_t paused, uint64_t now);
+  bool watchdog_drops(unsigned port, unsigned prio, uint64_t now);   // drop mode: arriving frame dropped
+  uint64_t watchdog_due(unsigned port, uint64_t now) const;           // next storm check (UINT64_MAX: none)
   flowcut_stage::buffer_hooks flowcut_buffer();
   bool flowcut_pausing(unsigned port, unsigned prio) const {
     return port_[port].flowcut_pause && prio == cfg_.flowcut_data_prio;

@@ -116,7 +116,7 @@ void traffic_manager::unhold(const packet& p) {
   refund(p, bytes);
 }
 
-packet* traffic_manager::pop(port_queues& pq, unsigned prio) {
+packet* traffic_manager::pop(port_queues& pq, unsigned prio, bool mark) {
   fifo& q = pq.q[prio];
   packet* p = q.head;
   q.head = p->next;
@@ -127,7 +127,7 @@ packet* traffic_manager::pop(port_queues& pq, unsigned prio) {
   p->next = nullptr;
   // RED on the depth the frame saw at the head of its queue, itself included.
   const ecn_profile& red = cfg_.ecn[prio];
-  if (red.enabled && (p->ip.ecn == 1 || p->ip.ecn == 2)) {
+  if (mark && red.enabled && (p->ip.ecn == 1 || p->ip.ecn == 2)) {
     const double prob = red.probability(q.bytes);
     if (prob >= 1.0 || (prob > 0.0 && rng_.uniform() < prob)) {
       p->ip.ecn = 3;
@@ -175,6 +175,20 @@ packet* traffic_manager::dequeue(unsigned out, uint8_t paused) {
   const uint8_t strict = eligible & cfg_.strict;
   if (strict) return pop(pq, 31u - unsigned(__builtin_clz(strict)));   // highest priority first
   return pop(pq, pick_dwrr(pq, eligible));
+}
+
+packet* traffic_manager::take(unsigned out, unsigned prio) {
+  port_queues& pq = port_[out];
+  if (!pq.q[prio].head) return nullptr;
+  packet* p = pop(pq, prio, false);
+  if (!pq.q[prio].head) pq.deficit[prio] = 0;   // as an emptied queue forgets its deficit
+  return p;
+}
+
+bool traffic_manager::holds_from(unsigned out, unsigned prio, unsigned in_port) const {
+  for (const packet* p = port_[out].q[prio].head; p; p = p->next)
+    if (p->in_port == in_port) return true;
+  return false;
 }
 
 bool traffic_manager::xoff_due(unsigned in_port, unsigned prio) {

@@ -82,6 +82,12 @@ class traffic_manager {
   // The next frame for `out` by the scheduler, skipping priorities in `paused`; null when none
   // is eligible. Marks ECN on it.
   packet* dequeue(unsigned out, uint8_t paused);
+  // The PFC watchdog's drop action: the head frame of (out, prio), paused or not, without ECN
+  // marking; null when the queue is empty. The caller drops it.
+  packet* take(unsigned out, unsigned prio);
+  // Whether (out, prio) holds a frame that came in on `in_port` (the deadlock detector's wait
+  // edge; walks the queue, so for coarse checks only).
+  bool holds_from(unsigned out, unsigned prio, unsigned in_port) const;
 
   // PFC: whether the ingress (port, priority) should now send XOFF / XON. Each returns true
   // once per transition and records the new state.
@@ -122,7 +128,7 @@ class traffic_manager {
   };
   ingress_count& ingress(unsigned port, unsigned prio) { return ingress_[port * num_priorities + prio]; }
   const ingress_count& ingress(unsigned port, unsigned prio) const { return ingress_[port * num_priorities + prio]; }
-  packet* pop(port_queues& pq, unsigned prio);
+  packet* pop(port_queues& pq, unsigned prio, bool mark = true);
   tm_verdict charge_lossless(const packet& p, uint32_t bytes);
   tm_verdict deter_admit(const packet& p, const fifo& q, uint32_t bytes) const;
   void refund(const packet& p, uint32_t bytes);

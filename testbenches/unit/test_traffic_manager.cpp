@@ -1092,3 +1092,44 @@ TEST(TrafficManager, HeldFramesTakeTheSharedBufferAndTriggerPfc) {
   EXPECT_EQ(tm.held_bytes(), 0u);
   EXPECT_EQ(tm.used(), 1'000u);     // the queued frame from port 1
 }
+
+TEST(TrafficManager, WatchdogTakeAndDeadlockHoldsFrom) {
+  // take(): the PFC watchdog's flush, paused or not, head first, without marking, paying back
+  // headroom before the shared count so XON can follow; holds_from(): which ingress a queue holds.
+  constexpr uint32_t F = 1000;
+  tm_config cfg;
+  cfg.buffer_bytes = 1'000'000;
+  cfg.lossless = 0x08;
+  cfg.headroom_bytes = {20'000, 20'000, 20'000};
+  cfg.xoff_bytes = 3'000;
+  cfg.xon_offset_bytes = 1'000;
+  cfg.ecn[3] = {true, 0, 0, 1.0};   // would mark every ECT frame at dequeue
+  traffic_manager tm(cfg, 3);
+  frame_store fs;
+  std::vector<packet*> in;
+  for (int i = 0; i < 5; ++i) {
+    in.push_back(&fs.make(F, 3, 0, 1));
+    ASSERT_EQ(tm.enqueue(*in.back(), 2), tm_verdict::admitted);
+  }
+  ASSERT_EQ(tm.enqueue(fs.make(F, 3, 1, 1), 1), tm_verdict::admitted);
+  EXPECT_TRUE(tm.xoff_due(0, 3));
+  EXPECT_EQ(tm.headroom_used(), 2'000u);   // 3 frames shared, 2 in headroom
+  EXPECT_TRUE(tm.holds_from(2, 3, 0));
+  EXPECT_FALSE(tm.holds_from(2, 3, 1));
+  EXPECT_TRUE(tm.holds_from(1, 3, 1));
+  EXPECT_FALSE(tm.holds_from(2, 4, 0));   // another priority's queue
+  for (int i = 0; i < 5; ++i) {
+    packet* p = tm.take(2, 3);
+    ASSERT_EQ(p, in[size_t(i)]);   // in order
+    EXPECT_EQ(p->ip.ecn, 1u);      // not marked
+    EXPECT_EQ(tm.headroom_used(), uint64_t(std::max(0, 1 - i)) * F);
+    EXPECT_EQ(tm.shared_used(), uint64_t(std::min(3, 4 - i) + 1) * F);   // port 1's frame stays
+    // XON once the headroom is empty and the count is 1 000 bytes below XOFF (2 000 of the
+    // 3 000 shared bytes left): after the third.
+    EXPECT_EQ(tm.xon_due(0, 3), i == 2) << i;
+  }
+  EXPECT_EQ(tm.take(2, 3), nullptr);
+  EXPECT_FALSE(tm.holds_from(2, 3, 0));
+  EXPECT_EQ(tm.backlogged(2), 0u);
+  EXPECT_EQ(tm.backlogged(1), 0x08u);
+}
