@@ -23,11 +23,13 @@ std::shared_ptr<const address_plan> address_plan_of(const topology& t) {
   return a;
 }
 
+// A plan without an address plan is keyed by destination host (the switches then hold per-host
+// tables): a planner may still write one.
 uint32_t route_plan::entry(unsigned sw, unsigned host, unsigned cls) const {
   const auto& h = per_switch[sw].host_routes;
   const auto it = std::lower_bound(h.begin(), h.end(), std::pair<uint32_t, uint32_t>{host, 0});
   if (it != h.end() && it->first == host) return it->second;
-  return per_switch[sw].route[size_t(addresses->prefix_of_host[host]) * classes + cls];
+  return per_switch[sw].route[size_t(addresses ? addresses->prefix_of_host[host] : host) * classes + cls];
 }
 
 route_plan plan_routes(const topology& t, uint32_t wcmp_table_size) {

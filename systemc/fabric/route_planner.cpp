@@ -80,9 +80,9 @@ dependency_graph plan_dependencies(const topology& t, const route_plan& plan) {
   // Hosts of one prefix differ only at their own switch, where a frame leaves the fabric, so the
   // first host of each prefix whose link is up gives every dependency (in the same order).
   std::vector<unsigned> destinations;
-  std::vector<char> taken(plan.addresses->prefixes, 0);
+  std::vector<char> taken(plan.addresses ? plan.addresses->prefixes : t.hosts.size(), 0);
   for (unsigned h = 0; h < t.hosts.size(); ++h) {
-    const uint32_t x = plan.addresses->prefix_of_host[h];
+    const uint32_t x = plan.addresses ? plan.addresses->prefix_of_host[h] : h;
     if (!taken[x] && !t.links[t.nodes[t.hosts[h]].port_link[0]].failed) taken[x] = 1, destinations.push_back(h);
   }
   return dependencies_of(t, [&](unsigned sw, unsigned in_port, unsigned dst, std::vector<unsigned>& ports) {

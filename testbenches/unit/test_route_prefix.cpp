@@ -128,7 +128,7 @@ TEST(RoutePrefix, AddressPlanIsOnePrefixPerSwitchWithHosts) {
   fat_tree_spec s;
   s.k = 4, s.host_rate_bps = s.uplink_rate_bps = g100;
   topology t = build_fat_tree(s);
-  hang_hosts(t, {t.switches.size() - 1});   // a core switch gets a host: it becomes a prefix too
+  hang_hosts(t, {unsigned(t.switches.size() - 1)});   // a core switch gets a host: it becomes a prefix too
   const auto a = address_plan_of(t);
   EXPECT_EQ(a->prefixes, 4u * 4 / 2 + 1);   // k^2/2 edge switches and the core
   ASSERT_EQ(a->prefix_of_host.size(), 17u);
