@@ -31,6 +31,7 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
     const topo_node& n = t.nodes[t.switches[s]];
     switch_config sc = cfg_.sw;
     sc.hash_seed ^= s * 0x9E3779B1u;
+    sc.addresses = cfg_.routes.addresses;   // the route table keyed by destination prefix
     sc.tier = n.tier;   // which bits of the hash it uses (switch_config::hash_tier_offset)
     sc.tm.seed = cfg_.seed * 0x100000001B3ull + s;   // each switch its own ECN draws
     sc.lb.seed = cfg_.seed * 0x9E3779B97F4A7C15ull + s;   // and its own load-balancer draws

@@ -1,5 +1,6 @@
 #include "fabric/route_controller.h"
 
+#include <algorithm>
 #include <limits>
 #include <map>
 
@@ -10,10 +11,33 @@
 
 namespace netasic {
 
+std::shared_ptr<const address_plan> address_plan_of(const topology& t) {
+  auto a = std::make_shared<address_plan>();
+  std::vector<uint32_t> prefix_of_node(t.nodes.size(), ~0u);
+  std::vector<char> has_hosts(t.nodes.size(), 0);
+  for (unsigned h = 0; h < t.hosts.size(); ++h) has_hosts[t.host_switch(h)] = 1;
+  for (unsigned node : t.switches)
+    if (has_hosts[node]) prefix_of_node[node] = a->prefixes++;
+  a->prefix_of_host.resize(t.hosts.size());
+  for (unsigned h = 0; h < t.hosts.size(); ++h) a->prefix_of_host[h] = prefix_of_node[t.host_switch(h)];
+  return a;
+}
+
+// A plan without an address plan is keyed by destination host (the switches then hold per-host
+// tables): a planner may still write one.
+uint32_t route_plan::entry(unsigned sw, unsigned host, unsigned cls) const {
+  const auto& h = per_switch[sw].host_routes;
+  const auto it = std::lower_bound(h.begin(), h.end(), std::pair<uint32_t, uint32_t>{host, 0});
+  if (it != h.end() && it->first == host) return it->second;
+  return per_switch[sw].route[size_t(addresses ? addresses->prefix_of_host[host] : host) * classes + cls];
+}
+
 route_plan plan_routes(const topology& t, uint32_t wcmp_table_size) {
   route_plan plan;
+  plan.addresses = address_plan_of(t);
+  const std::vector<uint32_t>& prefix = plan.addresses->prefix_of_host;
   plan.per_switch.resize(t.switches.size());
-  for (auto& s : plan.per_switch) s.route.assign(t.hosts.size(), 0);
+  for (auto& s : plan.per_switch) s.route.assign(plan.addresses->prefixes, 0);
   std::vector<std::map<std::vector<uint16_t>, uint32_t>> groups(t.switches.size());
   auto group_of = [&](unsigned sw, const std::vector<uint16_t>& ports) {
     auto [it, fresh] = groups[sw].try_emplace(ports, uint32_t(plan.per_switch[sw].members.size()));
@@ -29,8 +53,8 @@ route_plan plan_routes(const topology& t, uint32_t wcmp_table_size) {
   std::map<unsigned, std::vector<unsigned>> racks;   // host switch node -> hosts
   for (unsigned h = 0; h < t.hosts.size(); ++h) {
     const unsigned l = t.nodes[t.hosts[h]].port_link[0];
-    if (t.links[l].failed) {
-      for (unsigned s = 0; s < t.switches.size(); ++s) unreachable(s, h);
+    if (t.links[l].failed) {   // a null route in every switch, longer than its rack's prefix
+      for (unsigned s = 0; s < t.switches.size(); ++s) unreachable(s, h), plan.per_switch[s].host_routes.push_back({h, 0});
       continue;
     }
     racks[t.host_switch(h)].push_back(h);
@@ -44,7 +68,7 @@ route_plan plan_routes(const topology& t, uint32_t wcmp_table_size) {
       if (node == edge) {   // the last hop: each host's own port
         for (unsigned h : hosts)
           for (unsigned p = 0; p < pl.size(); ++p)
-            if (pl[p] == t.nodes[t.hosts[h]].port_link[0]) plan.per_switch[s].route[h] = group_of(s, {uint16_t(p)});
+            if (pl[p] == t.nodes[t.hosts[h]].port_link[0]) plan.per_switch[s].host_routes.push_back({h, group_of(s, {uint16_t(p)})});
         continue;
       }
       if (dist[node] == inf) {
@@ -65,10 +89,10 @@ route_plan plan_routes(const topology& t, uint32_t wcmp_table_size) {
         for (size_t i = 0; i < ports.size(); ++i) weighted.insert(weighted.end(), replicas[i], ports[i]);
         ports = weighted;
       }
-      const uint32_t route = group_of(s, ports);
-      for (unsigned h : hosts) plan.per_switch[s].route[h] = route;
+      plan.per_switch[s].route[prefix[hosts.front()]] = group_of(s, ports);
     }
   }
+  for (auto& s : plan.per_switch) std::sort(s.host_routes.begin(), s.host_routes.end());
   return plan;
 }
 
@@ -86,8 +110,11 @@ void route_controller::install(const route_plan& plan) {
       drv.write32(regbus::address(device_[s], route_table::reg_port_class + 4 * p), r.port_class[p]);
     for (unsigned i = 0; i < r.members.size(); ++i, ++writes_)
       drv.write32(regbus::address(device_[s], route_table::reg_member + 4 * i), r.members[i]);
-    for (unsigned h = 0; h < r.route.size(); ++h, ++writes_)
-      drv.write32(regbus::address(device_[s], route_table::reg_route + 4 * h), r.route[h]);
+    for (unsigned i = 0; i < r.route.size(); ++i, ++writes_)
+      drv.write32(regbus::address(device_[s], route_table::reg_route + 4 * i), r.route[i]);
+    drv.write32(regbus::address(device_[s], route_table::reg_host_clear), 1), ++writes_;
+    for (const auto& [host, route] : r.host_routes)
+      drv.write32(regbus::address(device_[s], route_table::reg_host_route + 4 * host), route), ++writes_;
   }
 }
 

@@ -1,12 +1,15 @@
-// Route controller: computes shortest-path ECMP groups for every switch and destination host
+// Route controller: computes shortest-path ECMP groups for every switch and destination prefix
 // (plan_routes) and installs them over the register bus, as a control-plane driver would.
 #pragma once
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <systemc>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include "switch/route_table.h"
 #include "topology/topology.h"
 #include "tlm/regbus.h"
 
@@ -14,17 +17,28 @@ namespace netasic {
 
 struct route_plan {
   struct sw_routes {
-    std::vector<uint32_t> route;       // per destination host and ingress class: [31:16] base, [15:0] size
+    std::vector<uint32_t> route;       // per destination prefix and ingress class: [31:16] base, [15:0] size
     std::vector<uint32_t> members;     // egress ports
     std::vector<uint32_t> port_class;  // per port (empty: every port class 0)
+    // The /32s, by ascending host: the last hop to each attached host, a null route (0) to a
+    // host whose link is down.
+    std::vector<std::pair<uint32_t, uint32_t>> host_routes;
   };
   unsigned classes = 1;                     // ingress classes (route_table.h)
+  std::shared_ptr<const address_plan> addresses;   // host -> prefix (address_plan_of)
   std::vector<sw_routes> per_switch;        // by switch index
   std::vector<std::string> unreachable;     // "leaf0 -> host5" for pairs with no path
   // The static deadlock check of these tables (route_planner.h): the links of one cyclic buffer
   // dependency, empty when the route set is free of them.
   std::string cbd_cycle;
+
+  // What switch `sw`'s table gives a frame for `host` from ingress class `cls`: the host entry
+  // when there is one (the longer match), else the prefix's.
+  uint32_t entry(unsigned sw, unsigned host, unsigned cls = 0) const;
 };
+
+// One prefix per switch with hosts, numbered in switch order: a rack's /24.
+std::shared_ptr<const address_plan> address_plan_of(const topology& t);
 
 // Shortest paths over links that are up; an ECMP group is every port on a shortest path. With
 // wcmp_table_size > 0 a group is weighted (WCMP): each port is replicated in proportion to its

@@ -1,5 +1,6 @@
 #include "fabric/route_planner.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -21,13 +22,14 @@ unsigned updown_port_class(const topology& t, unsigned node, unsigned port) {
 route_plan plan_updown_routes(const topology& t, const std::vector<pair_paths>& pairs) {
   route_plan plan;
   plan.classes = updown_classes(t);
+  plan.addresses = address_plan_of(t);
   const unsigned C = plan.classes;
   std::vector<unsigned> sw_index(t.nodes.size(), ~0u);
   for (unsigned i = 0; i < t.switches.size(); ++i) sw_index[t.switches[i]] = i;
   plan.per_switch.resize(t.switches.size());
   for (unsigned s = 0; s < t.switches.size(); ++s) {
     auto& r = plan.per_switch[s];
-    r.route.assign(t.hosts.size() * C, 0);
+    r.route.assign(size_t(plan.addresses->prefixes) * C, 0);
     for (unsigned p = 0; p < t.nodes[t.switches[s]].port_link.size(); ++p) r.port_class.push_back(updown_port_class(t, t.switches[s], p));
   }
   // (switch index, destination ToR node, class) -> egress ports the paths take
@@ -51,32 +53,44 @@ route_plan plan_updown_routes(const topology& t, const std::vector<pair_paths>& 
   for (unsigned h = 0; h < t.hosts.size(); ++h) {
     const unsigned host_link = t.nodes[t.hosts[h]].port_link[0];
     const unsigned tor = t.host_switch(h);
-    if (t.links[host_link].failed) {
-      for (unsigned s = 0; s < t.switches.size(); ++s) plan.unreachable.push_back(fmt::format("{} -> {}", t.nodes[t.switches[s]].name, t.nodes[t.hosts[h]].name));
+    if (t.links[host_link].failed) {   // a null route in every switch, longer than its rack's prefix
+      for (unsigned s = 0; s < t.switches.size(); ++s) {
+        plan.unreachable.push_back(fmt::format("{} -> {}", t.nodes[t.switches[s]].name, t.nodes[t.hosts[h]].name));
+        plan.per_switch[s].host_routes.push_back({h, 0});
+      }
       continue;
     }
-    const uint32_t last = group_of(sw_index[tor], {uint16_t(t.links[host_link].port_on(tor))});
-    for (unsigned c = 0; c < C; ++c) plan.per_switch[sw_index[tor]].route[h * C + c] = last;
+    const size_t prefix = plan.addresses->prefix_of_host[h];
+    plan.per_switch[sw_index[tor]].host_routes.push_back({h, group_of(sw_index[tor], {uint16_t(t.links[host_link].port_on(tor))})});
     for (unsigned s = 0; s < t.switches.size(); ++s) {
       if (t.switches[s] == tor) continue;
       if (unrouted.count({t.switches[s], tor}))
         plan.unreachable.push_back(fmt::format("{} -> {}", t.nodes[t.switches[s]].name, t.nodes[t.hosts[h]].name));
       for (unsigned c = 0; c < C; ++c) {
         const auto it = turns.find({s, tor, c});
-        if (it != turns.end()) plan.per_switch[s].route[h * C + c] = group_of(s, {it->second.begin(), it->second.end()});
+        if (it != turns.end()) plan.per_switch[s].route[prefix * C + c] = group_of(s, {it->second.begin(), it->second.end()});
       }
     }
   }
+  for (auto& r : plan.per_switch) std::sort(r.host_routes.begin(), r.host_routes.end());
   return plan;
 }
 
 dependency_graph plan_dependencies(const topology& t, const route_plan& plan) {
+  // Hosts of one prefix differ only at their own switch, where a frame leaves the fabric, so the
+  // first host of each prefix whose link is up gives every dependency (in the same order).
+  std::vector<unsigned> destinations;
+  std::vector<char> taken(plan.addresses ? plan.addresses->prefixes : t.hosts.size(), 0);
+  for (unsigned h = 0; h < t.hosts.size(); ++h) {
+    const uint32_t x = plan.addresses ? plan.addresses->prefix_of_host[h] : h;
+    if (!taken[x] && !t.links[t.nodes[t.hosts[h]].port_link[0]].failed) taken[x] = 1, destinations.push_back(h);
+  }
   return dependencies_of(t, [&](unsigned sw, unsigned in_port, unsigned dst, std::vector<unsigned>& ports) {
     const auto& r = plan.per_switch[sw];
     const unsigned cls = in_port < r.port_class.size() ? r.port_class[in_port] : 0;
-    const uint32_t e = r.route[size_t(dst) * plan.classes + cls], base = e >> 16, size = e & 0xFFFF;
+    const uint32_t e = plan.entry(sw, dst, cls), base = e >> 16, size = e & 0xFFFF;
     for (uint32_t i = 0; i < size; ++i) ports.push_back(r.members[base + i]);
-  });
+  }, destinations);
 }
 
 route_plan plan_fabric_routes(const topology& t, const switch_config& sw) {

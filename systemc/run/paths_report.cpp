@@ -37,10 +37,14 @@ std::string paths_report(const config& cfg, bool& cbd_free) {
   const route_plan plan = plan_fabric_routes(t, fc.sw);
   const dependency_graph g = plan_dependencies(t, plan);
   size_t entries = 0;
-  for (const auto& r : plan.per_switch)
+  size_t host_entries = 0;
+  for (const auto& r : plan.per_switch) {
     for (uint32_t e : r.route) entries += (e & 0xFFFF) != 0;
-  out += fmt::format("installed routes (topology.routing = {}): {} route entries over {} switches, {} ingress class{}\n",
-                     cfg.string("topology.routing"), entries, t.switches.size(), plan.classes, plan.classes == 1 ? "" : "es");
+    host_entries += r.host_routes.size();
+  }
+  out += fmt::format("installed routes (topology.routing = {}): {} prefix route entries and {} host routes over {} "
+                     "switches, {} ingress class{}\n", cfg.string("topology.routing"), entries, host_entries,
+                     t.switches.size(), plan.classes, plan.classes == 1 ? "" : "es");
   cbd_free = plan.cbd_cycle.empty();
   out += fmt::format("link dependency graph: {} dependencies; {}\n", g.arcs(),
                      cbd_free ? "no cycle: the routes are free of cyclic buffer dependencies"

@@ -28,20 +28,32 @@ struct switch_group {
 std::vector<switch_group> build_groups(const config& cfg, const stage_budget& b) {
   const fabric_config fc = make_fabric_config(cfg);
   const bool sundial = cfg.string("clock.algorithm") == "sundial";
-  std::map<std::tuple<unsigned, unsigned, bool>, switch_group> by_program;
+  // The route tables' sizes (route_table.h): a prefix per switch with hosts; a host route per
+  // attached host whose link is up, and in every switch a null route per host whose link is down.
+  uint64_t prefixes = 0, down_hosts = 0;
+  for (unsigned s : fc.topo.switches) {
+    bool any = false;
+    for (unsigned li : fc.topo.nodes[s].port_link) any = any || fc.topo.nodes[fc.topo.links[li].other(s)].kind == node_kind::host;
+    prefixes += any;
+  }
+  for (unsigned h : fc.topo.hosts) down_hosts += fc.topo.links[fc.topo.nodes[h].port_link[0]].failed;
+  std::map<std::tuple<unsigned, unsigned, bool, uint64_t>, switch_group> by_program;
   for (unsigned s = 0; s < fc.topo.switches.size(); ++s) {
     const topo_node& n = fc.topo.nodes[fc.topo.switches[s]];
-    unsigned host_ports = 0;
+    unsigned host_ports = 0, live_hosts = 0;
     for (unsigned li : n.port_link) {
       const topo_link& l = fc.topo.links[li];
-      host_ports += fc.topo.nodes[l.a].kind == node_kind::host || fc.topo.nodes[l.b].kind == node_kind::host;
+      const bool to_host = fc.topo.nodes[l.a].kind == node_kind::host || fc.topo.nodes[l.b].kind == node_kind::host;
+      host_ports += to_host;
+      live_hosts += to_host && !l.failed;
     }
     const bool leaf = fc.sw.lb.mode == lb_mode::conga && s < fc.sw.lb.leaves;   // leaves come first (fabric.cpp)
-    switch_group& g = by_program[{unsigned(n.port_link.size()), host_ports, leaf}];
+    const uint64_t host_routes = live_hosts + down_hosts;
+    switch_group& g = by_program[{unsigned(n.port_link.size()), host_ports, leaf, host_routes}];
     if (g.names.empty()) {
-      g.in = switch_program_inputs{fc.sw, fc.topo.hosts.size(), unsigned(n.port_link.size()), host_ports, leaf,
+      g.in = switch_program_inputs{fc.sw, prefixes, unsigned(n.port_link.size()), host_ports, leaf,
                                    fc.nic.int_enabled, sundial, fc.nic.max_frame_bytes(), fc.nic.window_packets,
-                                   fc.lossradar};
+                                   fc.lossradar, host_routes};
     }
     g.names.push_back(n.name);
   }

@@ -28,41 +28,52 @@ std::string mib(double bytes) {
 }  // namespace
 
 memory_estimate estimate_memory(const config& c) {
-  double switches = 0, hosts = 0, links = 0;
+  double switches = 0, hosts = 0, links = 0, prefixes = 0;   // prefixes: switches with hosts (route_table.h)
   std::string drivers;
   const std::string kind = c.string("topology.kind");
   if (kind == "leaf_spine") {
     const double leaves = double(c.integer("topology.leaves")), spines = double(c.integer("topology.spines"));
     switches = leaves + spines;
+    prefixes = leaves;
     hosts = leaves * double(c.integer("topology.hosts_per_leaf"));
     links = hosts + leaves * spines * double(c.integer("topology.parallel_links"));
     drivers = "topology.leaves, topology.spines, topology.parallel_links, topology.hosts_per_leaf";
   } else if (kind == "fat_tree") {
     const double k = double(c.integer("topology.k"));
     switches = 5 * k * k / 4;
+    prefixes = k * k / 2;
     hosts = k * k * k / 4;
     links = hosts + k * k * k / 2;
     drivers = "topology.k";
   } else if (kind == "flattened_clos" || kind == "jellyfish") {   // ToR-only fabrics of one shape
     const double tors = double(c.integer("topology.tors"));
     switches = tors;
+    prefixes = tors;
     hosts = tors * double(c.integer("topology.hosts_per_tor"));
     links = hosts + tors * double(c.integer("topology.fabric_ports")) / 2;
     drivers = "topology.tors, topology.fabric_ports, topology.hosts_per_tor";
+  } else if (kind == "xpander") {   // (d + 1) L ToRs of degree d
+    const double d = double(c.integer("topology.fabric_ports"));
+    switches = prefixes = (d + 1) * double(c.integer("topology.lifts"));
+    hosts = switches * double(c.integer("topology.hosts_per_tor"));
+    links = hosts + switches * d / 2;
+    drivers = "topology.lifts, topology.fabric_ports, topology.hosts_per_tor";
   } else if (kind == "clos") {
     const double pods = double(c.integer("topology.pods")), tors = pods * double(c.integer("topology.tors_per_pod")),
                  aggs = pods * double(c.integer("topology.aggs_per_pod")), spines = double(c.integer("topology.spines"));
     switches = tors + aggs + spines;
+    prefixes = tors;
     hosts = tors * double(c.integer("topology.hosts_per_tor"));
     links = hosts + tors * double(c.integer("topology.aggs_per_pod")) + pods * spines;
     drivers = "topology.pods, topology.tors_per_pod, topology.aggs_per_pod, topology.spines, topology.hosts_per_tor";
   } else if (kind == "dragonfly") {
     const double groups = double(c.integer("topology.groups")), per = double(c.integer("topology.routers_per_group"));
     switches = groups * per;
+    prefixes = switches;
     hosts = switches * double(c.integer("topology.hosts_per_tor"));
     links = hosts + groups * per * (per - 1) / 2 + switches * double(c.integer("topology.global_links")) / 2;
     drivers = "topology.groups, topology.routers_per_group, topology.hosts_per_tor";
-  }   // file: the file's size is known only once read; the host cap of read_topology applies
+  }   // file: the file's size is known only once read
   memory_estimate e;
   // The load balancer's table in every switch: its C++ entries, not the ASIC's bits.
   double lb_entries = 0;
@@ -74,8 +85,9 @@ memory_estimate estimate_memory(const config& c) {
       {fmt::format("{:.0f} load-balancer entries ({:.0f} switches x {:.0f}) x {:.0f} B", switches * lb_entries, switches,
                    lb_entries, mem_lb_entry_bytes), switches * lb_entries * mem_lb_entry_bytes},
       {fmt::format("{:.0f} links x {:.0f} KiB", links, mem_link_bytes / 1024), links * mem_link_bytes},
-      {fmt::format("{:.0f} route entries ({:.0f} switches x {:.0f} hosts) x {:.0f} B", switches * hosts, switches, hosts,
-                   mem_route_entry_bytes), switches * hosts * mem_route_entry_bytes},
+      {fmt::format("{:.0f} route entries ({:.0f} switches x {:.0f} prefixes) x {:.0f} B", switches * prefixes, switches,
+                   prefixes, mem_route_entry_bytes), switches * prefixes * mem_route_entry_bytes},
+      {fmt::format("{:.0f} host routes x {:.0f} B", hosts, mem_host_route_bytes), hosts * mem_host_route_bytes},
       {fmt::format("{:.0f} NICs x {:.1f} KiB", hosts, mem_host_bytes / 1024), hosts * mem_host_bytes},
       {fmt::format("{:.0f} switches x {:.0f} KiB", switches, mem_switch_bytes / 1024), switches * mem_switch_bytes},
   };

@@ -27,7 +27,8 @@ constexpr double mem_fixed_bytes = 12.0 * 1048576;   // the program, SystemC, th
 constexpr double mem_link_bytes = 17.0 * 1024;       // a full-duplex link with its two switch/NIC ports
 constexpr double mem_host_bytes = 7.5 * 1024;        // a NIC model
 constexpr double mem_switch_bytes = 40.0 * 1024;     // a switch model without its ports
-constexpr double mem_route_entry_bytes = 16;         // one (switch, destination host) route entry
+constexpr double mem_route_entry_bytes = 16;         // one (switch, destination prefix) route entry
+constexpr double mem_host_route_bytes = 48;          // a host route: its hash-map node in the switch, its pair in the plan
 constexpr double mem_lb_entry_bytes = 24;            // a flowlet-table entry or a BalanceSketch cell
 
 memory_estimate estimate_memory(const config& c);

@@ -9,10 +9,12 @@
 
 #include "scenario/key_binding.h"
 #include "fabric/route_planner.h"
+#include "switch/route_table.h"
 #include "topology/dragonfly.h"
 #include "topology/flattened_clos.h"
 #include "topology/jellyfish.h"
 #include "topology/three_tier_clos.h"
+#include "topology/xpander.h"
 #include "topology/topology_file.h"
 #include "topology/updown_routing.h"
 
@@ -37,10 +39,10 @@ template <class K>
 void flattened_clos_keys(K& k) {
   using F = flattened_clos_spec;
   k.integer("topology.tors", "switches", &F::tors, 2, 4096, "ToR switches N (flattened_clos, jellyfish)");
-  k.integer("topology.fabric_ports", "ports", &F::fabric_ports, 2, 256, "Inter-ToR ports s of each ToR (flattened_clos: even, the layers' degrees sum to s/2; jellyfish: the degree r of the random regular graph, N*r even)");
-  k.integer("topology.hosts_per_tor", "hosts", &F::host_ports, 1, 1024, "Host ports h of each ToR (flattened_clos, jellyfish, clos; dragonfly: of each router)");
+  k.integer("topology.fabric_ports", "ports", &F::fabric_ports, 2, 256, "Inter-ToR ports s of each ToR (flattened_clos: even, the layers' degrees sum to s/2; jellyfish: the degree r of the random regular graph, N*r even; xpander: the degree d, d + 1 ToRs per lift)");
+  k.integer("topology.hosts_per_tor", "hosts", &F::host_ports, 1, 1024, "Host ports h of each ToR (flattened_clos, jellyfish, xpander, clos; dragonfly: of each router)");
   k.integer("topology.layers", "layers", &F::layers, 0, 129, "Virtual layers k; 0 = the smallest k of Eq. 4 of the Flattened Clos paper (flattened_clos)");
-  k.integer("topology.seed", "", &F::seed, 0, std::numeric_limits<int64_t>::max(), "Seed of the random wiring (flattened_clos: between layers; jellyfish: the random regular graph)");
+  k.integer("topology.seed", "", &F::seed, 0, std::numeric_limits<int64_t>::max(), "Seed of the random wiring (flattened_clos: between layers; jellyfish: the random regular graph; xpander: the lift's matchings)");
 }
 
 // The link keys set the same fields of either builder's spec (and the NICs' rate, CONGA's and
@@ -91,10 +93,10 @@ const shape_key shape_keys[] = {
     {"topology.leaves", {"leaf_spine"}},        {"topology.spines", {"leaf_spine", "clos"}},
     {"topology.hosts_per_leaf", {"leaf_spine"}}, {"topology.parallel_links", {"leaf_spine"}},
     {"topology.k", {"fat_tree"}},
-    {"topology.tors", {"flattened_clos", "jellyfish"}}, {"topology.fabric_ports", {"flattened_clos", "jellyfish"}},
-    {"topology.hosts_per_tor", {"flattened_clos", "jellyfish", "clos", "dragonfly"}},
+    {"topology.tors", {"flattened_clos", "jellyfish"}}, {"topology.fabric_ports", {"flattened_clos", "jellyfish", "xpander"}},
+    {"topology.hosts_per_tor", {"flattened_clos", "jellyfish", "xpander", "clos", "dragonfly"}},
     {"topology.layers", {"flattened_clos"}},    {"topology.layer_ports", {"flattened_clos"}},
-    {"topology.seed", {"flattened_clos", "jellyfish"}},
+    {"topology.seed", {"flattened_clos", "jellyfish", "xpander"}}, {"topology.lifts", {"xpander"}},
     {"topology.pods", {"clos"}},                {"topology.tors_per_pod", {"clos"}},
     {"topology.aggs_per_pod", {"clos"}},        {"topology.groups", {"dragonfly"}},
     {"topology.routers_per_group", {"dragonfly"}}, {"topology.global_links", {"dragonfly"}},
@@ -153,6 +155,21 @@ topology build_jf(const config& c) {
   }
 }
 
+topology build_xp(const config& c) {
+  flattened_clos_spec fc;   // the keys Xpander shares with the Flattened Clos (all but tors)
+  apply_keys<flattened_clos_spec> k(c, fc);
+  flattened_clos_keys(k);
+  xpander_spec s;
+  s.degree = fc.fabric_ports, s.host_ports = fc.host_ports, s.seed = fc.seed;
+  s.lifts = unsigned(c.integer("topology.lifts"));
+  read_links(c, s);
+  try {
+    return build_xpander(s);
+  } catch (const std::invalid_argument& e) {
+    fail_field(c, e.what(), "lifts");
+  }
+}
+
 topology build_clos(const config& c) {
   three_tier_clos_spec s;
   apply_keys<three_tier_clos_spec> k(c, s);
@@ -200,6 +217,7 @@ topology build(const config& c) {
   reject_other_shapes(c, kind);
   if (kind == "flattened_clos") return build_fc(c);
   if (kind == "jellyfish") return build_jf(c);
+  if (kind == "xpander") return build_xp(c);
   if (kind == "clos") return build_clos(c);
   if (kind == "dragonfly") return build_df(c);
   if (kind == "file") return build_from_file(c);
@@ -221,7 +239,7 @@ topology build(const config& c) {
 }  // namespace
 
 void declare_topology_keys(param_registry& r) {
-  r.choice("topology.kind", "leaf_spine", {"leaf_spine", "fat_tree", "flattened_clos", "jellyfish", "clos", "dragonfly", "file"},
+  r.choice("topology.kind", "leaf_spine", {"leaf_spine", "fat_tree", "flattened_clos", "jellyfish", "xpander", "clos", "dragonfly", "file"},
            "Topology builder; file: the fabric of topology.file (datasheets/topology.md)");
   r.choice("topology.routing", "shortest_path", {"shortest_path", "updown"},
            "Routes the controller installs: ECMP over shortest paths, or the edge-disjoint virtual up-down paths of the Flattened Clos paper (flattened_clos only)");
@@ -231,6 +249,8 @@ void declare_topology_keys(param_registry& r) {
   fat_tree_keys(fat_tree);
   declare_keys<flattened_clos_spec> fc(r);
   flattened_clos_keys(fc);
+  r.integer("topology.lifts", "", 4, 1, 4096,
+            "L of the random L-lift of K_{d+1}: (fabric_ports + 1) x lifts ToRs (xpander; Valadarsky et al., CoNEXT'16)");
   r.integer_list("topology.layer_ports", "ports", {}, 1, 256, 0,
                  "Fabric ports per virtual layer [l_1..l_k], summing to fabric_ports; empty = spread evenly (flattened_clos)");
   declare_keys<three_tier_clos_spec> clos(r);
@@ -246,13 +266,14 @@ void declare_topology_keys(param_registry& r) {
 
 topology read_topology(const config& c) {
   topology t = build(c);
-  // Each switch holds a route entry per host: past this size the tables alone take gigabytes.
-  constexpr size_t max_hosts = 16384;
+  // A host is the 24-bit host field of its address (host_of_ip); the memory estimate
+  // (memory_estimate.h) refuses what does not fit well before this.
+  constexpr size_t max_hosts = size_t(1) << route_table::host_bits;
   if (t.hosts.size() > max_hosts) {
     const std::string kind = c.string("topology.kind");
     const std::string key = kind == "fat_tree" ? "topology.k" : kind == "leaf_spine" ? "topology.hosts_per_leaf"
                             : kind == "file" ? "topology.file" : "topology.hosts_per_tor";
-    fail(c, key, fmt::format("the topology has {} hosts; a run supports at most {} (per-host route tables)",
+    fail(c, key, fmt::format("the topology has {} hosts; a run supports at most {} (the 24-bit host field of an address)",
                              t.hosts.size(), max_hosts));
   }
   for (const char* key : {"topology.failed_links", "topology.degraded_links"}) {

@@ -652,13 +652,20 @@ std::string format_allocation(const allocation& a, const stage_budget& b) {
   return out;
 }
 
-program forwarding_program(uint64_t hosts, uint64_t ecmp_members, unsigned ports, bool int_enabled, bool mirror) {
+program forwarding_program(uint64_t prefixes, uint64_t ecmp_members, unsigned ports, bool int_enabled, bool mirror,
+                           uint64_t host_routes) {
   program p;
-  // Keyed by the destination host; the action is the ECMP group (base 16 bits, size 16 bits).
-  p.tables.push_back(table_decl{"routing", "route", match_kind::exact, hosts, 24, 32, gress::ingress, {}, ""});
+  // Keyed by the destination's prefix; the action is the ECMP group (base 16 bits, size 16 bits).
+  const unsigned prefix_bits = unsigned(std::max<uint64_t>(1, ceil_log2(std::max<uint64_t>(2, prefixes))));
+  p.tables.push_back(table_decl{"routing", "route", match_kind::exact, prefixes, prefix_bits, 32, gress::ingress, {}, ""});
+  std::vector<std::string> group_from = {"route"};
+  if (host_routes) {   // the /32s: keyed by the address's 24-bit host field, looked up beside 'route'
+    p.tables.push_back(table_decl{"routing", "host_route", match_kind::exact, host_routes, 24, 32, gress::ingress, {}, ""});
+    group_from.push_back("host_route");
+  }
   // Addressed by base + hash % size (16 bits, as the route action's base); holds the port.
   p.tables.push_back(table_decl{"ecmp", "ecmp_member", match_kind::index, ecmp_members, 16, 16, gress::ingress,
-                                {"route"}, "switch.ecmp_members"});
+                                group_from, "switch.ecmp_members"});
   if (int_enabled) {
     // Indexed by the egress port, not by a hash.
     p.registers.push_back(register_decl{"int", "int_tx_bytes", ports, 32, false, false, gress::egress, {}, ""});

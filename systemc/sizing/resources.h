@@ -184,15 +184,18 @@ std::string format_allocation(const allocation& a, const stage_budget& b);
 const char* to_string(match_kind k);
 const char* to_string(gress g);
 
-// The forwarding program the netasic switch runs today: exact-match route table on the
-// destination host (key 24 bits, action 32 bits: group base+size), ECMP member table (index,
-// entries = member capacity, action 16 bits: port) after route; plus INT at egress when
+// The forwarding program the netasic switch runs today: the longest-prefix match of
+// switch/route_table.h as two exact-match tables looked up together, 'route' on the destination's
+// prefix (one prefix length across the fabric, so a hash match; key ceil(log2 prefixes) bits,
+// action 32 bits: group base+size) and, with host_routes > 0, 'host_route' on the destination
+// host (key 24 bits, action 32 bits; a hit wins); the ECMP member table (index, entries = member
+// capacity, action 16 bits: port) after both; plus INT at egress when
 // enabled: a per-port egress register 'int_tx_bytes' (entries = ports, 32-bit) and an index
 // table 'int_switch_id' (1 entry, action 12 bits); plus, with mirroring, the sampler register
 // 'mirror_sampler' (1 entry, 32-bit) and the session table 'mirror_session' (1 entry, action
 // 32 bits: port, truncation, priority) at ingress.
-program forwarding_program(uint64_t hosts, uint64_t ecmp_members, unsigned ports, bool int_enabled,
-                           bool mirror = false);
+program forwarding_program(uint64_t prefixes, uint64_t ecmp_members, unsigned ports, bool int_enabled,
+                           bool mirror = false, uint64_t host_routes = 0);
 
 // "2^N (V)" for the largest power of two N with 2^N <= v, or "V" below 1.
 std::string power_of_two_at_most(uint64_t v);

@@ -149,7 +149,7 @@ void sundial(program& p) {
 
 // Up-down routing (Zhao et al., NSDI'23) as a legal-turn check: each ingress port's class
 // (arrived up or down, at which layer) read by index, then the route keyed by destination and
-// class: entries = hosts x classes (route_table.h).
+// class: entries = prefixes x classes (route_table.h).
 void updown(program& p, const switch_program_inputs& in) {
   const unsigned classes = in.sw.route_classes;
   p.tables.push_back(table_decl{"updown", "port_class", match_kind::index, in.ports, 0, 8, gress::ingress, {}, ""});
@@ -257,8 +257,8 @@ const char* lb_feature(lb_mode m) {
 
 program switch_program(const switch_program_inputs& in) {
   const switch_config& sw = in.sw;
-  program p = forwarding_program(in.hosts, sw.member_capacity, in.ports, in.int_enabled,
-                                 sw.mirror.to != mirror_config::target::off);
+  program p = forwarding_program(in.prefixes, sw.member_capacity, in.ports, in.int_enabled,
+                                 sw.mirror.to != mirror_config::target::off, in.host_routes);
   // Parsed headers (Ethernet, IPv4, UDP, BTH) and the lookups' results.
   p.phv.push_back(phv_decl{"routing", "headers",
                            8 * (eth_header::bytes + ipv4_header::bytes + udp_header::bytes + rocev2_bth::bytes)});

@@ -12,7 +12,7 @@ namespace netasic {
 
 struct switch_program_inputs {
   switch_config sw;              // pipeline, lb (mode and its blocks), Flowcut, mirror
-  uint64_t hosts = 0;            // route entries (one per destination host)
+  uint64_t prefixes = 0;         // route entries: one per destination prefix (switch with hosts)
   unsigned ports = 0;            // front-panel ports
   unsigned host_ports = 0;       // of them, facing hosts (Flowcut ingress_only is on switches with one)
   bool conga_leaf = false;       // lb.mode conga: this switch is a leaf (else a spine)
@@ -21,6 +21,7 @@ struct switch_program_inputs {
   uint32_t frame_bytes = 0;      // largest data frame (Flowcut's held packets)
   uint32_t window_packets = 0;   // per flow (Flowcut's held packets)
   lossradar_config lossradar;    // telemetry.lossradar: the meters of every port
+  uint64_t host_routes = 0;      // host-route entries: its attached hosts, a null route per host whose link is down
 };
 
 // The feature name of each load-balancing mode: the name its lb.mode key takes.

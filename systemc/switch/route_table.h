@@ -1,17 +1,27 @@
-// Ingress forwarding table (core, no SystemC): exact match on the destination host and the
-// ingress port's class, giving an ECMP group (base, size) in a member table of egress ports.
-// Written over the register bus. With one class (the default) it is a plain destination table;
-// up-down routing (Zhao et al., NSDI'23) uses a class per (arrived up/down, port layer), the
-// legal-turn check on port layers, so a packet never turns from down to up.
+// Ingress forwarding table (core, no SystemC): a longest-prefix match on the destination host,
+// as an IP router holds a /24 per rack and a /32 per attached host. The prefix table is keyed by
+// the destination's prefix (the switch its host hangs off, from the fabric's address plan) and
+// the ingress port's class; the host table is an exact match on the destination host and wins
+// over the prefix (the longer match): it holds the last hop to each attached host and, where a
+// host's link is down, a null route. Either gives an ECMP group (base, size) in a member table of
+// egress ports. Written over the register bus. With one class (the default) the prefix table is
+// a plain destination table; up-down routing (Zhao et al., NSDI'23) uses a class per (arrived
+// up/down, port layer), the legal-turn check on port layers, so a packet never turns from down
+// to up. Without an address plan every host is its own prefix (a /32 per host).
 //
 // Register map (32-bit registers, byte offsets):
 //   0x0000_0000  SWITCH_ID   RO  switch number (the 12-bit ID used by INT)
 //   0x0000_0004  NUM_PORTS   RO
-//   0x1000_0000 + 4*(host*classes + class)  ROUTE   [31:16] group base, [15:0] group size (0 = no route)
+//   0x0000_0010  HOST_CLEAR  WO  write 1: empty the host table
+//   0x1000_0000 + 4*(prefix*classes + class)  ROUTE  [31:16] group base, [15:0] group size (0 = no route)
 //   0x2000_0000 + 4*i        MEMBER      [15:0] egress port
 //   0x4000_0000 + 4*port     PORT_CLASS  [7:0] the ingress class of frames that arrive on port (< classes)
+//   0x5000_0000 + 4*host     HOST_ROUTE  as ROUTE, every class (size 0 = drop); a write adds the
+//                                        entry, a read of a host not in the table fails
 #pragma once
 #include <cstdint>
+#include <memory>
+#include <unordered_map>
 #include <vector>
 
 namespace netasic {
@@ -20,14 +30,28 @@ namespace netasic {
 // edge-disjoint virtual up-down paths of a layered topology with the legal-turn classes.
 enum class route_kind { shortest_path, updown };
 
+// The network part of every host's address: the prefix its switch announces (one per switch
+// with hosts). Shared by every switch of a fabric, as the address bits are.
+struct address_plan {
+  std::vector<uint32_t> prefix_of_host;
+  uint32_t prefixes = 0;
+};
+
 class route_table {
  public:
-  static constexpr uint32_t reg_switch_id = 0x0, reg_num_ports = 0x4;
+  static constexpr uint32_t reg_switch_id = 0x0, reg_num_ports = 0x4, reg_host_clear = 0x10;
   static constexpr uint32_t reg_route = 0x1000'0000, reg_member = 0x2000'0000, reg_port_class = 0x4000'0000;
+  static constexpr uint32_t reg_host_route = 0x5000'0000, host_bits = 24;   // the address's host field
 
+  // Every host its own prefix: ROUTE is indexed by destination host.
   route_table(unsigned switch_id, unsigned ports, unsigned hosts, unsigned members, unsigned classes = 1)
-      : id_(switch_id), ports_(ports), classes_(classes), route_(size_t(hosts) * classes, 0), member_(members, 0),
-        port_class_(ports, 0) {}
+      : id_(switch_id), ports_(ports), classes_(classes), prefixes_(hosts), route_(size_t(hosts) * classes, 0),
+        member_(members, 0), port_class_(ports, 0) {}
+  // ROUTE indexed by the destination's prefix in `plan`.
+  route_table(unsigned switch_id, unsigned ports, std::shared_ptr<const address_plan> plan, unsigned members,
+              unsigned classes = 1)
+      : id_(switch_id), ports_(ports), classes_(classes), prefixes_(plan->prefixes), plan_(std::move(plan)),
+        route_(size_t(prefixes_) * classes, 0), member_(members, 0), port_class_(ports, 0) {}
 
   // Egress port for `dst_host` given the packet's hash, or -1 when there is no route. Frames
   // the switch makes itself (mirror copies) look up class 0, a host's.
@@ -40,10 +64,14 @@ class route_table {
   // The multipath group of `dst_host` for a frame from `in_port`: members base .. base + size - 1;
   // false when no route. A port past the front panel (recirculation, CPU) is class 0.
   bool group(uint32_t dst_host, uint32_t in_port, uint32_t& base, uint32_t& size) const {
-    const size_t i = size_t(dst_host) * classes_ + (in_port < ports_ ? port_class_[in_port] : 0);
-    if (i >= route_.size()) return false;
-    base = route_[i] >> 16;
-    size = route_[i] & 0xFFFF;
+    uint32_t e;
+    if (!find_host(dst_host, e)) {
+      const uint32_t pfx = prefix_of(dst_host);
+      if (pfx >= prefixes_) return false;
+      e = route_[size_t(pfx) * classes_ + (in_port < ports_ ? port_class_[in_port] : 0)];
+    }
+    base = e >> 16;
+    size = e & 0xFFFF;
     return size != 0;
   }
   bool group(uint32_t dst_host, uint32_t& base, uint32_t& size) const { return group(dst_host, ports_, base, size); }
@@ -51,6 +79,16 @@ class route_table {
 
   // Register access; false = no register at that offset (or read-only / bad value).
   bool write(uint32_t offset, uint32_t value) {
+    if (offset == reg_host_clear) {
+      if (value != 1) return false;
+      host_.clear();
+      return true;
+    }
+    if (offset >= reg_host_route && offset < reg_host_route + (4u << host_bits)) {
+      if ((value >> 16) + (value & 0xFFFF) > member_.size()) return false;
+      host_[(offset - reg_host_route) / 4] = value;
+      return true;
+    }
     if (offset >= reg_route && offset < reg_route + 4 * route_.size()) {
       if ((value >> 16) + (value & 0xFFFF) > member_.size()) return false;
       route_[(offset - reg_route) / 4] = value;
@@ -74,13 +112,29 @@ class route_table {
     else if (offset >= reg_route && offset < reg_route + 4 * route_.size()) value = route_[(offset - reg_route) / 4];
     else if (offset >= reg_member && offset < reg_member + 4 * member_.size()) value = member_[(offset - reg_member) / 4];
     else if (offset >= reg_port_class && offset < reg_port_class + 4 * port_class_.size()) value = port_class_[(offset - reg_port_class) / 4];
+    else if (offset >= reg_host_route && offset < reg_host_route + (4u << host_bits)) return find_host((offset - reg_host_route) / 4, value);
     else return false;
     return true;
   }
   unsigned member_capacity() const { return unsigned(member_.size()); }
+  size_t host_entries() const { return host_.size(); }
 
  private:
-  unsigned id_, ports_, classes_;
+  uint32_t prefix_of(uint32_t host) const {
+    if (!plan_) return host;
+    return host < plan_->prefix_of_host.size() ? plan_->prefix_of_host[host] : prefixes_;
+  }
+  bool find_host(uint32_t host, uint32_t& e) const {
+    if (host_.empty()) return false;
+    const auto it = host_.find(host);
+    if (it == host_.end()) return false;
+    e = it->second;
+    return true;
+  }
+
+  unsigned id_, ports_, classes_, prefixes_;
+  std::shared_ptr<const address_plan> plan_;   // null: prefix = host
+  std::unordered_map<uint32_t, uint32_t> host_;   // destination host -> route (the /32s)
   std::vector<uint32_t> route_;
   std::vector<uint16_t> member_;
   std::vector<uint8_t> port_class_;

@@ -66,12 +66,18 @@ std::string dependency_graph::describe(const std::vector<unsigned>& cycle) const
 }
 
 dependency_graph dependencies_of(const topology& t, const next_hops_fn& next_hops) {
+  std::vector<unsigned> every(t.hosts.size());
+  for (unsigned d = 0; d < every.size(); ++d) every[d] = d;
+  return dependencies_of(t, next_hops, every);
+}
+
+dependency_graph dependencies_of(const topology& t, const next_hops_fn& next_hops, const std::vector<unsigned>& destinations) {
   dependency_graph g(t);
   std::vector<unsigned> sw_index(t.nodes.size(), ~0u);
   for (unsigned i = 0; i < t.switches.size(); ++i) sw_index[t.switches[i]] = i;
   std::vector<char> seen(2 * t.links.size());
   std::vector<unsigned> ports;
-  for (unsigned d = 0; d < t.hosts.size(); ++d) {
+  for (unsigned d : destinations) {
     std::fill(seen.begin(), seen.end(), 0);
     std::deque<unsigned> q;   // directed links that carry frames for d into a switch
     for (unsigned h = 0; h < t.hosts.size(); ++h) {

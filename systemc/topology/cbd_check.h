@@ -43,5 +43,8 @@ using next_hops_fn = std::function<void(unsigned switch_index, unsigned in_port,
 // link a frame for it can reach from any other host (walking the tables, not a path list), and
 // every turn the tables allow there.
 dependency_graph dependencies_of(const topology& t, const next_hops_fn& next_hops);
+// The same over the given destination hosts only, in that order: with tables that treat every
+// host of a set alike but at its own switch, one host of each set gives the whole graph.
+dependency_graph dependencies_of(const topology& t, const next_hops_fn& next_hops, const std::vector<unsigned>& destinations);
 
 }  // namespace netasic

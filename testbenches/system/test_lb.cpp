@@ -167,7 +167,7 @@ TEST(LoadBalance, WcmpUplinkBytesAreExactlyWhatTheFlowsHashesPredict) {
   const fabric_config fc = make_fabric_config(cfg);
   const route_plan plan = plan_routes(fc.topo, fc.sw.lb.wcmp_table_size);
   const auto& leaf0 = plan.per_switch[0];
-  const uint32_t route = leaf0.route[hosts_per_leaf];   // host 8, the first of leaf1
+  const uint32_t route = plan.entry(0, hosts_per_leaf);   // host 8, the first of leaf1
   const std::vector<uint32_t> members(leaf0.members.begin() + (route >> 16),
                                       leaf0.members.begin() + (route >> 16) + (route & 0xFFFF));
   ASSERT_EQ(members.size(), 13u);

@@ -31,7 +31,7 @@ const topo_link& link_named(const topology& t, const std::string& name) {
 std::vector<unsigned> sw0_ports_to_h2(const fabric_config& fc) {
   const route_plan plan = plan_fabric_routes(fc.topo, fc.sw);
   const auto& r = plan.per_switch[0];   // sw0 is the first switch of the file
-  const uint32_t e = r.route[2];
+  const uint32_t e = plan.entry(0, 2);
   std::vector<unsigned> ports;
   for (uint32_t i = 0; i < (e & 0xFFFF); ++i) ports.push_back(r.members[(e >> 16) + i]);
   return ports;

@@ -355,7 +355,7 @@ TEST(UpDownRouting, InstalledTablesOnlyAllowUpDownWalks) {
         const unsigned node = p.nodes.back(), sw = node;   // ToRs come first: node = switch index
         const auto& r = plan.per_switch[sw];
         const unsigned cls = p.links.empty() ? 0 : r.port_class[in_port];
-        const uint32_t e = r.route[d * plan.classes + cls];
+        const uint32_t e = plan.entry(sw, d, cls);
         if (p.links.empty() && unrouted.count({node, t.host_switch(d)})) {   // no path: no entry at the source
           EXPECT_EQ(e & 0xFFFF, 0u);
           continue;

@@ -435,6 +435,36 @@ TEST(Resources, ForwardingProgram) {
   EXPECT_LT(find(m, "mirror_sampler").first_stage, find(m, "mirror_session").first_stage);
 }
 
+// Route tables keyed by destination prefix (route_table.h): a fabric of 500 ToRs x 14 hosts.
+//   route: 500 prefixes, key ceil(log2 500) = 9 + action 32 + 4 = 45 bits, two to a 128-bit word:
+//     250 words, 1 block, hash bits log2(256) = 8.
+//   host_route: 14 hosts, key 24 + 32 + 4 = 60 bits, two to a word: 7 words, 1 block, 3 hash bits.
+// The control, keyed per host as before: 7000 entries x 60 bits = 3500 words = 4 blocks.
+TEST(Resources, ForwardingProgramPrefixAndHostTables) {
+  const stage_budget b;
+  const program p = forwarding_program(500, 4096, 28, false, false, 14);
+  ASSERT_EQ(p.tables.size(), 3u);
+  EXPECT_EQ(p.tables[0].name, "route");
+  EXPECT_EQ(p.tables[0].entries, 500u);
+  EXPECT_EQ(p.tables[0].key_bits, 9u);
+  EXPECT_EQ(p.tables[1].name, "host_route");
+  EXPECT_EQ(p.tables[1].entries, 14u);
+  EXPECT_EQ(p.tables[1].key_bits, 24u);
+  EXPECT_EQ(p.tables[2].after, (std::vector<std::string>{"route", "host_route"}));
+  expect_cost(table_cost(p.tables[0], 500, b), 1, 0, 0, 8, 1);
+  expect_cost(table_cost(p.tables[1], 14, b), 1, 0, 0, 3, 1);
+  const allocation a = allocate(p, b);
+  ASSERT_TRUE(a.fits);
+  EXPECT_EQ(find(a, "route").first_stage, 0u);
+  EXPECT_EQ(find(a, "host_route").first_stage, 0u);   // looked up beside the prefix
+  EXPECT_EQ(find(a, "ecmp_member").first_stage, 1u);
+  table_decl per_host = p.tables[0];
+  per_host.key_bits = 24;
+  expect_cost(table_cost(per_host, 7000, b), 4, 0, 0, 12, 1);
+  // No host routes (a switch without hosts): no host table.
+  EXPECT_EQ(forwarding_program(500, 4096, 28, false).tables.size(), 2u);
+}
+
 TEST(Resources, Report) {
   stage_budget b;
   b.stages = 4;

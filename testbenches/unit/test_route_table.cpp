@@ -1,12 +1,15 @@
 // The ingress forwarding table (switch/route_table.h) against a golden model of its register
-// map: SWITCH_ID and NUM_PORTS read-only, ROUTE[host] = base << 16 | size (the group must fit
-// the member table; size 0 = no route), MEMBER[i] = an egress port below the port count. A
-// lookup takes the group's member at hash mod size. The register bus passes only aligned
-// 32-bit accesses (tlm/regbus.cpp), so offsets here are multiples of 4.
+// map: SWITCH_ID and NUM_PORTS read-only, ROUTE[prefix] = base << 16 | size (the group must fit
+// the member table; size 0 = no route), MEMBER[i] = an egress port below the port count,
+// HOST_ROUTE[host] as ROUTE (an entry once written, until HOST_CLEAR), and the longest match: a
+// host's own entry before its prefix's. A lookup takes the group's member at hash mod size. The
+// register bus passes only aligned 32-bit accesses (tlm/regbus.cpp), so offsets here are
+// multiples of 4.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <vector>
 
 #include "common/rng.h"
@@ -16,21 +19,31 @@ using namespace netasic;
 
 namespace {
 
-constexpr uint32_t route_base = 0x1000'0000, member_base = 0x2000'0000;
+constexpr uint32_t route_base = 0x1000'0000, member_base = 0x2000'0000, host_base = 0x5000'0000, host_clear = 0x10;
 
-// The register file as a map from offset to value; a lookup expands the group into its ports.
+// The register file as a map from offset to value; a lookup takes the host's entry when there is
+// one (the longest match), else its prefix's, and expands the group into its ports. Without a
+// prefix map every host is its own prefix.
 class golden_routes {
  public:
-  golden_routes(uint32_t id, uint32_t ports, uint32_t hosts, uint32_t members)
-      : ports_(ports), hosts_(hosts), members_(members) {
+  golden_routes(uint32_t id, uint32_t ports, uint32_t prefixes, uint32_t members, std::vector<uint32_t> prefix_of = {})
+      : ports_(ports), prefixes_(prefixes), members_(members), prefix_of_(std::move(prefix_of)) {
     regs_[0x0] = id;
     regs_[0x4] = ports;
-    for (uint32_t h = 0; h < hosts; ++h) regs_[route_base + 4 * h] = 0;
+    for (uint32_t h = 0; h < prefixes; ++h) regs_[route_base + 4 * h] = 0;
     for (uint32_t i = 0; i < members; ++i) regs_[member_base + 4 * i] = 0;
   }
   bool write(uint32_t off, uint32_t v) {
-    if (off >= route_base && off < route_base + 4 * hosts_) {
-      if ((v >> 16) + (v & 0xFFFF) > members_) return false;   // the group must fit
+    const bool fits = (v >> 16) + (v & 0xFFFF) <= members_;   // a group must fit the member table
+    if (off == host_clear) {
+      if (v != 1) return false;
+      regs_.erase(regs_.lower_bound(host_base), regs_.end());
+      return true;
+    }
+    if (off >= route_base && off < route_base + 4 * prefixes_) {
+      if (!fits) return false;
+    } else if (off >= host_base && off < host_base + 4 * (1u << 24)) {
+      if (!fits) return false;
     } else if (off >= member_base && off < member_base + 4 * members_) {
       if (v >= ports_) return false;
     } else {
@@ -46,7 +59,11 @@ class golden_routes {
     return true;
   }
   int lookup(uint32_t host, uint32_t hash) const {
-    const auto it = regs_.find(route_base + 4 * host);
+    auto it = regs_.find(host_base + 4 * host);
+    if (it == regs_.end()) {
+      const uint32_t prefix = prefix_of_.empty() ? host : host < prefix_of_.size() ? prefix_of_[host] : prefixes_;
+      it = regs_.find(route_base + 4 * prefix);
+    }
     if (it == regs_.end() || (it->second & 0xFFFF) == 0) return -1;
     std::vector<int> group;
     for (uint32_t i = 0; i < (it->second & 0xFFFF); ++i)
@@ -55,9 +72,69 @@ class golden_routes {
   }
 
  private:
-  uint32_t ports_, hosts_, members_;
+  uint32_t ports_, prefixes_, members_;
+  std::vector<uint32_t> prefix_of_;
   std::map<uint32_t, uint32_t> regs_;
 };
+
+// Random writes, reads and lookups on the core and the golden model, which must agree.
+void random_accesses(uint64_t seed, bool with_plan) {
+  rng r(seed);
+  const uint32_t ports = 1 + uint32_t(r.below(64)), hosts = 1 + uint32_t(r.below(300));
+  const uint32_t members = 1 + uint32_t(r.below(200)), id = uint32_t(r.below(4096));
+  uint32_t prefixes = hosts;
+  std::vector<uint32_t> prefix_of;
+  auto plan = std::make_shared<address_plan>();
+  if (with_plan) {   // hosts in random racks of random sizes
+    prefixes = 1 + uint32_t(r.below(hosts));
+    for (uint32_t h = 0; h < hosts; ++h) prefix_of.push_back(uint32_t(r.below(prefixes)));
+    plan->prefix_of_host = prefix_of, plan->prefixes = prefixes;
+  }
+  route_table core = with_plan ? route_table(id, ports, plan, members) : route_table(id, ports, hosts, members);
+  golden_routes gold(id, ports, prefixes, members, prefix_of);
+  // An offset in one of the regions, sometimes just past its end, or anywhere.
+  auto offset = [&]() -> uint32_t {
+    switch (r.below(with_plan ? 7 : 5)) {
+      case 0: return 4 * uint32_t(r.below(6));
+      case 1: case 2: return route_base + 4 * uint32_t(r.below(prefixes + 2));
+      case 3: return member_base + 4 * uint32_t(r.below(members + 2));
+      case 5: return host_base + 4 * uint32_t(r.below(hosts + 2));
+      case 6: return r.below(50) ? host_base + 4 * uint32_t(r.below(hosts + 2)) : host_clear;
+      default: return uint32_t(r.next()) & ~3u;
+    }
+  };
+  // Values mostly valid, sometimes out of range.
+  auto value = [&](uint32_t off) -> uint32_t {
+    if (off == host_clear) return uint32_t(r.below(3));
+    if (off >= member_base && off < host_base) return uint32_t(r.below(ports + 2));
+    const uint32_t size = uint32_t(r.below(r.below(4) == 0 ? 0x10000 : 9));
+    const uint32_t base = uint32_t(r.below(r.below(4) == 0 ? 0x10000 : members + 1));
+    return base << 16 | size;
+  };
+  for (int i = 0; i < 20000; ++i) {
+    const uint32_t off = offset();
+    switch (r.below(3)) {
+      case 0: {
+        const uint32_t v = value(off);
+        ASSERT_EQ(core.write(off, v), gold.write(off, v)) << "seed " << seed << " write " << std::hex << off << " = " << v;
+        break;
+      }
+      case 1: {
+        uint32_t a = 0xDEAD, b = 0xDEAD;
+        const bool ok = core.read(off, a);
+        ASSERT_EQ(ok, gold.read(off, b)) << "seed " << seed << " read " << std::hex << off;
+        if (ok) {
+          ASSERT_EQ(a, b) << "seed " << seed << " read " << std::hex << off;
+        }
+        break;
+      }
+      default: {
+        const uint32_t host = uint32_t(r.below(hosts + 2)), hash = uint32_t(r.next());
+        ASSERT_EQ(core.lookup(host, hash), gold.lookup(host, hash)) << "seed " << seed << " host " << host;
+      }
+    }
+  }
+}
 
 }  // namespace
 
@@ -108,52 +185,12 @@ TEST(RouteTable, LookupTakesHashModSizeWithinTheGroup) {
 }
 
 TEST(RouteTable, RandomAccessesMatchTheGoldenModel) {
-  for (uint64_t seed = 1; seed <= 4; ++seed) {
-    rng r(seed);
-    const uint32_t ports = 1 + uint32_t(r.below(64)), hosts = 1 + uint32_t(r.below(300));
-    const uint32_t members = 1 + uint32_t(r.below(200)), id = uint32_t(r.below(4096));
-    route_table core(id, ports, hosts, members);
-    golden_routes gold(id, ports, hosts, members);
-    // An offset in one of the regions, sometimes just past its end, or anywhere.
-    auto offset = [&]() -> uint32_t {
-      switch (r.below(5)) {
-        case 0: return 4 * uint32_t(r.below(4));
-        case 1: case 2: return route_base + 4 * uint32_t(r.below(hosts + 2));
-        case 3: return member_base + 4 * uint32_t(r.below(members + 2));
-        default: return uint32_t(r.next()) & ~3u;
-      }
-    };
-    // Values mostly valid, sometimes out of range.
-    auto value = [&](uint32_t off) -> uint32_t {
-      if (off >= member_base) return uint32_t(r.below(ports + 2));
-      const uint32_t size = uint32_t(r.below(r.below(4) == 0 ? 0x10000 : 9));
-      const uint32_t base = uint32_t(r.below(r.below(4) == 0 ? 0x10000 : members + 1));
-      return base << 16 | size;
-    };
-    for (int i = 0; i < 20000; ++i) {
-      const uint32_t off = offset();
-      switch (r.below(3)) {
-        case 0: {
-          const uint32_t v = value(off);
-          ASSERT_EQ(core.write(off, v), gold.write(off, v)) << "seed " << seed << " write " << std::hex << off << " = " << v;
-          break;
-        }
-        case 1: {
-          uint32_t a = 0xDEAD, b = 0xDEAD;
-          const bool ok = core.read(off, a);
-          ASSERT_EQ(ok, gold.read(off, b)) << "seed " << seed << " read " << std::hex << off;
-          if (ok) {
-            ASSERT_EQ(a, b) << "seed " << seed << " read " << std::hex << off;
-          }
-          break;
-        }
-        default: {
-          const uint32_t host = uint32_t(r.below(hosts + 2)), hash = uint32_t(r.next());
-          ASSERT_EQ(core.lookup(host, hash), gold.lookup(host, hash)) << "seed " << seed << " host " << host;
-        }
-      }
-    }
-  }
+  for (uint64_t seed = 1; seed <= 4; ++seed) random_accesses(seed, false);
+}
+
+// Keyed by prefix through a random address plan, with host routes (the /32s) and HOST_CLEAR.
+TEST(RouteTable, PrefixAndHostRoutesMatchTheGoldenLongestMatch) {
+  for (uint64_t seed = 11; seed <= 16; ++seed) random_accesses(seed, true);
 }
 
 // Ingress classes (the up-down routing's legal-turn check): the entry is dst * classes + the

@@ -13,7 +13,7 @@
 using namespace netasic;
 
 namespace {
-unsigned group_size(const route_plan& p, unsigned sw, unsigned host) { return p.per_switch[sw].route[host] & 0xFFFF; }
+unsigned group_size(const route_plan& p, unsigned sw, unsigned host) { return p.entry(sw, host) & 0xFFFF; }
 unsigned sw_index(const topology& t, const std::string& name) {
   for (unsigned i = 0; i < t.switches.size(); ++i) if (t.nodes[t.switches[i]].name == name) return i;
   ADD_FAILURE() << "no switch " << name;
