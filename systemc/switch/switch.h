@@ -83,6 +83,7 @@ struct switch_config {
   unsigned member_capacity = 4096;   // ECMP member table entries
   route_kind routing = route_kind::shortest_path;
   unsigned route_classes = 1;        // ingress classes of the route table (route_table.h)
+  unsigned ksp_paths = 32;           // paths per ToR pair of route_kind::ksp
   // Flowcut in the switch: variant full_switch (every switch) or ingress_only (switches with
   // hosts); off when flowcut_on is false. host_port[p]: port p faces a host (flows enter here).
   bool flowcut_on = false;
