@@ -19,6 +19,7 @@ packages=(
   slurm-wlm munge                      # the Slurm test: a single-node cluster runs an emitted sweep
   parallel                             # GNU parallel runs an emitted sweep's jobs.txt
   libeigen3-dev                        # FlowRadar's CounterDecode (sparse least squares)
+  libglpk-dev                          # netasic paths --throughput: the max-concurrent-flow LP
 )
 
 # `setup.sh --fuzz` (make fuzz) also installs clang, whose libFuzzer the fuzz targets need.

@@ -287,6 +287,10 @@ int sc_main(int argc, char** argv) {
   auto* paths = app.add_subcommand("paths", "Path statistics of a scenario's topology and the deadlock (CBD) check of its routes");
   paths->add_option("scenario", pa_scenario, "Scenario TOML file")->required()->check(CLI::ExistingFile);
   paths->add_option("--set", pa_sets, "Override a parameter: key=value (repeatable)");
+  std::vector<std::string> pa_throughput;
+  paths->add_option("--throughput", pa_throughput,
+                    "Max-concurrent-flow throughput per host (fraction of host line rate) over the routing's paths for traffic "
+                    "all_to_all, permutation (near-worst) or uniform:P[:SEED] (each ToR to a fraction P of ToRs); repeatable");
 
   // cosim
   std::string co_block;
@@ -369,7 +373,7 @@ int sc_main(int argc, char** argv) {
     }
     if (*paths) {
       bool cbd_free = false;
-      std::cout << netasic::paths_report(netasic::load_scenario(pa_scenario, pa_sets), cbd_free);
+      std::cout << netasic::paths_report(netasic::load_scenario(pa_scenario, pa_sets), cbd_free, pa_throughput);
       return 0;
     }
     if (*size) {

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "topology/ksp.h"
+
 namespace netasic {
 
 unsigned updown_classes(const topology& t) { return 2 * layer_count(t) + 1; }
@@ -20,8 +22,30 @@ unsigned updown_port_class(const topology& t, unsigned node, unsigned port) {
 }
 
 route_plan plan_updown_routes(const topology& t, const std::vector<pair_paths>& pairs) {
+  return plan_path_routes(t, pairs, updown_classes(t), [&](unsigned n, unsigned p) { return updown_port_class(t, n, p); });
+}
+
+unsigned edst_classes(const spanning_trees& st) { return unsigned(st.trees.size()) + 1; }
+
+unsigned ksp_classes(const topology& t) {
+  size_t ports = 0;
+  for (unsigned s : t.switches) ports = std::max(ports, t.nodes[s].port_link.size());
+  return unsigned(ports) + 1;
+}
+
+unsigned edst_port_class(const topology& t, const spanning_trees& st, unsigned node, unsigned port) {
+  const unsigned tree = st.tree_of_link[t.nodes[node].port_link[port]];
+  return tree == ~0u ? 0 : tree + 1;
+}
+
+unsigned ksp_port_class(const topology& t, unsigned node, unsigned port) {
+  const topo_link& l = t.links[t.nodes[node].port_link[port]];
+  return t.nodes[l.other(node)].kind == node_kind::host ? 0 : port + 1;
+}
+
+route_plan plan_path_routes(const topology& t, const std::vector<pair_paths>& pairs, unsigned classes, const port_class_fn& cls) {
   route_plan plan;
-  plan.classes = updown_classes(t);
+  plan.classes = classes;
   plan.addresses = address_plan_of(t);
   const unsigned C = plan.classes;
   std::vector<unsigned> sw_index(t.nodes.size(), ~0u);
@@ -30,7 +54,7 @@ route_plan plan_updown_routes(const topology& t, const std::vector<pair_paths>& 
   for (unsigned s = 0; s < t.switches.size(); ++s) {
     auto& r = plan.per_switch[s];
     r.route.assign(size_t(plan.addresses->prefixes) * C, 0);
-    for (unsigned p = 0; p < t.nodes[t.switches[s]].port_link.size(); ++p) r.port_class.push_back(updown_port_class(t, t.switches[s], p));
+    for (unsigned p = 0; p < t.nodes[t.switches[s]].port_link.size(); ++p) r.port_class.push_back(cls(t.switches[s], p));
   }
   // (switch index, destination ToR node, class) -> egress ports the paths take
   std::map<std::tuple<unsigned, unsigned, unsigned>, std::set<uint16_t>> turns;
@@ -40,8 +64,8 @@ route_plan plan_updown_routes(const topology& t, const std::vector<pair_paths>& 
     for (const route_path& p : pp.paths)
       for (size_t i = 0; i < p.links.size(); ++i) {
         const unsigned x = p.nodes[i];
-        const unsigned cls = i == 0 ? 0 : updown_port_class(t, x, t.links[p.links[i - 1]].port_on(x));
-        turns[{sw_index[x], pp.dst, cls}].insert(uint16_t(t.links[p.links[i]].port_on(x)));
+        const unsigned c = i == 0 ? 0 : cls(x, t.links[p.links[i - 1]].port_on(x));
+        turns[{sw_index[x], pp.dst, c}].insert(uint16_t(t.links[p.links[i]].port_on(x)));
       }
   }
   std::vector<std::map<std::vector<uint16_t>, uint32_t>> groups(t.switches.size());
@@ -93,10 +117,43 @@ dependency_graph plan_dependencies(const topology& t, const route_plan& plan) {
   }, destinations);
 }
 
+const char* route_kind_name(route_kind k) {
+  switch (k) {
+    case route_kind::updown: return "updown";
+    case route_kind::edst: return "edst";
+    case route_kind::ksp: return "ksp";
+    default: return "shortest_path";
+  }
+}
+
+std::vector<pair_paths> routing_paths(const topology& t, const switch_config& sw) {
+  switch (sw.routing) {
+    case route_kind::updown: return updown_paths(t);
+    case route_kind::edst: return edst_paths(t, edge_disjoint_spanning_trees(t));
+    case route_kind::ksp: return ksp_paths(t, sw.ksp_paths);
+    default: return {};
+  }
+}
+
+namespace {
+
+route_plan plan_of(const topology& t, const switch_config& sw) {
+  switch (sw.routing) {
+    case route_kind::updown: return plan_updown_routes(t, updown_paths(t));
+    case route_kind::edst: {
+      const spanning_trees st = edge_disjoint_spanning_trees(t);
+      return plan_path_routes(t, edst_paths(t, st), edst_classes(st), [&](unsigned n, unsigned p) { return edst_port_class(t, st, n, p); });
+    }
+    case route_kind::ksp:
+      return plan_path_routes(t, ksp_paths(t, sw.ksp_paths), ksp_classes(t), [&](unsigned n, unsigned p) { return ksp_port_class(t, n, p); });
+    default: return plan_routes(t, sw.lb.mode == lb_mode::wcmp ? sw.lb.wcmp_table_size : 0);
+  }
+}
+
+}  // namespace
+
 route_plan plan_fabric_routes(const topology& t, const switch_config& sw) {
-  route_plan plan = sw.routing == route_kind::updown
-                        ? plan_updown_routes(t, updown_paths(t))
-                        : plan_routes(t, sw.lb.mode == lb_mode::wcmp ? sw.lb.wcmp_table_size : 0);
+  route_plan plan = plan_of(t, sw);
   const dependency_graph g = plan_dependencies(t, plan);
   plan.cbd_cycle = g.describe(g.find_cycle());
   return plan;

@@ -1,18 +1,27 @@
-// The route set a run installs: shortest-path ECMP (plan_routes) or the edge-disjoint virtual
-// up-down paths of a Flattened Clos (Zhao et al., NSDI'23, §3.1.2), in the form of route tables
-// with ingress classes; and the static check of any plan for cyclic buffer dependencies.
+// The route set a run installs: shortest-path ECMP (plan_routes), the edge-disjoint virtual
+// up-down paths of a Flattened Clos (Zhao et al., NSDI'23, §3.1.2), or its baselines (§4.1:
+// edge-disjoint spanning trees, k shortest paths), in the form of route tables with ingress
+// classes; and the static check of any plan for cyclic buffer dependencies.
 #pragma once
+#include <functional>
 #include <vector>
 
 #include "fabric/route_controller.h"
 #include "switch/switch.h"
 #include "topology/cbd_check.h"
+#include "topology/edst.h"
 #include "topology/updown_routing.h"
 
 namespace netasic {
 
 // The plan sw.routing asks for, with its CBD check (route_plan::cbd_cycle) filled in.
 route_plan plan_fabric_routes(const topology& t, const switch_config& sw);
+
+// "shortest_path", "updown", "edst", "ksp": the value of topology.routing.
+const char* route_kind_name(route_kind k);
+
+// The path set a path-based routing installs (updown, edst, ksp with sw.ksp_paths per pair).
+std::vector<pair_paths> routing_paths(const topology& t, const switch_config& sw);
 
 // Ingress classes of up-down routing: 0 from a host, 2(j-1)+1 arrived up at a layer-j port,
 // 2(j-1)+2 arrived down at one; 2k+1 in all.
@@ -25,6 +34,19 @@ unsigned updown_port_class(const topology& t, unsigned node, unsigned port);
 // legal up-down turn (§2.4 of the notes on the paper), so the tables stay within Theorem 8 and
 // Lemma 4, and it reaches the destination in at most 2k hops.
 route_plan plan_updown_routes(const topology& t, const std::vector<pair_paths>& pairs);
+
+// The same tables for any path set, with the ingress classes a port_class function gives
+// (class 0: from a host). EDST: the tree of the ingress link, so a frame stays on one tree (a
+// tree walk has no cycle, and the trees share no link: CBD-free). KSP: the ingress port, so a
+// frame may change paths only where two paths enter a switch over one link.
+using port_class_fn = std::function<unsigned(unsigned node, unsigned port)>;
+route_plan plan_path_routes(const topology& t, const std::vector<pair_paths>& pairs, unsigned classes, const port_class_fn& cls);
+
+// Ingress classes of EDST (1 + the number of trees) and of KSP (1 + the most ports of a switch).
+unsigned edst_classes(const spanning_trees& st);
+unsigned ksp_classes(const topology& t);
+unsigned edst_port_class(const topology& t, const spanning_trees& st, unsigned node, unsigned port);
+unsigned ksp_port_class(const topology& t, unsigned node, unsigned port);
 
 // The link dependency graph of installed tables: every turn a frame can take (cbd_check.h).
 dependency_graph plan_dependencies(const topology& t, const route_plan& plan);

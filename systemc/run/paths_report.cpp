@@ -2,8 +2,15 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
+#include <cstdlib>
+#include <stdexcept>
+
 #include "fabric/route_planner.h"
 #include "scenario/scenario.h"
+#include "topology/ksp.h"
+#include "topology/mcf_throughput.h"
+#include "topology/traffic_matrix.h"
 #include "topology/updown_routing.h"
 
 namespace netasic {
@@ -16,9 +23,64 @@ std::string stats_line(const char* what, const path_stats& s) {
                      what, s.pairs, s.mean_paths, s.min_paths, s.mean_length, s.max_length, s.mean_shortest, s.unrouted);
 }
 
+// "all_to_all", "permutation", "uniform:P" or "uniform:P:SEED" (seed 1 when not given).
+struct traffic_spec {
+  std::string kind;
+  double p = 0;
+  uint64_t seed = 1;
+};
+
+traffic_spec parse_traffic(const std::string& spec) {
+  traffic_spec t;
+  const auto bad = [&](const std::string& why) {
+    return std::invalid_argument("--throughput '" + spec + "': " + why + " (all_to_all, permutation, uniform:P or uniform:P:SEED with P in (0, 1])");
+  };
+  if (spec == "all_to_all" || spec == "permutation") return t.kind = spec, t;
+  if (spec.rfind("uniform:", 0) != 0) throw bad("unknown traffic");
+  t.kind = "uniform";
+  const std::string rest = spec.substr(8);
+  const size_t colon = rest.find(':');
+  const std::string ps = rest.substr(0, colon);
+  char* end = nullptr;
+  t.p = std::strtod(ps.c_str(), &end);
+  if (ps.empty() || end != ps.c_str() + ps.size()) throw bad("P is not a number");
+  if (colon != std::string::npos) {
+    const std::string ss = rest.substr(colon + 1);
+    errno = 0;
+    t.seed = std::strtoull(ss.c_str(), &end, 10);
+    if (ss.empty() || ss.find_first_not_of("0123456789") != std::string::npos || errno == ERANGE) throw bad("SEED is not a whole number");
+  }
+  if (!(t.p > 0 && t.p <= 1)) throw bad("P must be in (0, 1]");
+  return t;
+}
+
+traffic_matrix traffic_of(const topology& t, const traffic_spec& s) {
+  if (s.kind == "all_to_all") return all_to_all_traffic(t);
+  if (s.kind == "permutation") return near_worst_permutation(t);
+  return uniform_random_traffic(t, s.p, s.seed);
+}
+
+// The LP of §4.2 over the paths the scenario routes on (shortest_path: every shortest path).
+std::string throughput_lines(const topology& t, const switch_config& sw, const std::string& routing, const std::vector<std::string>& specs) {
+  if (specs.empty()) return "";
+  std::vector<traffic_spec> parsed;
+  for (const std::string& s : specs) parsed.push_back(parse_traffic(s));
+  const std::vector<pair_paths> paths = sw.routing == route_kind::shortest_path ? all_shortest_paths(t, 4096) : routing_paths(t, sw);
+  std::string out;
+  for (const traffic_spec& s : parsed) {
+    const traffic_matrix tm = traffic_of(t, s);
+    const mcf_result r = max_concurrent_flow(t, paths, tm);
+    out += fmt::format("throughput ({}, topology.routing = {}): {:.4f} of host line rate per host (max concurrent flow; LP: {} demands, "
+                       "{} columns, {} rows; GLPK simplex {:.2f} s)\n",
+                       tm.name, routing, r.throughput, tm.demands.size(), r.columns, r.rows, r.solve_seconds);
+  }
+  return out;
+}
+
 }  // namespace
 
-std::string paths_report(const config& cfg, bool& cbd_free) {
+std::string paths_report(const config& cfg, bool& cbd_free, const std::vector<std::string>& throughput) {
+  for (const std::string& s : throughput) parse_traffic(s);   // a bad option fails before any work
   const fabric_config fc = make_fabric_config(cfg);
   const topology& t = fc.topo;
   std::string out = fmt::format("topology {}: {} switches, {} hosts, {} links", cfg.string("topology.kind"),
@@ -34,6 +96,11 @@ std::string paths_report(const config& cfg, bool& cbd_free) {
   out += "\n";
   if (k >= 2) out += stats_line("up-down paths", stats_of(updown_paths(t)));
   out += stats_line("shortest paths", shortest_path_stats(t));
+  if (fc.sw.routing == route_kind::edst)
+    out += stats_line(fmt::format("EDST paths ({} edge-disjoint spanning trees)", edge_disjoint_spanning_trees(t).trees.size()).c_str(),
+                      stats_of(routing_paths(t, fc.sw)));
+  if (fc.sw.routing == route_kind::ksp)
+    out += stats_line(fmt::format("{}-shortest paths", fc.sw.ksp_paths).c_str(), stats_of(routing_paths(t, fc.sw)));
   const route_plan plan = plan_fabric_routes(t, fc.sw);
   const dependency_graph g = plan_dependencies(t, plan);
   size_t entries = 0;
@@ -49,6 +116,7 @@ std::string paths_report(const config& cfg, bool& cbd_free) {
   out += fmt::format("link dependency graph: {} dependencies; {}\n", g.arcs(),
                      cbd_free ? "no cycle: the routes are free of cyclic buffer dependencies"
                               : "CYCLIC BUFFER DEPENDENCY: " + plan.cbd_cycle);
+  out += throughput_lines(t, fc.sw, cfg.string("topology.routing"), throughput);
   return out;
 }
 

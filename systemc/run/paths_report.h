@@ -2,14 +2,17 @@
 // Tables 1 and 2: paths per ToR pair, path length, shortest path, fewest paths of a pair) for
 // its up-down paths and its shortest paths, and the static deadlock check of the routes the
 // scenario installs (topology.routing): whether their link dependency graph has a cycle, and
-// one cycle as a list of links when it does.
+// one cycle as a list of links when it does. With throughput specs ("all_to_all", "permutation",
+// "uniform:P[:SEED]"), the max-concurrent-flow throughput of each over the routing's paths
+// (topology/mcf_throughput.h); a malformed spec throws std::invalid_argument before any work.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "common/params.h"
 
 namespace netasic {
 
-std::string paths_report(const config& cfg, bool& cbd_free);
+std::string paths_report(const config& cfg, bool& cbd_free, const std::vector<std::string>& throughput = {});
 
 }  // namespace netasic

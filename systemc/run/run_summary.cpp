@@ -72,7 +72,7 @@ void add_run(json& s, const config& cfg, const fabric& fab, const run_result& r,
                    {"links", topo.links.size()}, {"route_register_writes", fab.controller().register_writes()}};
   // The static deadlock check of the installed routes (fabric/route_planner.h).
   const route_plan& plan = fab.config().routes;
-  s["routing"] = {{"kind", fab.config().sw.routing == route_kind::updown ? "updown" : "shortest_path"},
+  s["routing"] = {{"kind", route_kind_name(fab.config().sw.routing)},
                   {"ingress_classes", plan.classes}, {"cbd_free", plan.cbd_cycle.empty()}};
   if (!plan.cbd_cycle.empty()) s["routing"]["cbd_cycle"] = plan.cbd_cycle;
   s["accounting_ok"] = r.accounting_ok;

@@ -16,6 +16,7 @@
 #include "topology/three_tier_clos.h"
 #include "topology/xpander.h"
 #include "topology/topology_file.h"
+#include "topology/traffic_matrix.h"
 #include "topology/updown_routing.h"
 
 namespace netasic {
@@ -241,8 +242,10 @@ topology build(const config& c) {
 void declare_topology_keys(param_registry& r) {
   r.choice("topology.kind", "leaf_spine", {"leaf_spine", "fat_tree", "flattened_clos", "jellyfish", "xpander", "clos", "dragonfly", "file"},
            "Topology builder; file: the fabric of topology.file (datasheets/topology.md)");
-  r.choice("topology.routing", "shortest_path", {"shortest_path", "updown"},
-           "Routes the controller installs: ECMP over shortest paths, or the edge-disjoint virtual up-down paths of the Flattened Clos paper (flattened_clos only)");
+  r.choice("topology.routing", "shortest_path", {"shortest_path", "updown", "edst", "ksp"},
+           "Routes the controller installs: ECMP over shortest paths, the edge-disjoint virtual up-down paths of the Flattened Clos paper (flattened_clos only), "
+           "its baselines: every ToR pair on its path in each edge-disjoint spanning tree (edst), or on its topology.ksp_paths shortest loopless paths (ksp)");
+  r.integer("topology.ksp_paths", "paths", 32, 1, 1024, "Paths per ToR pair of topology.routing = \"ksp\" (Yen's k shortest loopless paths; the paper's 32-way KSP)");
   declare_keys<leaf_spine_spec> leaf_spine(r);
   leaf_spine_keys(leaf_spine);
   declare_keys<fat_tree_spec> fat_tree(r);
@@ -287,9 +290,40 @@ topology read_topology(const config& c) {
   return t;
 }
 
+namespace {
+
+// EDST and KSP: ingress classes fit the route table's 8-bit port class, and every ToR pair has
+// a path (a spanning tree exists, or the pair is connected).
+void read_path_routing(const config& c, const topology& t, switch_config& sw) {
+  unsigned classes = 0;
+  if (sw.routing == route_kind::edst) {
+    const spanning_trees st = edge_disjoint_spanning_trees(t);
+    if (st.trees.empty()) fail(c, "topology.routing", "edst: the switches have no spanning tree (the fabric is disconnected)");
+    classes = edst_classes(st);
+  } else {
+    classes = ksp_classes(t);
+    const std::vector<unsigned> tors = tor_switches(t);
+    for (unsigned s : tors) {
+      const std::vector<unsigned> d = t.distances_from(s);
+      for (unsigned x : tors)
+        if (d[x] == std::numeric_limits<unsigned>::max())
+          fail(c, "topology.routing", fmt::format("ksp: {} cannot reach {}", t.nodes[s].name, t.nodes[x].name));
+    }
+  }
+  if (classes > 256) fail(c, "topology.routing", fmt::format("{} needs {} ingress classes; the route table holds 256", route_kind_name(sw.routing), classes));
+  sw.route_classes = classes;
+}
+
+}  // namespace
+
 void read_routing(const config& c, const topology& t, switch_config& sw) {
-  sw.routing = c.string("topology.routing") == "updown" ? route_kind::updown : route_kind::shortest_path;
+  const std::string routing = c.string("topology.routing");
+  sw.routing = routing == "updown" ? route_kind::updown : routing == "edst" ? route_kind::edst
+             : routing == "ksp"    ? route_kind::ksp    : route_kind::shortest_path;
   sw.route_classes = 1;
+  if (sw.routing != route_kind::ksp) reject_unused(c, {"topology.ksp_paths"}, "unless topology.routing is ksp");
+  sw.ksp_paths = unsigned(c.integer("topology.ksp_paths"));
+  if (sw.routing == route_kind::edst || sw.routing == route_kind::ksp) return read_path_routing(c, t, sw);
   if (sw.routing != route_kind::updown) return;
   if (c.string("topology.kind") != "flattened_clos")
     fail(c, "topology.routing", "updown needs the virtual layers of topology.kind = \"flattened_clos\"");

@@ -27,8 +27,9 @@
 namespace netasic {
 
 // How the route controller fills the table: ECMP over shortest paths (one class), or the
-// edge-disjoint virtual up-down paths of a layered topology with the legal-turn classes.
-enum class route_kind { shortest_path, updown };
+// edge-disjoint virtual up-down paths of a layered topology with the legal-turn classes, or the
+// EDST and k-shortest-path baselines (classes by ingress tree or ingress port; route_planner.h).
+enum class route_kind { shortest_path, updown, edst, ksp };
 
 // The network part of every host's address: the prefix its switch announces (one per switch
 // with hosts). Shared by every switch of a fabric, as the address bits are.

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Regenerates docs/validation/flattened-clos.md's throughput and EDST tables: the Flattened Clos
+# paper's §4.2 comparison (Fig. 7, Table 2) at N = 50 ToRs (32-port ToRs, layers [3,6,6,3]) over
+# 5 wiring seeds. For each seed and routing (updown = FC, edst, ksp = 32 shortest paths,
+# shortest_path = ECMP's paths), `netasic paths --throughput` solves the max-concurrent-flow LP
+# for the near-worst permutation, uniform random with 10% of ToRs (traffic seed = wiring seed)
+# and all-to-all; then the tables are printed (mean with the min-max over the seeds).
+#   bench/validation/fc_throughput.sh [BIN] [OUTDIR]
+# BIN defaults to build/netasic, OUTDIR to out/validation/fc_throughput. SEEDS overrides 5
+# seeds, TORS the 50 ToRs. A result file that exists is kept (delete it to solve again).
+# All-to-all LPs are large (up to 78k columns for KSP): GLPK takes minutes each, so they run last.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+bin=${1:-build/netasic}
+out=${2:-out/validation/fc_throughput}
+seeds=${SEEDS:-5}
+tors=${TORS:-50}
+mkdir -p "$out"
+
+once() {   # once FILE ROUTING SEED TRAFFIC...: one `netasic paths` unless FILE is there
+  local file=$1 routing=$2 seed=$3
+  shift 3
+  local args=()
+  for t in "$@"; do args+=(--throughput "$t"); done
+  [ -s "$file" ] || "$bin" paths scenarios/clos/fc_table2.toml --set topology.tors="$tors" --set topology.seed="$seed" \
+    --set topology.routing="$routing" "${args[@]}" > "$file.tmp" && mv "$file.tmp" "$file"
+}
+
+for pass in fast all_to_all; do
+  for s in $(seq 1 "$seeds"); do
+    for r in updown edst ksp shortest_path; do
+      if [ $pass = fast ]; then once "$out/${r}_seed${s}_fast.txt" "$r" "$s" permutation "uniform:0.1:$s"
+      else once "$out/${r}_seed${s}_a2a.txt" "$r" "$s" all_to_all; fi
+    done
+  done
+done
+python3 bench/validation/fc_throughput_tables.py "$out"

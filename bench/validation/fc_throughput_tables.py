@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""Tables of docs/validation/flattened-clos.md from bench/validation/fc_throughput.sh's result
+files: max-concurrent-flow throughput per host (fraction of host line rate) by routing and
+traffic, FC's ratio to EDST, LP solve times, and the FC vs EDST path statistics (Table 2), each
+as mean (min-max) over the wiring seeds."""
+import re
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+ROUTINGS = [("updown", "FC (up-down)"), ("edst", "EDST"), ("ksp", "KSP, 32 paths"), ("shortest_path", "ECMP paths (all shortest)")]
+TRAFFIC = [("all_to_all", "all-to-all"), ("uniform", "uniform random, 10% of ToRs"), ("permutation", "near-worst permutation")]
+TP = re.compile(r"throughput \((\w+)[^,]*, topology.routing = (\w+)\): ([0-9.]+) of host line rate.*LP: (\d+) demands, (\d+) columns, (\d+) rows; GLPK simplex ([0-9.]+) s")
+STATS = re.compile(r"^(up-down paths|EDST paths \((\d+) edge-disjoint spanning trees\)|32-shortest paths|shortest paths): \d+ ToR pairs, "
+                   r"([0-9.]+) paths per pair \(fewest (\d+)\), mean length ([0-9.]+) hops \(longest (\d+)\), mean shortest ([0-9.]+) hops")
+
+
+def spread(v, f="{:.3f}"):
+    if not v:
+        return "-"
+    return f"{f.format(sum(v) / len(v))} ({f.format(min(v))}-{f.format(max(v))})"
+
+
+def main(out):
+    tp = defaultdict(dict)        # (traffic, routing) -> seed -> throughput
+    secs = defaultdict(list)      # (traffic, routing) -> solve seconds
+    cols = {}
+    stats = defaultdict(lambda: defaultdict(list))   # path set -> field -> values
+    for f in sorted(Path(out).glob("*_seed*_*.txt")):
+        seed = int(re.search(r"_seed(\d+)_", f.name).group(1))
+        for line in f.read_text().splitlines():
+            m = TP.search(line)
+            if m:
+                key = (m.group(1), m.group(2))
+                tp[key][seed] = float(m.group(3))
+                secs[key].append(float(m.group(7)))
+                cols[key] = f"{m.group(5)} x {m.group(6)}"
+            m = STATS.search(line)
+            if m and f.name.endswith("_fast.txt"):
+                name = "EDST" if m.group(1).startswith("EDST") else m.group(1)
+                if name == "EDST":
+                    stats[name]["trees"].append(int(m.group(2)))
+                if name in ("up-down paths", "shortest paths") and not f.name.startswith("updown"):
+                    continue
+                for i, k in ((3, "paths"), (4, "fewest"), (5, "length"), (6, "longest"), (7, "shortest")):
+                    stats[name][k].append(float(m.group(i)))
+    print("| traffic | " + " | ".join(r[1] for r in ROUTINGS) + " | FC / EDST |")
+    print("|---|" + "---|" * (len(ROUTINGS) + 1))
+    for t, tname in TRAFFIC:
+        cells = [spread(list(tp[(t, r)].values())) for r, _ in ROUTINGS]
+        fc, ed = tp[(t, "updown")], tp[(t, "edst")]
+        ratio = [fc[s] / ed[s] for s in fc if s in ed and ed[s] > 0]
+        print(f"| {tname} | " + " | ".join(cells) + f" | {spread(ratio, '{:.2f}')} |")
+    print("\nLP size (columns x rows, seed 1's) and GLPK simplex time (s), mean (min-max):\n")
+    print("| traffic | " + " | ".join(r[1] for r in ROUTINGS) + " |")
+    print("|---|" + "---|" * len(ROUTINGS))
+    for t, tname in TRAFFIC:
+        print(f"| {tname} | " + " | ".join(f"{cols.get((t, r), '-')}: {spread(secs[(t, r)], '{:.1f}')}" for r, _ in ROUTINGS) + " |")
+    print("\nPath statistics (links; switches = links + 1), mean (min-max):\n")
+    print("| path set | paths per pair | fewest | mean length | longest | mean shortest |")
+    print("|---|---|---|---|---|---|")
+    for name in ("up-down paths", "EDST", "32-shortest paths", "shortest paths"):
+        s = stats.get(name)
+        if not s:
+            continue
+        label = name + (f" ({spread(s['trees'], '{:.0f}')} trees)" if name == "EDST" else "")
+        print(f"| {label} | {spread(s['paths'], '{:.2f}')} | {spread(s['fewest'], '{:.0f}')} | {spread(s['length'], '{:.2f}')} | "
+              f"{spread(s['longest'], '{:.0f}')} | {spread(s['shortest'], '{:.2f}')} |")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else "out/validation/fc_throughput")

@@ -1,0 +1,76 @@
+// The Flattened Clos paper's baselines and its throughput analysis from the command line: EDST
+// routes installed over the register bus deliver every packet and are free of cyclic buffer
+// dependencies, where 32-way KSP on the same wiring has one (the control); `netasic paths
+// --throughput` gives a 4-ring's hand-computed max-concurrent-flow throughput (1.5 all-to-all,
+// 1 for the opposite permutation), and twice that when its links run twice as fast (the control:
+// a throughput that ignored link rates would not move); bad options fail before any work.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "run_cli.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+const std::string fc32 = NETASIC_SOURCE_DIR "/scenarios/clos/fc32_updown.toml";
+const std::string ring_scenario = NETASIC_SOURCE_DIR "/scenarios/topology/file_ring.toml";
+
+// Four switches in a ring, one host each.
+fs::path ring4() {
+  const fs::path f = scratch("fc_baselines", "topo") / "ring4.topo";
+  std::ofstream(f) << "switch s0\nswitch s1\nswitch s2\nswitch s3\nhost h0\nhost h1\nhost h2\nhost h3\n"
+                      "link h0 s0\nlink h1 s1\nlink h2 s2\nlink h3 s3\n"
+                      "link s0 s1\nlink s1 s2\nlink s2 s3\nlink s3 s0\n";
+  return f;
+}
+}  // namespace
+
+TEST(FcBaselines, EdstRunIsCbdFreeAndDeliversKspIsNot) {
+  const fs::path out = scratch("fc_baselines", "edst");
+  outcome o = netasic_cli("run " + fc32 + " --quiet --set topology.routing=edst --set sim.duration=300 --out " + out.string());
+  ASSERT_EQ(o.code, 0) << o.output;
+  const auto s = nlohmann::json::parse(slurp(out / "summary.json"));
+  EXPECT_EQ(s["routing"]["kind"], "edst");
+  EXPECT_TRUE(s["routing"]["cbd_free"].get<bool>());
+  EXPECT_EQ(s["routing"]["ingress_classes"].get<unsigned>(), 7u);   // s = 12: 6 trees, and the hosts' class
+  EXPECT_EQ(s["packets"]["dropped"].get<uint64_t>(), 0u);
+  EXPECT_EQ(s["flows"]["started"], s["flows"]["completed"]);
+  EXPECT_GT(s["flows"]["completed"].get<uint64_t>(), 0u);
+  o = netasic_cli("paths " + fc32 + " --set topology.routing=edst");
+  ASSERT_EQ(o.code, 0) << o.output;
+  EXPECT_NE(o.output.find("EDST paths (6 edge-disjoint spanning trees): 992 ToR pairs, 6.00 paths per pair"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("no cycle"), std::string::npos) << o.output;
+  o = netasic_cli("paths " + fc32 + " --set topology.routing=ksp");   // the control
+  ASSERT_EQ(o.code, 0) << o.output;
+  EXPECT_NE(o.output.find("32-shortest paths: 992 ToR pairs, 32.00 paths per pair"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("CYCLIC BUFFER DEPENDENCY"), std::string::npos) << o.output;
+}
+
+TEST(FcBaselines, ThroughputOfARingIsTheHandValue) {
+  const std::string base = "paths " + ring_scenario + " --set topology.file=" + ring4().string() +
+                           " --throughput all_to_all --throughput permutation --set topology.host_rate=25 --set topology.uplink_rate=";
+  outcome o = netasic_cli(base + "25");
+  ASSERT_EQ(o.code, 0) << o.output;
+  EXPECT_NE(o.output.find("throughput (all_to_all, topology.routing = shortest_path): 1.5000 of host line rate per host"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("throughput (permutation, topology.routing = shortest_path): 1.0000 of host line rate per host"), std::string::npos) << o.output;
+  o = netasic_cli(base + "50");   // the control: links twice the host rate, twice the throughput
+  ASSERT_EQ(o.code, 0) << o.output;
+  EXPECT_NE(o.output.find("(all_to_all, topology.routing = shortest_path): 3.0000 of"), std::string::npos) << o.output;
+  EXPECT_EQ(o.output.find("1.5000"), std::string::npos) << o.output;
+}
+
+TEST(FcBaselines, BadOptionsFailBeforeAnyWork) {
+  outcome o = netasic_cli("paths " + fc32 + " --set topology.routing=edst --set topology.ksp_paths=8");
+  EXPECT_EQ(o.code, 2);
+  EXPECT_NE(o.output.find("topology.ksp_paths"), std::string::npos) << o.output;
+  for (const char* bad : {"uniform:2", "uniform:x", "uniform:0.5:y", "alltoall"}) {
+    o = netasic_cli("paths " + fc32 + " --throughput " + bad);
+    EXPECT_EQ(o.code, 2) << bad;
+    EXPECT_NE(o.output.find(std::string("--throughput '") + bad + "'"), std::string::npos) << o.output;
+  }
+}

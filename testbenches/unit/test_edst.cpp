@@ -1,0 +1,154 @@
+// Edge-disjoint spanning trees (the Flattened Clos paper's EDST baseline, §4.1): the matroid
+// partition against the Nash-Williams-Tutte theorem on small random multigraphs (a graph has K
+// edge-disjoint spanning trees iff every partition P of its nodes has at least K(|P| - 1) links
+// between parts), the paper's s/2 trees on 18-regular Flattened Clos wirings, the tree paths, and
+// the installed tables' freedom from cyclic buffer dependencies, with ECMP on the same wiring as
+// the control that must have a cycle.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <set>
+#include <vector>
+
+#include "common/rng.h"
+#include "fabric/route_planner.h"
+#include "topology/cbd_check.h"
+#include "topology/edst.h"
+#include "topology/flattened_clos.h"
+
+using namespace netasic;
+
+namespace {
+
+topology random_multigraph(unsigned n, unsigned m, rng& r) {
+  topology t;
+  for (unsigned i = 0; i < n; ++i) t.add_node(node_kind::sw, "s" + std::to_string(i), 1);
+  for (unsigned i = 0; i < n; ++i) t.connect(t.add_node(node_kind::host, "h" + std::to_string(i), 0), i, 1, 1, "h");
+  for (unsigned e = 0; e < m; ++e) {
+    const unsigned a = unsigned(r.below(n)), b = unsigned((a + 1 + r.below(n - 1)) % n);
+    t.connect(a, b, 1, 1, "l" + std::to_string(e));
+  }
+  return t;
+}
+
+// Nash-Williams-Tutte: min over partitions of floor(crossing / (parts - 1)), over every set
+// partition of the n switches (restricted growth strings).
+unsigned tree_packing_number(const topology& t, unsigned n) {
+  std::vector<unsigned> part(n, 0);
+  unsigned best = ~0u;
+  for (;;) {
+    const unsigned parts = *std::max_element(part.begin(), part.end()) + 1;
+    if (parts > 1) {
+      unsigned cross = 0;
+      for (const topo_link& l : t.links)
+        if (l.a < n && l.b < n && part[l.a] != part[l.b]) ++cross;
+      best = std::min(best, cross / (parts - 1));
+    }
+    // Next restricted growth string: part[i] <= 1 + max(part[0..i-1]).
+    int i = int(n) - 1;
+    for (; i > 0; --i) {
+      const unsigned lim = *std::max_element(part.begin(), part.begin() + i) + 1;
+      if (part[unsigned(i)] < lim) break;
+    }
+    if (i == 0) return best;
+    ++part[unsigned(i)];
+    std::fill(part.begin() + i + 1, part.end(), 0u);
+  }
+}
+
+// Every tree has n - 1 links joining all switches, and no link is in two trees.
+void expect_disjoint_spanning(const topology& t, const spanning_trees& st) {
+  std::set<unsigned> used;
+  for (unsigned k = 0; k < st.trees.size(); ++k) {
+    const auto& tree = st.trees[k];
+    EXPECT_EQ(tree.size(), t.switches.size() - 1);
+    std::vector<unsigned> up(t.nodes.size());
+    std::iota(up.begin(), up.end(), 0u);
+    auto root = [&](unsigned x) {
+      while (up[x] != x) x = up[x] = up[up[x]];
+      return x;
+    };
+    for (unsigned li : tree) {
+      EXPECT_TRUE(used.insert(li).second) << "link " << li << " in two trees";
+      EXPECT_EQ(st.tree_of_link[li], k);
+      up[root(t.links[li].a)] = root(t.links[li].b);
+    }
+    for (unsigned s : t.switches) EXPECT_EQ(root(s), root(t.switches[0])) << "tree " << k << " does not span";
+  }
+}
+
+flattened_clos_spec fc(unsigned n, unsigned s, std::vector<unsigned> l, uint64_t seed) {
+  flattened_clos_spec sp;
+  sp.tors = n, sp.fabric_ports = s, sp.host_ports = 1, sp.layer_ports = std::move(l), sp.seed = seed;
+  sp.host_rate_bps = sp.uplink_rate_bps = 25'000'000'000;
+  sp.delay_ps = 1'000'000;
+  return sp;
+}
+
+}  // namespace
+
+TEST(Edst, MatchesNashWilliamsTutteOnRandomMultigraphs) {
+  rng r(2024);
+  unsigned with_trees = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    const unsigned n = 2 + unsigned(r.below(6)), m = unsigned(r.below(4 * n + 1));
+    const topology t = random_multigraph(n, m, r);
+    const spanning_trees st = edge_disjoint_spanning_trees(t);
+    ASSERT_EQ(st.trees.size(), tree_packing_number(t, n)) << "trial " << trial << ": n " << n << ", m " << m;
+    expect_disjoint_spanning(t, st);
+    with_trees += st.trees.size() >= 2;
+  }
+  EXPECT_GT(with_trees, 50u);   // the trials reach the augmenting swaps, not only the greedy case
+}
+
+TEST(Edst, RegularFlattenedClosHasHalfItsDegreeInTrees) {
+  for (uint64_t seed = 1; seed <= 5; ++seed) {
+    const topology t = build_flattened_clos(fc(50, 18, {3, 6, 6, 3}, seed));
+    const spanning_trees st = edge_disjoint_spanning_trees(t);
+    EXPECT_EQ(st.trees.size(), 9u) << "seed " << seed;   // s/2 (§4.1)
+    expect_disjoint_spanning(t, st);
+  }
+}
+
+TEST(Edst, PairPathsFollowEachTreeAndAreDisjoint) {
+  const topology t = build_flattened_clos(fc(20, 6, {}, 3));
+  const spanning_trees st = edge_disjoint_spanning_trees(t);
+  ASSERT_EQ(st.trees.size(), 3u);
+  const auto pairs = edst_paths(t, st);
+  EXPECT_EQ(pairs.size(), 20u * 19u);
+  for (const pair_paths& pp : pairs) {
+    ASSERT_EQ(pp.paths.size(), 3u);
+    std::set<unsigned> links;
+    for (unsigned k = 0; k < 3; ++k) {
+      const route_path& p = pp.paths[k];
+      ASSERT_EQ(p.nodes.size(), p.links.size() + 1);
+      EXPECT_EQ(p.nodes.front(), pp.src);
+      EXPECT_EQ(p.nodes.back(), pp.dst);
+      EXPECT_EQ(std::set<unsigned>(p.nodes.begin(), p.nodes.end()).size(), p.nodes.size());   // loopless
+      for (size_t i = 0; i < p.links.size(); ++i) {
+        const topo_link& l = t.links[p.links[i]];
+        EXPECT_EQ(st.tree_of_link[p.links[i]], k);
+        EXPECT_TRUE((l.a == p.nodes[i] && l.b == p.nodes[i + 1]) || (l.b == p.nodes[i] && l.a == p.nodes[i + 1]));
+        EXPECT_TRUE(links.insert(p.links[i]).second);
+      }
+    }
+  }
+}
+
+// The installed tables (ingress class = the tree of the ingress link) keep a frame on one tree:
+// no cycle, on 5 wirings; ECMP over shortest paths on the same wirings has one on each.
+TEST(Edst, InstalledTablesAreCbdFreeShortestPathsAreNot) {
+  for (uint64_t seed = 1; seed <= 5; ++seed) {
+    const topology t = build_flattened_clos(fc(32, 8, {}, seed));
+    const spanning_trees st = edge_disjoint_spanning_trees(t);
+    ASSERT_EQ(st.trees.size(), 4u);
+    const route_plan plan = plan_path_routes(t, edst_paths(t, st), edst_classes(st),
+                                             [&](unsigned n, unsigned p) { return edst_port_class(t, st, n, p); });
+    EXPECT_TRUE(plan.unreachable.empty());
+    const dependency_graph g = plan_dependencies(t, plan);
+    EXPECT_GT(g.arcs(), 0u);
+    EXPECT_TRUE(g.find_cycle().empty()) << "seed " << seed << ": " << g.describe(g.find_cycle());
+    EXPECT_FALSE(plan_dependencies(t, plan_routes(t)).find_cycle().empty()) << "seed " << seed;   // the control
+  }
+}
