@@ -137,8 +137,8 @@ void read_link_flap(const config& c, fabric_config& f, const std::string& e) {
     for (unsigned li : links) {
       if (o.link != li) continue;
       if (o.every_ps || flap.every_ps)
-        fail(c, "faults.link_flap", fmt::format("entry '{}': link {} has another entry, and one of them repeats: their outages "
-                                                "would overlap", e, f.topo.links[li].name));
+        fail(c, "faults.link_flap", fmt::format("entry '{}': link {} has another entry, and one of them repeats: a repeating "
+                                                "entry must be its link's only one", e, f.topo.links[li].name));
       if (flap.down_ps < o.up_ps && o.down_ps < flap.up_ps)
         fail(c, "faults.link_flap", fmt::format("entry '{}': its outage of link {} overlaps another entry's", e, f.topo.links[li].name));
     }

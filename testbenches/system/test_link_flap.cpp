@@ -6,6 +6,8 @@
 //    after the outage; the control (no flap) loses nothing and finishes sooner.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <vector>
 
 #include "fabric/fabric.h"
@@ -144,4 +146,35 @@ TEST(LinkFlap, FramesAreLostOnlyDuringTheOutageAndTheFlowsCrossAgainAfter) {
   EXPECT_EQ(ctl["packets"]["dropped"].get<uint64_t>(), 0u);
   EXPECT_FALSE(ctl.contains("link_flap"));
   EXPECT_LT(ctl["sim_time_s"].get<double>(), s["sim_time_s"].get<double>());
+}
+
+// Each class of bad entry stops the run before it starts, naming the file, line and key.
+TEST(LinkFlap, BadEntriesAreRefusedNamingFileLineAndKey) {
+  const std::filesystem::path d = scratch("link_flap", "bad");
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {R"("leaf0-spine9 down@1 up@2")", "no device named 'spine9'"},
+      {R"("leaf0-spine0 down@5 up@5")", "must come up after it goes down"},
+      {R"("leaf0-spine0 down@5 up@8 every 3")", "must be longer than the outage"},
+      {R"("leaf0-spine0 down@x up@8")", "must be a time in us"},
+      {R"("leaf0-spine0 down@-1 up@8")", "must be a time in us"},
+      {R"("leaf0-spine0 down@nan up@8")", "must be a time in us"},
+      {R"("leaf0-spine0 up@5 down@8")", "must be \"LINK down@US up@US\""},
+      {R"("leaf0-spine0 down@1 up@2 every")", "must be \"LINK down@US up@US\""},
+      {R"("leaf0-spine0 down@5 up@8", "leaf0-spine0#0 down@7 up@9")", "overlaps another entry's"},
+      {R"("leaf0-spine0 down@5 up@8 every 10", "leaf0-spine0#0 down@70 up@90")", "must be its link's only one"},
+      {R"("leaf0-spine0 down@50000 up@60000")", "at or after the end of the run"},
+  };
+  for (const auto& [entries, message] : cases) {
+    std::ofstream(d / "bad.toml") << "[sim]\nduration = 1000\n[faults]\nlink_flap = [" << entries << "]\n";
+    const outcome o = netasic_cli("run " + (d / "bad.toml").string() + " --quiet --out " + (d / "out").string());
+    EXPECT_EQ(o.code, 2) << entries;
+    EXPECT_NE(o.output.find("bad.toml:4: key 'faults.link_flap'"), std::string::npos) << o.output;
+    EXPECT_NE(o.output.find(message), std::string::npos) << o.output;
+    EXPECT_FALSE(std::filesystem::exists(d / "out")) << entries;
+  }
+  // topology.failed_links takes the link down for the whole run: it cannot flap.
+  std::ofstream(d / "bad.toml") << "[topology]\nfailed_links = [\"leaf0-spine0\"]\n[faults]\nlink_flap = [\"leaf0-spine0 down@1 up@2\"]\n";
+  const outcome o = netasic_cli("run " + (d / "bad.toml").string() + " --quiet --out " + (d / "out").string());
+  EXPECT_EQ(o.code, 2);
+  EXPECT_NE(o.output.find("is down for the whole run"), std::string::npos) << o.output;
 }
