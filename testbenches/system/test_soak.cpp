@@ -130,7 +130,7 @@ TEST(Soak, Ls128PfcDcqcnWithALinkFlappingEveryMillisecond) {
   // reached their working size; what still grows is the probes (about 930 series of 8-byte
   // samples every 100 us: under 8 MB to 100 ms with the vectors' doubling) and memory.csv's
   // rows (bytes), both well under a tenth of LS128's resident set. A leak of one packet per
-  // flow (some 80 000 flows arrive in the 90 ms) would exceed it.
+  // flow (some 75 000 flows arrive in the 90 ms) would exceed it.
   const table mem = read_csv(d / "run" / "memory.csv");
   ASSERT_GE(mem.rows.size(), 100u);
   EXPECT_EQ(memory_flat(mem, 10'000, 0.10), "");
