@@ -72,6 +72,25 @@ void link_direction::wake(uint64_t now) {
   }
 }
 
+void link_direction::fail_now(uint64_t now) {
+  up_ = false;
+  // The pending wake-up stays armed: it finds nothing due and re-arms for what comes later.
+  auto lose = [&](std::deque<in_flight>& q, auto arrived) {
+    std::deque<in_flight> kept;
+    for (const in_flight& f : q) {
+      if (arrived(f)) {
+        kept.push_back(f);
+        continue;
+      }
+      ++counters_.lost_in_flight;
+      on_drop(*f.p);
+    }
+    q.swap(kept);
+  };
+  lose(fifo_, [now](const in_flight& f) { return f.p->rx_end_ps <= now; });
+  lose(control_, [now](const in_flight& f) { return f.arrive_ps <= now; });
+}
+
 void link_direction::end_of_elaboration() { out_if_ = out.get_interface(0); }
 
 packet_link::packet_link(sc_core::sc_module_name name, const link_timing& ab, const link_timing& ba,

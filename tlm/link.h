@@ -28,6 +28,7 @@ namespace netasic {
 struct link_counters {
   uint64_t frames = 0, bytes = 0;       // bytes = frame bytes (header to FCS)
   uint64_t dropped_down = 0;            // frames sent while the link was down
+  uint64_t lost_in_flight = 0;          // frames on the wire when it went down (fail_now)
 };
 
 struct link_timing {
@@ -80,6 +81,10 @@ class link_direction : public sc_core::sc_module, private pkt_fw_transport_if, p
   const link_counters& counters() const { return counters_; }
   void set_up(bool up) { up_ = up; }
   bool up() const { return up_; }
+  // faults.link_flap: down from `now`, and every frame whose last bit has not reached the far end
+  // is lost with the link (handed to on_drop); a frame already in, waiting out the receiver's
+  // front end, is kept. set_up(false) alone lets every frame arrive (a clock fault's link).
+  void fail_now(uint64_t now);
   // Called for a frame lost because the link is down; the owner counts and frees it.
   std::function<void(packet&)> on_drop;
   uint64_t* hop_counter = nullptr;   // run-wide packet-hop count, incremented per delivery
@@ -114,6 +119,7 @@ class packet_link : public sc_core::sc_module {
   // The two directions differ only in the receiver's clock.
   packet_link(sc_core::sc_module_name name, const link_timing& a_to_b, const link_timing& b_to_a, event_queue& events);
   void set_up(bool up) { a_to_b.set_up(up); b_to_a.set_up(up); }
+  void fail_now(uint64_t now) { a_to_b.fail_now(now); b_to_a.fail_now(now); }
 };
 
 }  // namespace netasic

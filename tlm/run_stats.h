@@ -2,6 +2,7 @@
 // and ends up delivered to a host, dropped with a reason, or still in flight: alive in the pool,
 // whether in a NIC queue, a switch queue or on a link.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <utility>
@@ -54,6 +55,10 @@ struct run_stats {
   uint64_t sent = 0, delivered = 0, hops = 0;
   uint64_t internal_live = 0;   // PFC frames and mirrored copies alive in the pool
   drop_counters dropped;
+  // The same drops by the packet's traffic-manager priority: link_down ones and all others
+  // (summary.json's drops_by_priority, with faults.link_flap: a lossless priority drops only
+  // on a link that is down).
+  std::array<uint64_t, 8> link_down_by_priority{}, other_by_priority{};
   drop_log* log = nullptr;      // every traffic drop with its place (LossRadar's ground truth); null: off
   packet* alloc_internal() {
     ++internal_live;
@@ -67,7 +72,10 @@ struct run_stats {
     pool.release(&p);
   }
   void drop(packet& p, uint64_t drop_counters::*reason) {
-    if (!is_internal(p)) ++(dropped.*reason);
+    if (!is_internal(p)) {
+      ++(dropped.*reason);
+      ++(reason == &drop_counters::link_down ? link_down_by_priority : other_by_priority)[p.prio & 7u];
+    }
     release(p);
   }
   uint64_t in_flight() const { return pool.live() - internal_live; }

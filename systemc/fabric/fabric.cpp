@@ -146,6 +146,18 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
     pl.set_up(!l.failed);
   }
 
+  if (!cfg_.faults.link_flaps.empty()) {
+    for (const fault_config::link_flap& f : cfg_.faults.link_flaps) {
+      flap_next_ps_.push_back(f.down_ps);
+      flap_probe_links_.push_back(f.link);
+    }
+    flap_down_.assign(flap_next_ps_.size(), false);
+    std::sort(flap_probe_links_.begin(), flap_probe_links_.end());
+    flap_probe_links_.erase(std::unique(flap_probe_links_.begin(), flap_probe_links_.end()), flap_probe_links_.end());
+    SC_METHOD(link_flaps);   // initialised: its first activation, at 0, arms the first step
+    sensitive << flap_step_;
+  }
+
   if (cfg_.deter.mode != deter_mode::off) deter_wire(host_of);
   if (cfg_.replay) {   // a DETER replay or traffic.trace_mode = "packets": the NICs send each host's frames
     for (size_t h = 0; h < hosts_.size(); ++h) static_cast<host_nic&>(*hosts_[h]).replay((*cfg_.replay)[h]);
@@ -179,6 +191,12 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
       probes.series.push_back({t.nodes[t.switches[s]].name, "drops", "packets", {}});
       if (cfg_.sw.lb.mode == lb_mode::letflow)
         probes.series.push_back({t.nodes[t.switches[s]].name, "flowlets", "entries", {}});
+    }
+    // faults.link_flap: each flapped link's state and the frames it lost being down (both
+    // directions; sent onto it while down, or on the wire when it went down).
+    for (unsigned li : flap_probe_links_) {
+      probes.series.push_back({t.links[li].name, "up", "state", {}});
+      probes.series.push_back({t.links[li].name, "frames_lost_down", "frames", {}});
     }
     // Each NIC's transmit rate over the last interval (data, retransmissions included).
     for (unsigned h = 0; h < t.hosts.size(); ++h) probes.series.push_back({t.nodes[t.hosts[h]].name, "tx_rate", "Mbps", {}});
@@ -257,6 +275,12 @@ void fabric::sample() {
       probes.series[i++].samples.push_back(int64_t(sw->lb().flowlet_counts()->occupancy));
     }
   }
+  for (unsigned li : flap_probe_links_) {
+    const packet_link& l = *links_[li];
+    probes.series[i++].samples.push_back(l.a_to_b.up() ? 1 : 0);
+    const link_counters &ab = l.a_to_b.counters(), &ba = l.b_to_a.counters();
+    probes.series[i++].samples.push_back(int64_t(ab.dropped_down + ab.lost_in_flight + ba.dropped_down + ba.lost_in_flight));
+  }
   for (size_t h = 0; h < hosts_.size(); ++h) {
     const uint64_t bytes = hosts_[h]->data_bytes_sent();
     probes.series[i++].samples.push_back(int64_t((bytes - host_tx_bytes_[h]) * 8 * 1'000'000 / cfg_.probe_interval_ps));
@@ -302,6 +326,29 @@ void fabric::clock_faults() {
     ctrl_->install(plan);
     ++reroutes_;
   }
+}
+
+void fabric::link_flaps() {
+  const uint64_t now = now_ps();
+  const std::vector<fault_config::link_flap>& flaps = cfg_.faults.link_flaps;
+  // Ups before downs: one outage of a link may end at the instant its next one begins.
+  for (const bool ending : {true, false})
+    for (size_t i = 0; i < flaps.size(); ++i) {
+      if (flap_next_ps_[i] != now || flap_down_[i] != ending) continue;
+      const fault_config::link_flap& f = flaps[i];
+      const uint64_t outage = f.up_ps - f.down_ps;
+      if (ending) {
+        links_[f.link]->set_up(true);
+        flap_next_ps_[i] = f.every_ps ? now - outage + f.every_ps : UINT64_MAX;
+      } else {
+        links_[f.link]->fail_now(now);
+        ++link_outages_;
+        flap_next_ps_[i] = now + outage;
+      }
+      flap_down_[i] = !ending;
+    }
+  const uint64_t next = *std::min_element(flap_next_ps_.begin(), flap_next_ps_.end());
+  if (next != UINT64_MAX) flap_step_.notify(ps(next - now));
 }
 
 uint64_t fabric::sync_dropped() const {

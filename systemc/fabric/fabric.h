@@ -38,8 +38,15 @@ struct fault_config {
     unsigned sw = 0, host = 0;      // switch index drops every packet to host index
     uint64_t from_ps = 0;           // from this time on
   };
+  // faults.link_flap (docs/datasheets/link.md): the link is down over [down_ps, up_ps), and again
+  // every every_ps after (0: once). Outages of one link never overlap (read_faults checks).
+  struct link_flap {
+    unsigned link = 0;
+    uint64_t down_ps = 0, up_ps = 0, every_ps = 0;
+  };
   std::vector<link_drop> link_drops;
   std::vector<black_hole> black_holes;
+  std::vector<link_flap> link_flaps;
 };
 
 struct fabric_config {
@@ -91,6 +98,7 @@ class fabric : public sc_core::sc_module {
   uint64_t sync_dropped() const;   // sync-messages the switches' traffic managers refused
   uint64_t sync_wait_max_ps() const;   // over the switches (switch_model::sync_wait_max_ps)
   uint32_t reroutes() const { return reroutes_; }
+  uint64_t link_outages() const { return link_outages_; }   // faults.link_flap: outages begun
   deter_recorder* deter_record() { return deter_rec_.get(); }     // record mode, else null
   // The PFC deadlock detector (pfc.deadlock_detect > 0 with a lossless priority), else null.
   pfc_deadlock_monitor* deadlock() { return deadlock_.get(); }
@@ -112,6 +120,7 @@ class fabric : public sc_core::sc_module {
   void replay_start();   // replay (DETER or a packet trace): every NIC's first frame
   void deter_wire(const std::vector<int>& host_of);
   void clock_faults();   // faults on the links, then new routes
+  void link_flaps();     // faults.link_flap: each link down and up at its times
   void flow_done(flow_ctx& f);
 
   fabric_config cfg_;
@@ -128,6 +137,11 @@ class fabric : public sc_core::sc_module {
   std::unique_ptr<deter_queue_log> deter_log_;
   std::unique_ptr<pfc_deadlock_monitor> deadlock_;
   std::vector<std::unique_ptr<link_fault>> link_faults_;
+  std::vector<uint64_t> flap_next_ps_;   // per faults.link_flap entry: its next step (down or up)
+  std::vector<bool> flap_down_;          // per entry: its link is down now by its doing
+  sc_core::sc_event flap_step_;
+  uint64_t link_outages_ = 0;
+  std::vector<unsigned> flap_probe_links_;   // links with a flap, in link order (their probes)
   std::vector<flow_spec> pending_;   // sorted by start
   size_t next_flow_ = 0;
   sc_core::sc_event flow_start_, sample_tick_;

@@ -12,6 +12,7 @@
 #include "fabric/wave_signals.h"
 #include "output/vcd.h"
 #include "run/lossradar_collector.h"
+#include "run/memory_sampler.h"
 #include "run/pcap_capture.h"
 #include "run/deter_run.h"
 #include "run/flowradar_collector.h"
@@ -142,6 +143,9 @@ run_result run_scenario(const config& cfg, progress_mode progress, const run_tap
   if (fabric_cfg.lossradar.on) lossradar.emplace(fab);
   const uint64_t end_ps = fabric_cfg.arrivals_end_ps + (fabric_cfg.deter.mode == deter_mode::replay ? deter_replay_drain_ps : to_ps(cfg.real("sim.drain"), 1e6));
 
+  memory_sampler* memory = nullptr;   // kept, as the fabric is
+  if (const double us = cfg.real("sim.memory_interval"); us > 0) memory = new memory_sampler("memory", to_ps(us, 1e6));
+
   progress_line line{progress, end_ps, specs.size()};
   fab.on_sample = [&](uint64_t now) { line.sample(fab, now); };
   sc_core::sc_start(ps(end_ps));
@@ -168,6 +172,7 @@ run_result run_scenario(const config& cfg, progress_mode progress, const run_tap
     r.files.push_back({"lossradar.csv", lossradar->losses_csv()});
     r.files.push_back({"lossradar_drops.csv", lossradar->drops_csv()});
   }
+  if (memory) r.files.push_back({"memory.csv", memory->finish(sim_end)});
   deter_finish(cfg, fab, r, sim_end);
   flowradar_finish(fab, r);
   warn_about_run(cfg, fab, r);

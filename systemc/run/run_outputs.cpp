@@ -20,7 +20,7 @@ namespace {
 bool run_file(const std::string& name) {
   static const char* names[] = {"summary.json", "config.toml", "flows.csv", "probes.csv", "links.csv", "waves.vcd",
                                 "waves.fst", "waves.gtkw", "report.html", "log.txt", "pcap", "deter.rec", "deter_queues.bin",
-                                "deter_qdiff.csv", "flowradar.csv", "lossradar.csv", "lossradar_drops.csv", incomplete_marker};
+                                "deter_qdiff.csv", "flowradar.csv", "lossradar.csv", "lossradar_drops.csv", "memory.csv", incomplete_marker};
   for (const char* n : names)
     if (name == n) return true;
   return false;

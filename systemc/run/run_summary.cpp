@@ -45,6 +45,20 @@ void add_memory(json& s, const fabric& fab) {
                  {"per_link_bytes", per(b.link_bytes, fab.links().size())}};
 }
 
+// faults.link_flap: the outages, every frame the flapped links lost being down (PFC frames too),
+// and the traffic's drops by priority, link_down apart.
+void add_link_flaps(json& s, const fabric& fab) {
+  uint64_t sent_down = 0, in_flight = 0;
+  for (const auto& l : fab.links())
+    for (const link_direction* d : {&l->a_to_b, &l->b_to_a}) {
+      sent_down += d->counters().dropped_down;
+      in_flight += d->counters().lost_in_flight;
+    }
+  s["link_flap"] = {{"outages", fab.link_outages()}, {"frames_sent_while_down", sent_down},
+                    {"frames_lost_in_flight", in_flight}};
+  s["drops_by_priority"] = {{"link_down", fab.stats.link_down_by_priority}, {"other", fab.stats.other_by_priority}};
+}
+
 // The run as a whole: its identity and cost, packet accounting, drops by cause, the fabric's size
 // and the event queue's work.
 void add_run(json& s, const config& cfg, const fabric& fab, const run_result& r, double wall_s, uint64_t sim_end_ps) {
@@ -67,6 +81,7 @@ void add_run(json& s, const config& cfg, const fabric& fab, const run_result& r,
   if (fab.config().sw.flowcut_on) s["drops"]["flowcut_hold_full"] = st.dropped.flowcut_hold_full;
   if (!fab.config().faults.link_drops.empty()) s["drops"]["link_fault"] = st.dropped.link_fault;
   if (!fab.config().faults.black_holes.empty()) s["drops"]["black_hole"] = st.dropped.black_hole;
+  if (!fab.config().faults.link_flaps.empty()) add_link_flaps(s, fab);
   const topology& topo = fab.config().topo;
   s["topology"] = {{"hosts", topo.hosts.size()}, {"switches", topo.switches.size()},
                    {"links", topo.links.size()}, {"route_register_writes", fab.controller().register_writes()}};

@@ -1,5 +1,7 @@
 #include "scenario/fault_keys.h"
 
+#include <sstream>
+
 #include <fmt/format.h>
 
 #include "scenario/checks.h"
@@ -79,6 +81,74 @@ void read_black_hole(const config& c, fabric_config& f, const std::string& e) {
   f.faults.black_holes.push_back({si, hi, from_ps});
 }
 
+// A time in us, the whole token a number in [0, 1e9], else the entry's error.
+uint64_t flap_time_ps(const config& c, const std::string& e, const std::string& token, const std::string& what) {
+  double us = -1;
+  size_t used = 0;
+  try {
+    us = std::stod(token, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != token.size() || !(us >= 0 && us <= 1e9))
+    fail(c, "faults.link_flap", fmt::format("entry '{}': {} '{}' must be a time in us, from 0 to 1e9", e, what, token));
+  return to_ps(us, 1e6);
+}
+
+// "LINK down@US up@US [every US]": the link's outage [down, up), repeated every US when given.
+fault_config::link_flap parse_link_flap(const config& c, const topology& t, const std::string& e, std::vector<unsigned>& links) {
+  const char* key = "faults.link_flap";
+  std::istringstream in(e);
+  std::vector<std::string> w;
+  for (std::string tok; in >> tok;) w.push_back(tok);
+  const auto starts = [](const std::string& s, const char* p) { return s.rfind(p, 0) == 0; };
+  if (!((w.size() == 3 || (w.size() == 5 && w[3] == "every")) && starts(w[1], "down@") && starts(w[2], "up@")))
+    fail(c, key, fmt::format("entry '{}' must be \"LINK down@US up@US\" or \"LINK down@US up@US every US\", e.g. '{} down@500 "
+                             "up@700 every 1000'", e, t.links.empty() ? "leaf0-spine0" : t.links.front().name));
+  const link_match m = t.find_links(w[0]);
+  if (m.links.empty()) fail(c, key, fmt::format("entry '{}': {}", e, m.error));
+  for (unsigned li : m.links)
+    if (t.links[li].failed)
+      fail(c, key, fmt::format("entry '{}': link {} is down for the whole run (topology.failed_links)", e, t.links[li].name));
+  links = m.links;
+  fault_config::link_flap f;
+  f.down_ps = flap_time_ps(c, e, w[1].substr(5), "down@");
+  f.up_ps = flap_time_ps(c, e, w[2].substr(3), "up@");
+  if (f.up_ps <= f.down_ps) fail(c, key, fmt::format("entry '{}': the link must come up after it goes down", e));
+  if (w.size() == 5) {
+    f.every_ps = flap_time_ps(c, e, w[4], "every");
+    if (f.every_ps <= f.up_ps - f.down_ps)
+      fail(c, key, fmt::format("entry '{}': the period {} us must be longer than the outage ({} us), or the outages overlap", e,
+                               w[4], double(f.up_ps - f.down_ps) * 1e-6));
+  }
+  const uint64_t end_ps = to_ps(c.real("sim.duration"), 1e6) + to_ps(c.real("sim.drain"), 1e6);
+  if (f.down_ps >= end_ps)
+    fail(c, key, fmt::format("entry '{}': down@{} is at or after the end of the run ({} us: sim.duration + sim.drain)", e,
+                             w[1].substr(5), double(end_ps) * 1e-6));
+  return f;
+}
+
+void read_link_flap(const config& c, fabric_config& f, const std::string& e) {
+  std::vector<unsigned> links;
+  const fault_config::link_flap flap = parse_link_flap(c, f.topo, e, links);
+  // One link's outages must not overlap: a periodic entry is its link's only one, one-off ones
+  // must be disjoint.
+  for (const fault_config::link_flap& o : f.faults.link_flaps)
+    for (unsigned li : links) {
+      if (o.link != li) continue;
+      if (o.every_ps || flap.every_ps)
+        fail(c, "faults.link_flap", fmt::format("entry '{}': link {} has another entry, and one of them repeats: a repeating "
+                                                "entry must be its link's only one", e, f.topo.links[li].name));
+      if (flap.down_ps < o.up_ps && o.down_ps < flap.up_ps)
+        fail(c, "faults.link_flap", fmt::format("entry '{}': its outage of link {} overlaps another entry's", e, f.topo.links[li].name));
+    }
+  for (unsigned li : links) {
+    fault_config::link_flap one = flap;
+    one.link = li;
+    f.faults.link_flaps.push_back(one);
+  }
+}
+
 }  // namespace
 
 void declare_fault_keys(param_registry& r) {
@@ -88,11 +158,16 @@ void declare_fault_keys(param_registry& r) {
   r.string_list("faults.black_hole", "", {},
                 "Destination black holes: \"SWITCH=HOST\" drops, in the switch's ingress tables, every packet to HOST; "
                 "\"SWITCH=HOST@US\" from US microseconds on");
+  r.string_list("faults.link_flap", "", {},
+                "Links that go down and come back: \"LINK down@US up@US\" takes LINK (the link grammar: FROM-TO, every parallel "
+                "link, or FROM-TO#i) down at US microseconds and up at US; \"... every US\" repeats the outage with that period to "
+                "the end of the run. Frames sent onto a down link or on its wire when it fails are lost (drops.link_down)");
 }
 
 void read_faults(const config& c, fabric_config& f) {
   for (const std::string& e : c.list("faults.link_drop")) read_link_drop(c, f, e);
   for (const std::string& e : c.list("faults.black_hole")) read_black_hole(c, f, e);
+  for (const std::string& e : c.list("faults.link_flap")) read_link_flap(c, f, e);
 }
 
 }  // namespace netasic

@@ -16,7 +16,8 @@ TEST(SummaryUnits, EveryNumberOfEverySectionHasAUnit) {
   const fs::path d = scratch("summary_units", "all");
   const std::string src = NETASIC_SOURCE_DIR "/scenarios/";
   const std::vector<std::string> runs = {
-      "demo.toml --set topology.leaves=2 --set topology.hosts_per_leaf=2 --set 'traffic.flows=[]' --set sim.duration=50 --pcap host0",
+      "demo.toml --set topology.leaves=2 --set topology.hosts_per_leaf=2 --set 'traffic.flows=[]' --set sim.duration=50 --pcap host0"
+      " --set 'faults.link_flap=[\"leaf0-spine0 down@10 up@20\"]'",
       "lb/burstbalancer_leafspine.toml --set topology.leaves=2 --set topology.hosts_per_leaf=4 --set sim.duration=50",
       "lb/flowcut_fattree.toml --set sim.duration=20",
       "sundial/link_failure.toml --set 'clock.baselines=[\"ptp\"]'",
