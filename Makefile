@@ -21,7 +21,7 @@ test: build
 	cd $(BUILD) && ctest -j$(JOBS) --output-on-failure -LE long
 
 # The unit and system tests again, built with ASan and UBSan in build-asan/ (docs/testing.md).
-# CI runs it after `make test`; any sanitizer report fails the test that made it. Warnings are
+# Any sanitizer report fails the test that made it. Warnings are
 # not errors here: `make test`'s build polices them, and GCC warns falsely under -fsanitize.
 SANITIZE_ENV := ASAN_OPTIONS=abort_on_error=0:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 test-sanitize: setup

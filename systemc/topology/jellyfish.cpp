@@ -1,7 +1,6 @@
 #include "topology/jellyfish.h"
 
 #include <algorithm>
-#include <deque>
 #include <stdexcept>
 #include <unordered_set>
 
@@ -85,22 +84,6 @@ bool splice_free_ports(rrg& g, rng& r) {
   return false;
 }
 
-bool connected(unsigned n, const std::vector<std::pair<unsigned, unsigned>>& edges) {
-  std::vector<std::vector<unsigned>> adj(n);
-  for (const auto& [x, y] : edges) adj[x].push_back(y), adj[y].push_back(x);
-  std::vector<bool> seen(n, false);
-  std::deque<unsigned> q{0};
-  seen[0] = true;
-  unsigned reached = 1;
-  while (!q.empty()) {
-    const unsigned u = q.front();
-    q.pop_front();
-    for (unsigned v : adj[u])
-      if (!seen[v]) seen[v] = true, ++reached, q.push_back(v);
-  }
-  return reached == n;
-}
-
 }  // namespace
 
 std::vector<std::pair<unsigned, unsigned>> jellyfish_edges(unsigned n, unsigned r, uint64_t seed) {
@@ -131,7 +114,7 @@ topology build_jellyfish(const jellyfish_spec& s) {
   std::vector<std::pair<unsigned, unsigned>> edges;
   for (uint64_t attempt = 0; attempt < 64 && edges.empty(); ++attempt) {
     edges = jellyfish_edges(n, r, s.seed + attempt * 0x9E3779B97F4A7C15ull);
-    if (!edges.empty() && !connected(n, edges)) edges.clear();
+    if (!edges.empty() && !edges_connected(n, edges)) edges.clear();
   }
   if (edges.empty())
     throw std::invalid_argument(fmt::format("tors: no connected {}-regular graph on {} ToRs was found in 64 draws", r, n));

@@ -198,4 +198,20 @@ void apply_degraded_links(topology& t, const std::vector<std::string>& entries, 
   }
 }
 
+bool edges_connected(unsigned n, const std::vector<std::pair<unsigned, unsigned>>& edges) {
+  std::vector<std::vector<unsigned>> adj(n);
+  for (const auto& [x, y] : edges) adj[x].push_back(y), adj[y].push_back(x);
+  std::vector<bool> seen(n, false);
+  std::deque<unsigned> q{0};
+  seen[0] = true;
+  unsigned reached = 1;
+  while (!q.empty()) {
+    const unsigned u = q.front();
+    q.pop_front();
+    for (unsigned v : adj[u])
+      if (!seen[v]) seen[v] = true, ++reached, q.push_back(v);
+  }
+  return reached == n;
+}
+
 }  // namespace netasic

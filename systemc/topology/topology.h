@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace netasic {
@@ -82,5 +83,9 @@ topology build_fat_tree(const fat_tree_spec& s);
 // config_error naming `key` and the entry when a name matches no link.
 void apply_failed_links(topology& t, const std::vector<std::string>& entries, const std::string& key);
 void apply_degraded_links(topology& t, const std::vector<std::string>& entries, const std::string& key);
+
+// True when the graph of n nodes and these undirected edges is connected (the random builders
+// redraw a disconnected wiring).
+bool edges_connected(unsigned n, const std::vector<std::pair<unsigned, unsigned>>& edges);
 
 }  // namespace netasic

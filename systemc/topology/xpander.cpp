@@ -1,7 +1,6 @@
 #include "topology/xpander.h"
 
 #include <algorithm>
-#include <deque>
 #include <numeric>
 #include <stdexcept>
 
@@ -10,26 +9,6 @@
 #include "common/rng.h"
 
 namespace netasic {
-
-namespace {
-
-bool connected(unsigned n, const std::vector<std::pair<unsigned, unsigned>>& edges) {
-  std::vector<std::vector<unsigned>> adj(n);
-  for (const auto& [x, y] : edges) adj[x].push_back(y), adj[y].push_back(x);
-  std::vector<bool> seen(n, false);
-  std::deque<unsigned> q{0};
-  seen[0] = true;
-  unsigned reached = 1;
-  while (!q.empty()) {
-    const unsigned u = q.front();
-    q.pop_front();
-    for (unsigned v : adj[u])
-      if (!seen[v]) seen[v] = true, ++reached, q.push_back(v);
-  }
-  return reached == n;
-}
-
-}  // namespace
 
 std::vector<std::pair<unsigned, unsigned>> xpander_edges(unsigned degree, unsigned lifts, uint64_t seed) {
   rng rand(seed);
@@ -56,7 +35,7 @@ topology build_xpander(const xpander_spec& s) {
   std::vector<std::pair<unsigned, unsigned>> edges;
   for (uint64_t attempt = 0; attempt < 64 && edges.empty(); ++attempt) {
     edges = xpander_edges(d, L, s.seed + attempt * 0x9E3779B97F4A7C15ull);
-    if (!connected(n, edges)) edges.clear();
+    if (!edges_connected(n, edges)) edges.clear();
   }
   if (edges.empty())
     throw std::invalid_argument(fmt::format("lifts: no connected {}-lift of K_{} was drawn in 64 tries", L, d + 1));
