@@ -86,6 +86,20 @@ bool splice_free_ports(rrg& g, rng& r) {
 
 }  // namespace
 
+topology build_tor_fabric(unsigned n, const std::vector<std::pair<unsigned, unsigned>>& edges, unsigned host_ports,
+                          uint64_t host_rate_bps, uint64_t uplink_rate_bps, uint64_t delay_ps) {
+  topology t;
+  std::vector<unsigned> tor;
+  for (unsigned i = 0; i < n; ++i) tor.push_back(t.add_node(node_kind::sw, fmt::format("tor{}", i), 1));
+  for (unsigned i = 0; i < n; ++i)
+    for (unsigned h = 0; h < host_ports; ++h) {
+      const unsigned host = t.add_node(node_kind::host, fmt::format("host{}", i * host_ports + h), 0);
+      t.connect(host, tor[i], host_rate_bps, delay_ps, fmt::format("{}-tor{}", t.nodes[host].name, i));
+    }
+  for (const auto& [x, y] : edges) t.connect(tor[x], tor[y], uplink_rate_bps, delay_ps, fmt::format("tor{}-tor{}#0", x, y));
+  return t;
+}
+
 std::vector<std::pair<unsigned, unsigned>> jellyfish_edges(unsigned n, unsigned r, uint64_t seed) {
   rng rand(seed);
   rrg g(n, r);
@@ -118,16 +132,7 @@ topology build_jellyfish(const jellyfish_spec& s) {
   }
   if (edges.empty())
     throw std::invalid_argument(fmt::format("tors: no connected {}-regular graph on {} ToRs was found in 64 draws", r, n));
-  topology t;
-  std::vector<unsigned> tor;
-  for (unsigned i = 0; i < n; ++i) tor.push_back(t.add_node(node_kind::sw, fmt::format("tor{}", i), 1));
-  for (unsigned i = 0; i < n; ++i)
-    for (unsigned h = 0; h < s.host_ports; ++h) {
-      const unsigned host = t.add_node(node_kind::host, fmt::format("host{}", i * s.host_ports + h), 0);
-      t.connect(host, tor[i], s.host_rate_bps, s.delay_ps, fmt::format("{}-tor{}", t.nodes[host].name, i));
-    }
-  for (const auto& [x, y] : edges) t.connect(tor[x], tor[y], s.uplink_rate_bps, s.delay_ps, fmt::format("tor{}-tor{}#0", x, y));
-  return t;
+  return build_tor_fabric(n, edges, s.host_ports, s.host_rate_bps, s.uplink_rate_bps, s.delay_ps);
 }
 
 }  // namespace netasic

@@ -20,6 +20,11 @@ struct jellyfish_spec {
 // built as the paper's §3 does: join random non-adjacent pairs with free ports until none is
 // left, then splice the remaining free ports into random existing links (remove x-y, add u-x and
 // v-y). Returns an empty vector if the splicing stalls.
+// A ToR-only fabric: n ToRs (tor0..), host_ports hosts on each (host0.. in ToR order), and the
+// given ToR-to-ToR wiring. Jellyfish and Xpander differ only in how they draw the wiring.
+topology build_tor_fabric(unsigned n, const std::vector<std::pair<unsigned, unsigned>>& edges, unsigned host_ports,
+                          uint64_t host_rate_bps, uint64_t uplink_rate_bps, uint64_t delay_ps);
+
 std::vector<std::pair<unsigned, unsigned>> jellyfish_edges(unsigned n, unsigned r, uint64_t seed);
 
 // Throws std::invalid_argument naming the field at fault (tors, fabric_ports) when no connected

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "common/rng.h"
+#include "topology/jellyfish.h"
 
 namespace netasic {
 
@@ -39,16 +40,7 @@ topology build_xpander(const xpander_spec& s) {
   }
   if (edges.empty())
     throw std::invalid_argument(fmt::format("lifts: no connected {}-lift of K_{} was drawn in 64 tries", L, d + 1));
-  topology t;
-  std::vector<unsigned> tor;
-  for (unsigned i = 0; i < n; ++i) tor.push_back(t.add_node(node_kind::sw, fmt::format("tor{}", i), 1));
-  for (unsigned i = 0; i < n; ++i)
-    for (unsigned h = 0; h < s.host_ports; ++h) {
-      const unsigned host = t.add_node(node_kind::host, fmt::format("host{}", i * s.host_ports + h), 0);
-      t.connect(host, tor[i], s.host_rate_bps, s.delay_ps, fmt::format("{}-tor{}", t.nodes[host].name, i));
-    }
-  for (const auto& [x, y] : edges) t.connect(tor[x], tor[y], s.uplink_rate_bps, s.delay_ps, fmt::format("tor{}-tor{}#0", x, y));
-  return t;
+  return build_tor_fabric(n, edges, s.host_ports, s.host_rate_bps, s.uplink_rate_bps, s.delay_ps);
 }
 
 }  // namespace netasic
