@@ -57,6 +57,8 @@ class event_queue : public sc_core::sc_module {
   void schedule(uint64_t at_ps, timed_client& c);
   uint64_t wakeups() const { return wakeups_; }
   uint64_t kernel_notifications() const { return fires_; }
+  size_t pending() const { return heap_.size(); }
+  size_t heap_bytes() const { return heap_.capacity_bytes(); }
 
  private:
   radix_heap<timed_client*> heap_;

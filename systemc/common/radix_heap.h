@@ -17,6 +17,12 @@ class radix_heap {
   radix_heap() { min_.fill(none); }
   bool empty() const { return size_ == 0; }
   size_t size() const { return size_; }
+  // Bytes the heap's arrays hold (their capacity): they grow with the most items ever pending.
+  size_t capacity_bytes() const {
+    size_t n = 0;
+    for (const auto& b : buckets_) n += b.capacity();
+    return n * sizeof(item);
+  }
 
   // key >= the last popped key.
   void push(uint64_t key, const T& value) {
@@ -56,7 +62,11 @@ class radix_heap {
   unsigned lowest_used() const { return unsigned(__builtin_ctzll(used_)) + 1; }
 
   // Bucket 0 is spent: the lowest non-empty bucket's smallest key becomes the reference, and its
-  // items move to lower buckets, the smallest ones to bucket 0.
+  // items move to lower buckets, the smallest ones to bucket 0. Each lands lower because it
+  // shares with the new reference every bit down to the one that put it in `from`, so the loop
+  // never writes into the bucket it reads. (Moving the items through a spare vector swapped with
+  // the bucket would pass buffers from bucket to bucket, and over a long run every bucket would
+  // come to hold the largest buffer ever needed: memory growing with run time, not with load.)
   void refill() {
     buckets_[0].clear();
     head_ = 0;
@@ -64,14 +74,12 @@ class radix_heap {
     used_ &= ~(uint64_t(1) << (from - 1));
     last_ = min_[from];
     min_[from] = none;
-    spare_.swap(buckets_[from]);   // buckets_[from] is now empty, spare_ holds its items
-    for (const item& it : spare_) place(it);
-    spare_.clear();
+    for (const item& it : buckets_[from]) place(it);
+    buckets_[from].clear();
   }
 
   std::array<std::vector<item>, 65> buckets_;
   std::array<uint64_t, 65> min_{};
-  std::vector<item> spare_;
   uint64_t used_ = 0, last_ = 0;
   size_t head_ = 0, size_ = 0;
 };

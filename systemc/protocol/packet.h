@@ -97,10 +97,11 @@ class packet_pool {
     --live_;
   }
   uint64_t live() const { return live_; }
+  uint64_t capacity_bytes() const { return blocks_.size() * block * sizeof(packet); }   // never shrinks
 
  private:
+  static constexpr size_t block = 4096;   // packets per allocation
   void grow() {
-    constexpr size_t block = 4096;
     blocks_.emplace_back(block);
     for (auto& p : blocks_.back()) release_new(&p);
   }

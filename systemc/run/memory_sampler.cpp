@@ -19,8 +19,8 @@ uint64_t resident_bytes() {
   return resident * uint64_t(sysconf(_SC_PAGESIZE));
 }
 
-memory_sampler::memory_sampler(sc_core::sc_module_name name, uint64_t interval_ps)
-    : sc_core::sc_module(name), interval_ps_(interval_ps) {
+memory_sampler::memory_sampler(sc_core::sc_module_name name, uint64_t interval_ps, std::function<working_set()> model)
+    : sc_core::sc_module(name), interval_ps_(interval_ps), model_(std::move(model)) {
   SC_METHOD(sample);   // initialised: the first sample is at 0
   sensitive << tick_;
 }
@@ -28,7 +28,7 @@ memory_sampler::memory_sampler(sc_core::sc_module_name name, uint64_t interval_p
 void memory_sampler::take(uint64_t now) {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
-  rows_.push_back({now, resident_bytes(), uint64_t(u.ru_maxrss) * 1024, heap_in_use_bytes()});
+  rows_.push_back({now, resident_bytes(), uint64_t(u.ru_maxrss) * 1024, heap_in_use_bytes(), model_()});
 }
 
 void memory_sampler::sample() {
@@ -38,8 +38,16 @@ void memory_sampler::sample() {
 
 std::string memory_sampler::finish(uint64_t end_ps) {
   if (rows_.empty() || rows_.back().t_ps != end_ps) take(end_ps);
-  std::string csv = "time_us,rss_bytes,peak_rss_bytes,heap_bytes\n";
-  for (const row& r : rows_) csv += fmt::format("{},{},{},{}\n", double(r.t_ps) * 1e-6, r.rss, r.peak_rss, r.heap);
+  std::string csv =
+      "time_us,rss_bytes,peak_rss_bytes,heap_bytes,flows_active,packets_in_flight,packet_pool_bytes,events_pending,"
+      "event_queue_bytes,output_bytes,other_heap_bytes\n";
+  for (const row& r : rows_) {
+    const working_set& m = r.model;
+    const uint64_t held = m.packet_pool_bytes + m.event_queue_bytes + m.output_bytes;
+    csv += fmt::format("{},{},{},{},{},{},{},{},{},{},{}\n", double(r.t_ps) * 1e-6, r.rss, r.peak_rss, r.heap, m.flows_active,
+                       m.packets_in_flight, m.packet_pool_bytes, m.events_pending, m.event_queue_bytes, m.output_bytes,
+                       int64_t(r.heap) - int64_t(held));
+  }
   return csv;
 }
 

@@ -89,6 +89,20 @@ void trace_probes(wave_trace& trace, const probe_set& probes, const std::set<std
   }
 }
 
+// memory.csv's model columns: what the fabric holds now.
+working_set working_set_of(const fabric& fab) {
+  working_set w;
+  w.flows_active = fab.flows_started - fab.flows_completed;
+  w.packets_in_flight = fab.stats.in_flight();
+  w.packet_pool_bytes = fab.stats.pool.capacity_bytes();
+  w.events_pending = fab.events().pending();
+  w.event_queue_bytes = fab.events().heap_bytes();
+  w.output_bytes = fab.probes.t_s.capacity() * sizeof(double);
+  for (const probe_series& p : fab.probes.series) w.output_bytes += p.samples.capacity() * sizeof(p.samples[0]);
+  for (const flow_ctx& f : fab.flows) w.output_bytes += f.paths.capacity() * sizeof(flow_path);
+  return w;
+}
+
 }  // namespace
 
 run_result run_scenario(const config& cfg, progress_mode progress, const run_taps& taps) {
@@ -144,7 +158,8 @@ run_result run_scenario(const config& cfg, progress_mode progress, const run_tap
   const uint64_t end_ps = fabric_cfg.arrivals_end_ps + (fabric_cfg.deter.mode == deter_mode::replay ? deter_replay_drain_ps : to_ps(cfg.real("sim.drain"), 1e6));
 
   memory_sampler* memory = nullptr;   // kept, as the fabric is
-  if (const double us = cfg.real("sim.memory_interval"); us > 0) memory = new memory_sampler("memory", to_ps(us, 1e6));
+  if (const double us = cfg.real("sim.memory_interval"); us > 0)
+    memory = new memory_sampler("memory", to_ps(us, 1e6), [&fab] { return working_set_of(fab); });
 
   progress_line line{progress, end_ps, specs.size()};
   fab.on_sample = [&](uint64_t now) { line.sample(fab, now); };
@@ -152,6 +167,7 @@ run_result run_scenario(const config& cfg, progress_mode progress, const run_tap
   const double wall = line.elapsed_s();
   if (progress == progress_mode::terminal) std::cerr << "\r\x1b[K" << std::flush;
   const uint64_t sim_end = now_ps();
+  const std::string memory_csv = memory ? memory->finish(sim_end) : "";   // before the outputs take memory
 
   run_result r;
   r.probes = std::move(fab.probes);
@@ -172,7 +188,7 @@ run_result run_scenario(const config& cfg, progress_mode progress, const run_tap
     r.files.push_back({"lossradar.csv", lossradar->losses_csv()});
     r.files.push_back({"lossradar_drops.csv", lossradar->drops_csv()});
   }
-  if (memory) r.files.push_back({"memory.csv", memory->finish(sim_end)});
+  if (memory) r.files.push_back({"memory.csv", memory_csv});
   deter_finish(cfg, fab, r, sim_end);
   flowradar_finish(fab, r);
   warn_about_run(cfg, fab, r);

@@ -34,8 +34,9 @@ void run_keys(K& k) {
                  "Refuse, before building, a configuration estimated to need more memory than this; 0 = the memory the machine has available");
   k.unbound.real("sim.probe_interval", "us", 1, 0.001, 1e6, "Sampling interval of the probe time series (queue depths, buffer occupancy) and of waves.vcd");
   k.unbound.real("sim.memory_interval", "us", 0, 0, 1e9,
-                 "Interval at which the process's resident and heap memory are written to memory.csv (a soak run's memory over "
-                 "time; measured, so not repeatable bit for bit); 0 = no memory.csv");
+                 "Interval at which the process's resident and heap memory, and the model's working set (flows in progress, "
+                 "packets in flight, pending events), are written to memory.csv (a soak run's memory over time; measured, so "
+                 "not repeatable bit for bit); 0 = no memory.csv");
 }
 
 // Probes are kept in memory until the run ends: four series per switch port and per switch, one

@@ -5,12 +5,12 @@
 //  - the lossless priority (3) drops nothing but frames lost on the down link;
 //  - the flapped link loses frames only in probe intervals that touch one of its outages, and
 //    its state column follows the schedule (worked out here from the scenario's entry);
-//  - resident and heap memory after the warm-up (10 ms) stay flat: the last sample within 10%
-//    of the 10 ms one (see the bound's reasoning at `flat`).
-// Control, in the test: the same fabric for 5 ms with PFC off and probes every 1 us must fail
-// the lossless check (frames of priority 3 dropped for want of buffer) and the memory check (the
-// probes, kept in memory, grow by ~8 bytes x ~930 series per us); and the timing check must fail
-// on the soak's own data against a schedule shifted by 0.3 ms.
+//  - the heap that is not the model's working set (memory.csv's other_heap_bytes) stays flat
+//    after the warm-up (10 ms): the last sample within 10% of the 10 ms one.
+// Controls, in the test: the same flatness check on the whole heap must fail (it grows with the
+// backlog); the same fabric for 5 ms with PFC off must fail the lossless check (frames of
+// priority 3 dropped for want of buffer); and the timing check must fail on the soak's own data
+// against a schedule shifted by 0.3 ms.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -94,21 +94,17 @@ std::string losses_only_while_down(const table& probes, double down, double up, 
   return "";
 }
 
-// Resident and heap memory at the sample nearest `warm_us` against the last: empty when the last
-// is within `flat` of it.
-std::string memory_flat(const table& mem, double warm_us, double flat) {
+// Column `col` of memory.csv at the sample nearest `warm_us` against the last: empty when the
+// last is within `flat` of it.
+std::string memory_flat(const table& mem, const std::string& col, double warm_us, double flat) {
   size_t w = 0;
   for (size_t i = 0; i < mem.rows.size(); ++i)
     if (mem.get(i, "time_us") <= warm_us) w = i;
   const size_t last = mem.rows.size() - 1;
-  std::string bad;
-  for (const char* col : {"rss_bytes", "heap_bytes"}) {
-    const double a = mem.get(w, col), b = mem.get(last, col);
-    if (b > a * (1 + flat))
-      bad += std::string(col) + " grew from " + std::to_string(a) + " at " + std::to_string(mem.get(w, "time_us")) + " us to " +
-             std::to_string(b) + " at " + std::to_string(mem.get(last, "time_us")) + " us; ";
-  }
-  return bad;
+  const double a = mem.get(w, col), b = mem.get(last, col);
+  if (b <= a * (1 + flat)) return "";
+  return col + " grew from " + std::to_string(a) + " B at " + std::to_string(mem.get(w, "time_us")) + " us to " + std::to_string(b) +
+         " B at " + std::to_string(mem.get(last, "time_us")) + " us";
 }
 
 }  // namespace
@@ -126,29 +122,36 @@ TEST(Soak, Ls128PfcDcqcnWithALinkFlappingEveryMillisecond) {
   EXPECT_GT(s["drops_by_priority"]["link_down"][lossless].get<uint64_t>(), 0u);
   const table probes = read_csv(d / "run" / "probes.csv");
   EXPECT_EQ(losses_only_while_down(probes, 500, 700, 1000), "");
-  // The flat bound: after the warm-up the pool of packets, the queues and the event queue have
-  // reached their working size; what still grows is the probes (about 930 series of 8-byte
-  // samples every 100 us: under 8 MB to 100 ms with the vectors' doubling) and memory.csv's
-  // rows (bytes), both well under a tenth of LS128's resident set. A leak of one packet per
-  // flow (some 75 000 flows arrive in the 90 ms) would exceed it.
+  // Memory. At 90% load this fabric does not keep up (docs/testing.md#the-soak): flows in
+  // progress pile up over the whole run, and with them the packets in flight and the pending
+  // events, whose pool and queue keep their high-water mark. That growth is the model's work,
+  // counted in memory.csv with the probes and paths kept for the outputs; the rest of the heap,
+  // other_heap_bytes, is what a leak would grow, and it must stay flat after the warm-up. A leak
+  // of one context of a few hundred bytes per flow (some 75 000 flows arrive in the 90 ms) would
+  // exceed the bound.
   const table mem = read_csv(d / "run" / "memory.csv");
   ASSERT_GE(mem.rows.size(), 100u);
-  EXPECT_EQ(memory_flat(mem, 10'000, 0.10), "");
+  EXPECT_EQ(memory_flat(mem, "other_heap_bytes", 10'000, 0.10), "");
+  for (size_t i = 0; i < mem.rows.size(); ++i)   // the columns add up
+    EXPECT_EQ(mem.get(i, "heap_bytes"), mem.get(i, "packet_pool_bytes") + mem.get(i, "event_queue_bytes") +
+                                            mem.get(i, "output_bytes") + mem.get(i, "other_heap_bytes"));
   std::cout << "[ soak     ] wall " << s["wall_time_s"].get<double>() << " s, peak memory " << s["peak_memory_bytes"]
             << " B; drops " << s["drops"].dump() << "; by priority " << s["drops_by_priority"].dump() << "\n[ soak     ] memory.csv:\n";
   for (size_t i = 0; i < mem.rows.size(); i += 10)
-    std::cout << "[ soak     ]   " << mem.get(i, "time_us") << " us: rss " << mem.get(i, "rss_bytes") << " B, heap "
-              << mem.get(i, "heap_bytes") << " B\n";
+    std::cout << "[ soak     ]   " << mem.get(i, "time_us") << " us: rss " << mem.get(i, "rss_bytes") << " B, heap " << mem.get(i, "heap_bytes")
+              << " B (other " << mem.get(i, "other_heap_bytes") << " B), flows active " << mem.get(i, "flows_active")
+              << ", packets in flight " << mem.get(i, "packets_in_flight") << "\n";
 
-  // Controls. The timing check on the same data, against outages 0.3 ms later, must fail.
+  // Controls. The flatness check on the whole heap must fail on this run: it sees the backlog's
+  // growth, so the check on other_heap_bytes has the power to see growth of that size.
+  EXPECT_NE(memory_flat(mem, "heap_bytes", 10'000, 0.10), "");
+  // The timing check on the same data, against outages 0.3 ms later, must fail.
   EXPECT_NE(losses_only_while_down(probes, 800, 1000, 1000), "");
-  // PFC off, probes every 1 us, 5 ms: priority 3 drops for want of buffer, and the probes grow.
+  // PFC off, 5 ms: priority 3 drops for want of buffer.
   const outcome c = netasic_cli("run " + scenario + " --quiet --out " + (d / "control").string() +
-                                " --set 'pfc.priorities=[]' --set sim.duration=5000 --set sim.probe_interval=1 "
-                                "--set sim.memory_interval=100");
+                                " --set 'pfc.priorities=[]' --set sim.duration=5000");
   ASSERT_EQ(c.code, 0) << c.output;
   const json cs = json::parse(slurp(d / "control" / "summary.json"));
   EXPECT_NE(accounting_and_lossless(cs).find("the lossless priority dropped"), std::string::npos);
   EXPECT_EQ(losses_only_while_down(read_csv(d / "control" / "probes.csv"), 500, 700, 1000), "");
-  EXPECT_NE(memory_flat(read_csv(d / "control" / "memory.csv"), 1'000, 0.10), "");
 }
