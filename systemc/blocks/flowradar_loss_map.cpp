@@ -115,7 +115,37 @@ void one_flow(const flow_view& v, std::vector<seg>& out) {
   }
 }
 
+// The one-slot stops of a flow: windows [e, e + 1] from each epoch it was decoded in.
+void stops_of(const flow_view& v, std::vector<flowradar_stop>& out) {
+  std::set<uint64_t> epochs;
+  for (const auto& [key, n] : v.f.decoded) epochs.insert(key.first);
+  for (uint64_t e : epochs) {
+    if (e + 1 >= v.net.epochs && !v.net.drained) continue;   // e + 1 not seen yet
+    std::set<unsigned> at;
+    for (const auto& [key, n] : v.f.decoded)
+      if (key.first == e || key.first == e + 1) at.insert(key.second);
+    const std::vector<unsigned> path = walk(v, at);
+    if (path.empty() || path.back() == v.f.dst_edge || !v.decoded(e, path.back())) continue;
+    bool sure = true;
+    std::set<unsigned> check(v.seen_at);
+    for (unsigned n : v.net.neighbours[path.back()]) check.insert(n);
+    for (unsigned s : check)
+      if (!at.count(s) && (v.unknown(e, s) || (e + 1 < v.net.epochs && v.unknown(e + 1, s)))) sure = false;
+    if (sure) out.push_back({v.id, e, path.back(), v.f.decoded.at({e, path.back()})});
+  }
+}
+
 }  // namespace
+
+std::vector<flowradar_stop> flowradar_stops(const std::vector<flowradar_loss_flow>& flows, const flowradar_loss_net& net) {
+  std::vector<flowradar_stop> out;
+  for (unsigned i = 0; i < flows.size(); ++i) {
+    flow_view v{flows[i], i, net, {}};
+    for (const auto& [key, n] : flows[i].decoded) v.seen_at.insert(key.second);
+    stops_of(v, out);
+  }
+  return out;
+}
 
 const char* flowradar_loss_status_name(flowradar_loss_status s) {
   switch (s) {

@@ -56,6 +56,18 @@ struct flowradar_loss_segment {
   uint64_t up_packets = 0, down_packets = 0, lost = 0;  // lost = up - down (stopped: up)
 };
 
+// A black hole seen in one slot (§4.6.1): the flow's switches in epochs e and e + 1 (a packet
+// counted at `sw` late in e reaches the next hop by e + 1) walk from its source's edge switch to
+// `sw`, not its destination's edge, and no neighbour of `sw` may hold it undecoded. Every packet
+// counted at `sw` in e was lost after it. Reported once e + 1 is exported.
+struct flowradar_stop {
+  unsigned flow = 0;
+  uint64_t epoch = 0;
+  unsigned sw = 0;
+  uint64_t packets = 0;                                 // counted at sw in epoch (no_count: not counted)
+};
+std::vector<flowradar_stop> flowradar_stops(const std::vector<flowradar_loss_flow>& flows, const flowradar_loss_net& net);
+
 // Every flowlet's segments, flow by flow, in epoch order.
 std::vector<flowradar_loss_segment> flowradar_loss_map(const std::vector<flowradar_loss_flow>& flows,
                                                        const flowradar_loss_net& net);

@@ -134,9 +134,9 @@ const std::vector<std::pair<std::string, std::string>>& declared_units() {
       {"flowradar.loss_map_exact_segments", "segments"},
       {"flowradar.loss_map_undecoded_true_segments", "segments"},
       {"flowradar.loss_map_missed_segments", "segments"},
-      {"flowradar.black_hole_stopped_segments", "segments"},
-      {"flowradar.black_hole_true_segments", "segments"},
-      {"flowradar.black_hole_matched_segments", "segments"},
+      {"flowradar.black_hole_found_pairs", "(flow, switch) pairs"},
+      {"flowradar.black_hole_true_pairs", "(flow, switch) pairs"},
+      {"flowradar.black_hole_matched_pairs", "(flow, switch) pairs"},
   };
   return t;
 }

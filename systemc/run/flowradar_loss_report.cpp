@@ -107,7 +107,9 @@ void gather(const places& p, const std::map<uint64_t, flowradar_decoded_epoch>& 
 
 // The drop log against the map, per (flow, flowlet, upstream switch).
 struct score {
-  std::map<segment_key, uint64_t> dropped, black_holed;
+  std::map<segment_key, uint64_t> dropped;
+  std::map<std::pair<unsigned, unsigned>, uint64_t> black_holed;   // (flow, switch) -> its first black-hole drop, ps
+  std::map<std::tuple<unsigned, unsigned, uint64_t>, uint64_t> after;   // (flow, upstream switch, epoch) -> drops
   std::vector<std::pair<segment_key, uint64_t>> drop_at;   // each observable drop: its segment, its time
   uint64_t observable = 0, unobservable = 0, no_flowlet = 0;
 };
@@ -133,6 +135,9 @@ score score_drops(const places& p, const loss_input& in, const std::vector<flowr
       ++sc.no_flowlet;
       continue;
     }
+    const uint64_t de = d.t_ps / epoch_ps;
+    ++sc.after[{f->second, unsigned(up), de}];
+    if (d.reason == "black_hole") sc.black_holed.try_emplace({f->second, unsigned(up)}, d.t_ps);
     // The flowlet it belongs to: counted upstream in [first, last], dropped by the end of last + 1.
     const uint64_t e = d.t_ps / epoch_ps;
     const auto& v = flowlets[f->second];
@@ -143,7 +148,6 @@ score score_drops(const places& p, const loss_input& in, const std::vector<flowr
     }
     const segment_key k{f->second, fl->first, unsigned(up)};
     ++sc.dropped[k];
-    if (d.reason == "black_hole") ++sc.black_holed[k];
     sc.drop_at.emplace_back(k, d.t_ps);
   }
   return sc;
@@ -151,55 +155,40 @@ score score_drops(const places& p, const loss_input& in, const std::vector<flowr
 
 double pct(uint64_t a, uint64_t b) { return b ? 100.0 * double(a) / double(b) : 0.0; }
 
-}  // namespace
+std::string csv_row(const places& p, const flowradar_flow& f, uint64_t report, uint64_t first, uint64_t last, int up,
+                    const std::string& down, const char* what, uint64_t up_n, uint64_t down_n, uint64_t lost, uint64_t dropped) {
+  return fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", report, first, last, p.host_name(ip_at(f, 0)),
+                     p.host_name(ip_at(f, 4)), f[9] << 8 | f[10], f[11] << 8 | f[12], f[8], p.switch_name(up), down, what,
+                     up_n, down_n, lost, dropped);
+}
 
-void flowradar_loss_report(const fabric& fab, const std::map<uint64_t, flowradar_decoded_epoch>& epochs,
-                           const drop_log& drops, run_result& r) {
-  const uint64_t epoch_ps = fab.config().sw.flowradar.epoch_ps;
-  const places p(fab.config().topo);
-  const uint64_t n_epochs = epochs.empty() ? 0 : epochs.rbegin()->first + 1;
-  loss_input in;
-  gather(p, epochs, n_epochs, fab.stats.in_flight() == 0, in);
-  const std::vector<flowradar_loss_segment> segs = flowradar_loss_map(in.flows, in.net);
-  const score sc = score_drops(p, in, segs, drops, epoch_ps);
-
-  std::map<segment_key, const flowradar_loss_segment*> found, stopped;
+// The loss map's rows (every segment that is not lossless) and its scores.
+void loss_map_report(const places& p, const loss_input& in, const std::vector<flowradar_loss_segment>& segs,
+                     const score& sc, uint64_t epoch_ps, std::string& csv, nlohmann::json& o) {
+  std::map<segment_key, const flowradar_loss_segment*> found;
   std::set<std::pair<unsigned, uint64_t>> unsure;   // flowlets, or their segments, not decoded
-  uint64_t flowlets = 0, lost_segments = 0, lost_packets = 0, undecoded = 0, open = 0;
-  std::string csv = "report_epoch,first_epoch,last_epoch,src,dst,sport,dport,proto,upstream,downstream,status,"
-                    "upstream_packets,downstream_packets,lost_packets,dropped_packets\n";
+  uint64_t flowlets = 0, lost_packets = 0, undecoded = 0, open = 0;
   uint64_t last_first = ~uint64_t(0), last_flow = ~0u;
   for (const flowradar_loss_segment& s : segs) {
     if (s.flow != last_flow || s.first_epoch != last_first) ++flowlets;
     last_flow = s.flow, last_first = s.first_epoch;
-    if (s.status == status::open) ++open;
-    if (s.status == status::undecoded) ++undecoded;
-    if (s.status == status::lost) {
-      ++lost_segments;
-      lost_packets += s.lost;
-      found[{s.flow, s.first_epoch, unsigned(s.up)}] = &s;
-      if (s.down < 0) stopped[{s.flow, s.first_epoch, unsigned(s.up)}] = &s;
-    }
-    if (s.status == status::lossless) continue;
-    const flowradar_flow& f = in.flow[s.flow];
-    auto d = s.up < 0 ? sc.dropped.end() : sc.dropped.find({s.flow, s.first_epoch, unsigned(s.up)});
-    csv += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", s.last_epoch + 1, s.first_epoch, s.last_epoch,
-                       p.host_name(ip_at(f, 0)), p.host_name(ip_at(f, 4)), f[9] << 8 | f[10], f[11] << 8 | f[12], f[8],
-                       p.switch_name(s.up), s.up >= 0 && s.down < 0 ? "?" : p.switch_name(s.down),
-                       flowradar_loss_status_name(s.status), s.up_packets, s.down_packets, s.lost,
-                       d == sc.dropped.end() ? 0 : d->second);
-  }
-  for (const flowradar_loss_segment& s : segs)
+    open += s.status == status::open;
+    undecoded += s.status == status::undecoded;
     if (s.status == status::undecoded || s.status == status::open) unsure.insert({s.flow, s.first_epoch});
+    if (s.status == status::lost) lost_packets += s.lost, found[{s.flow, s.first_epoch, unsigned(s.up)}] = &s;
+    if (s.status == status::lossless) continue;
+    auto d = s.up < 0 ? sc.dropped.end() : sc.dropped.find({s.flow, s.first_epoch, unsigned(s.up)});
+    csv += csv_row(p, in.flow[s.flow], s.last_epoch + 1, s.first_epoch, s.last_epoch, s.up,
+                   s.up >= 0 && s.down < 0 ? "?" : p.switch_name(s.down), flowradar_loss_status_name(s.status),
+                   s.up_packets, s.down_packets, s.lost, d == sc.dropped.end() ? 0 : d->second);
+  }
   // Segments with drops: found (with the exact count?), or left in an undecoded flowlet.
-  uint64_t matched = 0, exact = 0, true_undecoded = 0, bh_matched = 0, bh_true = 0, bh_right = 0;
+  uint64_t matched = 0, exact = 0, true_undecoded = 0;
   for (const auto& [k, n] : sc.dropped) {
     auto it = found.find(k);
     if (it != found.end()) ++matched, exact += it->second->lost == n;
     else if (unsure.count({std::get<0>(k), std::get<1>(k)})) ++true_undecoded;
   }
-  for (const auto& [k, n] : sc.black_holed) bh_true += 1, bh_matched += stopped.count(k);
-  for (const auto& [k, s] : stopped) bh_right += sc.black_holed.count(k);
   // Detection delay (Fig. 4.10): a loss is reported when the epoch after its flowlet is exported.
   uint64_t within_20 = 0, within_50 = 0;
   for (const auto& [k, t] : sc.drop_at) {
@@ -209,10 +198,8 @@ void flowradar_loss_report(const fabric& fab, const std::map<uint64_t, flowradar
     within_20 += reported - std::min(reported, t) <= 20'000'000'000ull;
     within_50 += reported - std::min(reported, t) <= 50'000'000'000ull;
   }
-  r.files.emplace_back("flowradar_loss.csv", csv);
-  auto& o = r.summary["flowradar"];
   o["loss_map_flowlets"] = flowlets;
-  o["loss_map_lost_segments"] = lost_segments;
+  o["loss_map_lost_segments"] = found.size();
   o["loss_map_lost_packets"] = lost_packets;
   o["loss_map_undecoded"] = undecoded;
   o["loss_map_open_flowlets"] = open;
@@ -228,11 +215,53 @@ void flowradar_loss_report(const fabric& fab, const std::map<uint64_t, flowradar
   o["loss_map_recall_pct"] = pct(matched, sc.dropped.size());
   o["loss_map_within_20ms_pct"] = pct(within_20, sc.observable);
   o["loss_map_within_50ms_pct"] = pct(within_50, sc.observable);
-  o["black_hole_stopped_segments"] = stopped.size();
-  o["black_hole_true_segments"] = bh_true;
-  o["black_hole_matched_segments"] = bh_matched;
-  o["black_hole_precision_pct"] = pct(bh_right, stopped.size());
-  o["black_hole_recall_pct"] = pct(bh_matched, bh_true);
+}
+
+// Black holes, one slot at a time (§4.6.1), scored per (flow, switch): the first report against
+// the first black-hole drop.
+void black_hole_report(const places& p, const loss_input& in, const score& sc, uint64_t epoch_ps, std::string& csv,
+                       nlohmann::json& o) {
+  std::map<std::pair<unsigned, unsigned>, uint64_t> stopped;   // -> first report, ps
+  for (const flowradar_stop& x : flowradar_stops(in.flows, in.net)) {
+    stopped.try_emplace({x.flow, x.sw}, (x.epoch + 2) * epoch_ps);
+    uint64_t dropped = 0;
+    for (uint64_t e = x.epoch; e <= x.epoch + 1; ++e)
+      if (auto it = sc.after.find({x.flow, x.sw, e}); it != sc.after.end()) dropped += it->second;
+    csv += csv_row(p, in.flow[x.flow], x.epoch + 1, x.epoch, x.epoch, int(x.sw), "?", "black_hole", x.packets, 0,
+                   x.packets, dropped);
+  }
+  uint64_t matched = 0, soon = 0, right = 0;
+  for (const auto& [k, t] : sc.black_holed) {
+    auto it = stopped.find(k);
+    if (it == stopped.end()) continue;
+    ++matched;
+    soon += it->second - std::min(it->second, t) <= 20'000'000'000ull;
+  }
+  for (const auto& [k, t] : stopped) right += sc.black_holed.count(k);
+  o["black_hole_found_pairs"] = stopped.size();
+  o["black_hole_true_pairs"] = sc.black_holed.size();
+  o["black_hole_matched_pairs"] = matched;
+  o["black_hole_precision_pct"] = pct(right, stopped.size());
+  o["black_hole_recall_pct"] = pct(matched, sc.black_holed.size());
+  o["black_hole_within_20ms_pct"] = pct(soon, sc.black_holed.size());
+}
+
+}  // namespace
+
+void flowradar_loss_report(const fabric& fab, const std::map<uint64_t, flowradar_decoded_epoch>& epochs,
+                           const drop_log& drops, run_result& r) {
+  const uint64_t epoch_ps = fab.config().sw.flowradar.epoch_ps;
+  const places p(fab.config().topo);
+  loss_input in;
+  gather(p, epochs, epochs.empty() ? 0 : epochs.rbegin()->first + 1, fab.stats.in_flight() == 0, in);
+  const std::vector<flowradar_loss_segment> segs = flowradar_loss_map(in.flows, in.net);
+  const score sc = score_drops(p, in, segs, drops, epoch_ps);
+  std::string csv = "report_epoch,first_epoch,last_epoch,src,dst,sport,dport,proto,upstream,downstream,status,"
+                    "upstream_packets,downstream_packets,lost_packets,dropped_packets\n";
+  auto& o = r.summary["flowradar"];
+  loss_map_report(p, in, segs, sc, epoch_ps, csv, o);
+  black_hole_report(p, in, sc, epoch_ps, csv, o);
+  r.files.emplace_back("flowradar_loss.csv", csv);
 }
 
 }  // namespace netasic

@@ -4,7 +4,8 @@
 // boundary between hops at random), some lost after a random hop, some flows black-holed at a
 // hop; some counters left undecoded and some places where the flow "may be" undecoded. The
 // golden loss of a segment is the number of packets whose last count was at its upstream switch.
-// 3,000 random networks: the core must give exactly the golden segments, statuses and counts.
+// 3,000 random networks: the core must give exactly the golden segments, statuses and counts,
+// and exactly the golden one-slot black-hole stops.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -90,7 +91,7 @@ network random_network(rng& r) {
   return n;
 }
 
-std::vector<row> run_core(const network& n) {
+std::vector<flowradar_loss_flow> core_flows(const network& n) {
   std::vector<flowradar_loss_flow> flows;
   for (unsigned f = 0; f < n.path.size(); ++f) {
     flowradar_loss_flow x;
@@ -99,16 +100,24 @@ std::vector<row> run_core(const network& n) {
     for (const auto& [key, c] : n.count[f]) x.decoded[key] = n.uncounted_at.count(key) ? flowradar_loss_flow::no_count : c;
     flows.push_back(x);
   }
+  return flows;
+}
+
+flowradar_loss_net core_net(const network& n) {
   flowradar_loss_net net;
   net.neighbours = n.adj;
   net.epochs = n.epochs;
   net.drained = n.drained;
-  net.maybe_there = [&](unsigned f, unsigned s, uint64_t e) {
+  net.maybe_there = [&n](unsigned f, unsigned s, uint64_t e) {
     EXPECT_FALSE(n.count[f].count({e, s})) << "asked where the flow was decoded";
     return n.maybe.count({f, s, e}) != 0;
   };
+  return net;
+}
+
+std::vector<row> run_core(const network& n) {
   std::vector<row> out;
-  for (const flowradar_loss_segment& s : flowradar_loss_map(flows, net))
+  for (const flowradar_loss_segment& s : flowradar_loss_map(core_flows(n), core_net(n)))
     out.emplace_back(s.flow, s.first_epoch, s.last_epoch, s.up, s.down, s.status,
                      s.status == status::lost || s.status == status::lossless ? s.lost : 0);
   return out;
@@ -165,9 +174,36 @@ void golden_flow(const network& n, unsigned f, std::vector<row>& out) {
   }
 }
 
+// The golden one-slot stops: the hops some packet was counted at in epochs e and e + 1 must be
+// the path's first hops 0..far (else the path cannot be walked), and path[far] not the end.
+using stop_row = std::tuple<unsigned, uint64_t, unsigned, uint64_t>;
+void golden_stops(const network& n, unsigned f, std::vector<stop_row>& out) {
+  std::set<unsigned> seen;
+  for (const auto& [key, c] : n.count[f]) seen.insert(key.second);
+  const std::vector<unsigned>& path = n.path[f];
+  for (unsigned e = 0; e < n.epochs; ++e) {
+    if (e + 1 >= n.epochs && !n.drained) continue;
+    std::set<unsigned> hops;
+    for (const auto& ep : n.hop_epoch[f])
+      for (unsigned h = 0; h < ep.size(); ++h)
+        if (ep[h] == e || ep[h] == e + 1) hops.insert(h);
+    if (hops.empty() || *hops.begin() != 0 || *hops.rbegin() + 1 != hops.size()) continue;
+    const unsigned far = *hops.rbegin(), x = path[far];
+    if (x == path.back() || !n.count[f].count({e, x})) continue;
+    std::set<unsigned> at, check(seen);
+    for (unsigned h : hops) at.insert(path[h]);
+    for (unsigned nb : n.adj[x]) check.insert(nb);
+    bool sure = true;
+    for (unsigned s : check)
+      if (!at.count(s) && (n.unknown(f, s, e) || (e + 1 < n.epochs && n.unknown(f, s, e + 1)))) sure = false;
+    if (sure)
+      out.emplace_back(f, e, x, n.uncounted_at.count({e, x}) ? flowradar_loss_flow::no_count : n.count[f].at({e, x}));
+  }
+}
+
 TEST(FlowRadarLossMap, MatchesGoldenPacketFollowerOnRandomNetworks) {
   rng r(20161203);
-  uint64_t lost_segments = 0, stopped = 0, undecoded = 0, open = 0;
+  uint64_t lost_segments = 0, stopped = 0, undecoded = 0, open = 0, stops = 0;
   for (int c = 0; c < 3000; ++c) {
     const network n = random_network(r);
     std::vector<row> want;
@@ -176,6 +212,13 @@ TEST(FlowRadarLossMap, MatchesGoldenPacketFollowerOnRandomNetworks) {
     std::sort(want.begin(), want.end());
     std::sort(got.begin(), got.end());
     ASSERT_EQ(got, want) << "case " << c;
+    std::vector<stop_row> want_stops, got_stops;
+    for (unsigned f = 0; f < n.path.size(); ++f) golden_stops(n, f, want_stops);
+    for (const flowradar_stop& x : flowradar_stops(core_flows(n), core_net(n))) got_stops.emplace_back(x.flow, x.epoch, x.sw, x.packets);
+    std::sort(want_stops.begin(), want_stops.end());
+    std::sort(got_stops.begin(), got_stops.end());
+    ASSERT_EQ(got_stops, want_stops) << "case " << c;
+    stops += want_stops.size();
     for (const row& x : want) {
       lost_segments += std::get<5>(x) == status::lost;
       stopped += std::get<5>(x) == status::lost && std::get<4>(x) < 0;
@@ -188,6 +231,7 @@ TEST(FlowRadarLossMap, MatchesGoldenPacketFollowerOnRandomNetworks) {
   EXPECT_GT(stopped, 100u);
   EXPECT_GT(undecoded, 100u);
   EXPECT_GT(open, 100u);
+  EXPECT_GT(stops, 100u);
 }
 
 // A packet counted upstream at the end of one epoch and downstream in the next is no loss.
