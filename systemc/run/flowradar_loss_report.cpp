@@ -153,7 +153,8 @@ score score_drops(const places& p, const loss_input& in, const std::vector<flowr
   return sc;
 }
 
-double pct(uint64_t a, uint64_t b) { return b ? 100.0 * double(a) / double(b) : 0.0; }
+// null where nothing was there to count, as LossRadar's scores are.
+nlohmann::json pct(uint64_t a, uint64_t b) { return b ? nlohmann::json(100.0 * double(a) / double(b)) : nlohmann::json(); }
 
 std::string csv_row(const places& p, const flowradar_flow& f, uint64_t report, uint64_t first, uint64_t last, int up,
                     const std::string& down, const char* what, uint64_t up_n, uint64_t down_n, uint64_t lost, uint64_t dropped) {
