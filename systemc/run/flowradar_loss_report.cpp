@@ -135,11 +135,10 @@ score score_drops(const places& p, const loss_input& in, const std::vector<flowr
       ++sc.no_flowlet;
       continue;
     }
-    const uint64_t de = d.t_ps / epoch_ps;
-    ++sc.after[{f->second, unsigned(up), de}];
+    const uint64_t e = d.t_ps / epoch_ps;
+    ++sc.after[{f->second, unsigned(up), e}];
     if (d.reason == "black_hole") sc.black_holed.try_emplace({f->second, unsigned(up)}, d.t_ps);
     // The flowlet it belongs to: counted upstream in [first, last], dropped by the end of last + 1.
-    const uint64_t e = d.t_ps / epoch_ps;
     const auto& v = flowlets[f->second];
     auto fl = std::find_if(v.begin(), v.end(), [&](const auto& x) { return x.first <= e && e <= x.second + 1; });
     if (fl == v.end()) {
