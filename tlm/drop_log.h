@@ -15,6 +15,7 @@ struct drop_record {
   uint16_t sport = 0, dport = 0, ip_id = 0;
   uint8_t proto = 0;
   bool syn = false;
+  bool data = true;                 // a data packet (not an ACK, NAK or CNP): what FlowRadar counts
   std::string reason;               // a drop_counters field: buffer_full, link_fault, ...
   // Where: in a switch (index = switch index; the port it came in on, and the output port once
   // the ingress had chosen it, else -1), or on a link (index = link index; dir 0 from its end a
@@ -38,6 +39,7 @@ struct drop_log {
     r.ip_id = p.ip.identification;
     r.proto = p.ip.protocol;
     r.syn = p.is_tcp() && (p.tcp.flags & tcp_header::flag_syn);
+    r.data = p.kind == pkt_kind::data;
     r.reason = reason;
     r.on_link = on_link;
     r.index = index;

@@ -125,6 +125,18 @@ const std::vector<std::pair<std::string, std::string>>& declared_units() {
       {"clock.*.state_reads", "reads"},
       {"flowradar.epochs", "epochs"},
       {"flowradar.solver_iterations", "iterations"},
+      {"flowradar.loss_map_flowlets", "flowlets"},
+      {"flowradar.loss_map_open_flowlets", "flowlets"},
+      {"flowradar.loss_map_lost_segments", "segments"},
+      {"flowradar.loss_map_undecoded", "segments"},
+      {"flowradar.loss_map_true_segments", "segments"},
+      {"flowradar.loss_map_matched_segments", "segments"},
+      {"flowradar.loss_map_exact_segments", "segments"},
+      {"flowradar.loss_map_undecoded_true_segments", "segments"},
+      {"flowradar.loss_map_missed_segments", "segments"},
+      {"flowradar.black_hole_found_pairs", "(flow, switch) pairs"},
+      {"flowradar.black_hole_true_pairs", "(flow, switch) pairs"},
+      {"flowradar.black_hole_matched_pairs", "(flow, switch) pairs"},
   };
   return t;
 }

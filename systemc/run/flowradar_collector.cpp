@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "blocks/flowradar_decode.h"
+#include "run/flowradar_loss_report.h"
 #include "scenario/checks.h"
 #include "switch/switch.h"
 
@@ -49,7 +50,8 @@ std::vector<std::vector<unsigned>> neighbours(const topology& t) {
 
 // Scores one epoch: `at[s]` is switch s's export of it (null: idle).
 std::vector<epoch_score> score_epoch(uint64_t epoch, const std::vector<const flowradar_epoch*>& at,
-                                     const std::vector<std::vector<unsigned>>& adj, bool routing, totals& t) {
+                                     const std::vector<std::vector<unsigned>>& adj, bool routing, totals& t,
+                                     flowradar_decoded_epoch& decoded) {
   using clock = std::chrono::steady_clock;
   const size_t n = at.size();
   flowradar_net_input in;
@@ -95,6 +97,7 @@ std::vector<epoch_score> score_epoch(uint64_t epoch, const std::vector<const flo
     t.add(e);
     out.push_back(e);
   }
+  decoded = {at, res.sw};
   return out;
 }
 
@@ -121,7 +124,7 @@ void flowradar_check_widths(const config& c, const fabric_config& f, size_t flow
                      wp, (uint64_t(1) << wp) - 1, worst, double(s.epoch_ps) * 1e-9));
 }
 
-void flowradar_finish(fabric& fab, run_result& r) {
+void flowradar_finish(fabric& fab, run_result& r, const drop_log& drops) {
   const flowradar_stage_config& cfg = fab.config().sw.flowradar;
   if (!cfg.on) return;
   const auto& sws = fab.switches();
@@ -143,9 +146,10 @@ void flowradar_finish(fabric& fab, run_result& r) {
   bank.params = sws.empty() ? cfg.params : sws[0]->flowradar()->params();
   const uint64_t bank_bytes = bank.export_bytes();
   uint64_t last_epoch = 0;
+  std::map<uint64_t, flowradar_decoded_epoch> decoded;
   for (const auto& [epoch, at] : epochs) {
     last_epoch = epoch;
-    for (const epoch_score& e : score_epoch(epoch, at, adj, cfg.routing, t))
+    for (const epoch_score& e : score_epoch(epoch, at, adj, cfg.routing, t, decoded[epoch]))
       csv += fmt::format("{},{:.3f},{},{},{},{},{},{},{},{},{},{}\n", e.epoch, double(e.epoch * cfg.epoch_ps) * 1e-9,
                          fab.config().topo.nodes[fab.config().topo.switches[e.sw]].name, e.flows, e.single, e.decoded,
                          e.missed, e.wrong, e.counted, e.wrong_counters, e.iterations, bank_bytes);
@@ -170,6 +174,7 @@ void flowradar_finish(fabric& fab, run_result& r) {
       {"flow_decode_wall_s", t.flow_s},
       {"counter_decode_wall_s", t.counter_s},
   };
+  flowradar_loss_report(fab, decoded, drops, r);
 }
 
 }  // namespace netasic

@@ -10,6 +10,7 @@
 #include "common/params.h"
 #include "fabric/fabric.h"
 #include "run/run.h"
+#include "tlm/drop_log.h"
 
 namespace netasic {
 
@@ -18,7 +19,8 @@ namespace netasic {
 // minimum frames). A clear error naming the width key otherwise.
 void flowradar_check_widths(const config& c, const fabric_config& f, size_t flows);
 
-// After sc_start: decode, score, write flowradar.csv into r.files and r.summary["flowradar"].
-void flowradar_finish(fabric& fab, run_result& r);
+// After sc_start: decode, score, write flowradar.csv into r.files and r.summary["flowradar"]; then
+// the loss map and black holes (run/flowradar_loss_report.*), scored against the run's drops.
+void flowradar_finish(fabric& fab, run_result& r, const drop_log& drops);
 
 }  // namespace netasic

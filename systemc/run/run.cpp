@@ -155,6 +155,8 @@ run_result run_scenario(const config& cfg, progress_mode progress, const run_tap
   if (waves) attach_waves(fab, trace, waves->points, waves->point_on);
   std::optional<lossradar_collector> lossradar;
   if (fabric_cfg.lossradar.on) lossradar.emplace(fab);
+  drop_log flowradar_drops;   // FlowRadar's loss map is scored against it when LossRadar keeps none
+  if (fabric_cfg.sw.flowradar.on && !fab.stats.log) fab.stats.log = &flowradar_drops;
   const uint64_t end_ps = fabric_cfg.arrivals_end_ps + (fabric_cfg.deter.mode == deter_mode::replay ? deter_replay_drain_ps : to_ps(cfg.real("sim.drain"), 1e6));
 
   memory_sampler* memory = nullptr;   // kept, as the fabric is
@@ -190,7 +192,8 @@ run_result run_scenario(const config& cfg, progress_mode progress, const run_tap
   }
   if (memory) r.files.push_back({"memory.csv", memory_csv});
   deter_finish(cfg, fab, r, sim_end);
-  flowradar_finish(fab, r);
+  if (fabric_cfg.sw.flowradar.on) flowradar_finish(fab, r, *fab.stats.log);
+  if (fab.stats.log == &flowradar_drops) fab.stats.log = nullptr;
   warn_about_run(cfg, fab, r);
   return r;
 }
