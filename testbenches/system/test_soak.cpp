@@ -8,9 +8,9 @@
 //  - the heap that is not the model's working set (memory.csv's other_heap_bytes) stays flat
 //    after the warm-up (10 ms): the last sample within 10% of the 10 ms one.
 // Controls, in the test: the same flatness check on the whole heap must fail (it grows with the
-// backlog); the same fabric for 5 ms with PFC off must fail the lossless check (frames of
-// priority 3 dropped for want of buffer); and the timing check must fail on the soak's own data
-// against a schedule shifted by 0.3 ms.
+// backlog); 2 ms of the same fabric with a 2 MiB buffer must hold the lossless check with PFC
+// and fail it without (frames of priority 3 dropped for want of buffer); and the timing check
+// must fail on the soak's own data against a schedule shifted by 0.3 ms.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -147,9 +147,14 @@ TEST(Soak, Ls128PfcDcqcnWithALinkFlappingEveryMillisecond) {
   EXPECT_NE(memory_flat(mem, "heap_bytes", 10'000, 0.10), "");
   // The timing check on the same data, against outages 0.3 ms later, must fail.
   EXPECT_NE(losses_only_while_down(probes, 800, 1000, 1000), "");
-  // PFC off, 5 ms: priority 3 drops for want of buffer.
-  const outcome c = netasic_cli("run " + scenario + " --quiet --out " + (d / "control").string() +
-                                " --set 'pfc.priorities=[]' --set sim.duration=5000");
+  // The lossless check, on 2 ms of the same fabric with a 2 MiB buffer (the 16 MiB default does
+  // not fill in a short run): it holds with PFC, and must fail without it (priority 3 dropped
+  // for want of buffer).
+  const std::string short_run = " --quiet --set sim.duration=2000 --set switch.buffer=2048 --out ";
+  const outcome with_pfc = netasic_cli("run " + scenario + short_run + (d / "pfc").string());
+  ASSERT_EQ(with_pfc.code, 0) << with_pfc.output;
+  EXPECT_EQ(accounting_and_lossless(json::parse(slurp(d / "pfc" / "summary.json"))), "");
+  const outcome c = netasic_cli("run " + scenario + short_run + (d / "control").string() + " --set 'pfc.priorities=[]'");
   ASSERT_EQ(c.code, 0) << c.output;
   const json cs = json::parse(slurp(d / "control" / "summary.json"));
   EXPECT_NE(accounting_and_lossless(cs).find("the lossless priority dropped"), std::string::npos);
