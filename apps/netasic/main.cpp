@@ -67,6 +67,14 @@ void print_error(const std::string& what) {
   if (start < what.size()) std::cerr << "error: " << what.substr(start) << "\n";
 }
 
+// A summary section that only some runs have: null when absent (operator[] of a const json on a
+// missing key is undefined behaviour, not null).
+const nlohmann::json& section(const nlohmann::json& s, const char* key) {
+  static const nlohmann::json none;
+  const auto it = s.find(key);
+  return it == s.end() ? none : *it;
+}
+
 void print_summary(const nlohmann::json& s, const std::string& dir, const char* waves) {
   const auto& p = s["packets"];
   const auto& f = s["flows"];
@@ -96,7 +104,7 @@ void print_summary(const nlohmann::json& s, const std::string& dir, const char* 
                          pfc["most_paused"].get<std::string>().empty() ? std::string()
                              : fmt::format(" (most: {}, {:.1f} us)", pfc["most_paused"].get<std::string>(),
                                            pfc["most_paused_time_s"].get<double>() * 1e6)));
-  if (const auto& rt = s["routing"]; rt.is_object())
+  if (const auto& rt = section(s, "routing"); rt.is_object())
     row("routes", fmt::format("{}: {}", rt["kind"].get<std::string>(),
                               rt["cbd_free"].get<bool>() ? std::string("no cyclic buffer dependency (static check)")
                                                          : "CYCLIC BUFFER DEPENDENCY " + rt["cbd_cycle"].get<std::string>()));
@@ -140,13 +148,13 @@ void print_summary(const nlohmann::json& s, const std::string& dir, const char* 
     row("clock epsilon", eps);
     row("clock bound", fmt::format("{} violations in {} checks{}", violations, checks, failures));
   }
-  if (const auto& r = s["resources"]; r.is_object())
+  if (const auto& r = section(s, "resources"); r.is_object())
     row("resources", fmt::format("{} on target {}: {} of {} SRAM blocks, {} of {} stateful ALUs ({})",
                                  r["fits"].get<bool>() ? "fits" : "does NOT fit", r["target"].get<std::string>(),
                                  r["sram_blocks"].get<uint64_t>(), r["sram_budget_blocks"].get<uint64_t>(),
                                  r["stateful_alus"].get<uint64_t>(), r["stateful_alu_budget_alus"].get<uint64_t>(),
                                  r["switch_group"].get<std::string>()));
-  const nlohmann::json d = s.contains("deter") ? s["deter"] : nlohmann::json();
+  const nlohmann::json& d = section(s, "deter");
   if (d.is_object() && d["mode"] == "record")
     row("deter record", fmt::format("{:.0f} bytes/host/s = {:.3f}% of a full capture ({:.3g} bytes/host/s); deter.rec, deter_queues.bin",
                                     d["record_bytes_per_host_per_s"].get<double>(), d["record_over_pcap_percent"].get<double>(),
@@ -157,7 +165,7 @@ void print_summary(const nlohmann::json& s, const std::string& dir, const char* 
                                     100 * d["drop_error"].get<double>(), d["run_drops"].get<uint64_t>()));
   row("outputs", dir + "/ (report.html, summary.json, flows.csv, links.csv, probes.csv, config.toml" +
                      (waves ? fmt::format(", {}, waves.gtkw)", waves) : ")"));
-  if (const auto& p = s["pcap"]; p.is_array()) {
+  if (const auto& p = section(s, "pcap"); p.is_array()) {
     uint64_t frames = 0;
     for (const auto& f : p) frames += f["frames"].get<uint64_t>();
     row("pcap", fmt::format("{} files in {}/pcap/, {} frames", p.size(), dir, frames));

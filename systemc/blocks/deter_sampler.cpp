@@ -27,8 +27,9 @@ void deter_sampler::add(uint64_t index, uint64_t time_ps) {
     // Algorithm 12, lines 2-4: the rates that put p within +-th, intersected with rec_range.
     const i128 k = i128(index - s_.index);
     const i128 d = i128(time_ps) - i128(s_.time_ps);
-    const int64_t p_lo = std::max<int64_t>(0, ceil_div((d - th_) << rate_frac_bits, k));
-    const int64_t p_hi = floor_div((d + th_) << rate_frac_bits, k);
+    const i128 one = i128(1) << rate_frac_bits;   // d - th may be negative: scale by multiplying (a left shift of it is undefined)
+    const int64_t p_lo = std::max<int64_t>(0, ceil_div((d - th_) * one, k));
+    const int64_t p_hi = floor_div((d + th_) * one, k);
     const int64_t lo = std::max(lo_, p_lo), hi = std::min(hi_, p_hi);
     if (lo <= hi) {
       lo_ = lo;

@@ -297,25 +297,31 @@ void fabric::clock_start() { clock_->advance(now_ps()); }
 void fabric::clock_faults() {
   // Each fault takes its links down at its time (a device's: all of its links; a broken clock:
   // none); clock.controller_delay later the route controller installs routes around every link
-  // down by then.
+  // down by then. Nothing that owns memory lives across a wait(): SystemC never unwinds the stack
+  // of a thread still waiting when the run ends, so it would be leaked.
   const clock_network_config& k = *cfg_.clock;
-  std::vector<std::pair<uint64_t, size_t>> steps;   // (time, fault index * 2 + 0: down, 1: reroute)
-  for (size_t i = 0; i < clock_->faults(); ++i) {
-    steps.push_back({clock_->fault_at_ps(i), 2 * i});
-    steps.push_back({clock_->fault_at_ps(i) + k.controller_delay_ps, 2 * i + 1});
-  }
-  std::stable_sort(steps.begin(), steps.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  topology now_topo = cfg_.topo;
-  for (const auto& [at, step] : steps) {
+  auto step_list = [&] {   // (time, fault index * 2 + 0: down, 1: reroute), in time order
+    std::vector<std::pair<uint64_t, size_t>> steps;
+    for (size_t i = 0; i < clock_->faults(); ++i) {
+      steps.push_back({clock_->fault_at_ps(i), 2 * i});
+      steps.push_back({clock_->fault_at_ps(i) + k.controller_delay_ps, 2 * i + 1});
+    }
+    std::stable_sort(steps.begin(), steps.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    return steps;
+  };
+  for (size_t n = 0; n < 2 * clock_->faults(); ++n) {
+    const auto [at, step] = step_list()[n];
     if (at > now_ps()) wait(ps(at - now_ps()));
     if (step % 2 == 0) {
       clock_->advance(now_ps());   // a root fault takes down the root of this moment
-      for (unsigned li : clock_->fault_links(step / 2)) {
-        links_[li]->set_up(false);
-        now_topo.links[li].failed = true;
-      }
+      for (unsigned li : clock_->fault_links(step / 2)) links_[li]->set_up(false);
       continue;
     }
+    topology now_topo = cfg_.topo;   // with every link a fault has taken down by now
+    const auto steps = step_list();
+    for (size_t d = 0; d < n; ++d)
+      if (steps[d].second % 2 == 0)
+        for (unsigned li : clock_->fault_links(steps[d].second / 2)) now_topo.links[li].failed = true;
     route_plan plan = plan_fabric_routes(now_topo, cfg_.sw);
     bool fits = true;
     for (const auto& r : plan.per_switch) fits = fits && r.members.size() <= cfg_.sw.member_capacity;

@@ -572,7 +572,7 @@ void warn_about_run(const config& cfg, const fabric& fab, const run_result& r) {
       if (a.algorithm == clock_algorithm::sundial && a.summary.value("plan_status", "") != "ok")
         std::cerr << fmt::format("warning: Sundial found no complete backup plan ({}): devices run without backup "
                                  "parents until the controller finds one\n", a.summary.value("plan_reason", ""));
-  if (const json& res = r.summary["resources"]; res.is_object() && !res.value("fits", true))
+  if (const json& res = r.summary.value("resources", json()); res.is_object() && !res.value("fits", true))
     std::cerr << fmt::format("warning: the switch program does not fit on target {} ({} in stage {}: '{}'); the run "
                              "simulates it anyway, see `netasic resources`: {}\n", res.value("target", ""),
                              res.value("binding_resource", ""), res.value("binding_stage", -1), res.value("binding_item", ""),
