@@ -16,21 +16,12 @@
 #include "topology/cbd_check.h"
 #include "topology/edst.h"
 #include "topology/flattened_clos.h"
+#include "topology_checks.h"
 
 using namespace netasic;
+using topo_check::random_multigraph;
 
 namespace {
-
-topology random_multigraph(unsigned n, unsigned m, rng& r) {
-  topology t;
-  for (unsigned i = 0; i < n; ++i) t.add_node(node_kind::sw, "s" + std::to_string(i), 1);
-  for (unsigned i = 0; i < n; ++i) t.connect(t.add_node(node_kind::host, "h" + std::to_string(i), 0), i, 1, 1, "h");
-  for (unsigned e = 0; e < m; ++e) {
-    const unsigned a = unsigned(r.below(n)), b = unsigned((a + 1 + r.below(n - 1)) % n);
-    t.connect(a, b, 1, 1, "l" + std::to_string(e));
-  }
-  return t;
-}
 
 // Nash-Williams-Tutte: min over partitions of floor(crossing / (parts - 1)), over every set
 // partition of the n switches (restricted growth strings).

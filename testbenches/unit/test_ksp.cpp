@@ -11,21 +11,12 @@
 
 #include "common/rng.h"
 #include "topology/ksp.h"
+#include "topology_checks.h"
 
 using namespace netasic;
+using topo_check::random_multigraph;
 
 namespace {
-
-topology random_multigraph(unsigned n, unsigned m, rng& r) {
-  topology t;
-  for (unsigned i = 0; i < n; ++i) t.add_node(node_kind::sw, "s" + std::to_string(i), 1);
-  for (unsigned i = 0; i < n; ++i) t.connect(t.add_node(node_kind::host, "h" + std::to_string(i), 0), i, 1, 1, "h");
-  for (unsigned e = 0; e < m; ++e) {
-    const unsigned a = unsigned(r.below(n)), b = unsigned((a + 1 + r.below(n - 1)) % n);
-    t.connect(a, b, 1, 1, "l" + std::to_string(e));
-  }
-  return t;
-}
 
 // Lengths of every simple path from s to d over switch links, sorted.
 std::vector<size_t> all_simple_lengths(const topology& t, unsigned s, unsigned d) {

@@ -4,15 +4,30 @@
 #include <deque>
 #include <map>
 #include <set>
+#include <string>
 #include <utility>
 #include <vector>
 
+#include "common/rng.h"
 #include "topology/topology.h"
 
 namespace topo_check {
 
 using netasic::node_kind;
 using netasic::topology;
+
+// n switches with a host each and m switch-to-switch links between random distinct ends
+// (parallel links allowed): the random graphs the routing tests (EDST, KSP) run on.
+inline topology random_multigraph(unsigned n, unsigned m, netasic::rng& r) {
+  topology t;
+  for (unsigned i = 0; i < n; ++i) t.add_node(node_kind::sw, "s" + std::to_string(i), 1);
+  for (unsigned i = 0; i < n; ++i) t.connect(t.add_node(node_kind::host, "h" + std::to_string(i), 0), i, 1, 1, "h");
+  for (unsigned e = 0; e < m; ++e) {
+    const unsigned a = unsigned(r.below(n)), b = unsigned((a + 1 + r.below(n - 1)) % n);
+    t.connect(a, b, 1, 1, "l" + std::to_string(e));
+  }
+  return t;
+}
 
 // Switch-to-switch links at each node.
 inline std::vector<unsigned> fabric_degree(const topology& t) {
