@@ -117,15 +117,6 @@ dependency_graph plan_dependencies(const topology& t, const route_plan& plan) {
   }, destinations);
 }
 
-const char* route_kind_name(route_kind k) {
-  switch (k) {
-    case route_kind::updown: return "updown";
-    case route_kind::edst: return "edst";
-    case route_kind::ksp: return "ksp";
-    default: return "shortest_path";
-  }
-}
-
 std::vector<pair_paths> routing_paths(const topology& t, const switch_config& sw) {
   switch (sw.routing) {
     case route_kind::updown: return updown_paths(t);

@@ -17,9 +17,6 @@ namespace netasic {
 // The plan sw.routing asks for, with its CBD check (route_plan::cbd_cycle) filled in.
 route_plan plan_fabric_routes(const topology& t, const switch_config& sw);
 
-// "shortest_path", "updown", "edst", "ksp": the value of topology.routing.
-const char* route_kind_name(route_kind k);
-
 // The path set a path-based routing installs (updown, edst, ksp with sw.ksp_paths per pair).
 std::vector<pair_paths> routing_paths(const topology& t, const switch_config& sw);
 

@@ -147,12 +147,13 @@ void sundial(program& p) {
   p.phv.push_back(phv_decl{"sundial", "sync_timestamp", 64});
 }
 
-// Up-down routing (Zhao et al., NSDI'23) as a legal-turn check: each ingress port's class
-// (arrived up or down, at which layer) read by index, then the route keyed by destination and
-// class: entries = prefixes x classes (route_table.h).
-void updown(program& p, const switch_program_inputs& in) {
+// Path-based routing keys the route by destination and the frame's ingress class: up-down
+// (Zhao et al., NSDI'23; arrived up or down, at which layer) as a legal-turn check, and the EDST
+// and KSP baselines (the ingress tree, the ingress port). Each ingress port's class is read by
+// index, then entries = prefixes x classes (route_table.h). The block is named after the routing.
+void route_classes(program& p, const switch_program_inputs& in) {
   const unsigned classes = in.sw.route_classes;
-  p.tables.push_back(table_decl{"updown", "port_class", match_kind::index, in.ports, 0, 8, gress::ingress, {}, ""});
+  p.tables.push_back(table_decl{route_kind_name(in.sw.routing), "port_class", match_kind::index, in.ports, 0, 8, gress::ingress, {}, ""});
   for (table_decl& t : p.tables)
     if (t.name == "route") {
       t.entries *= classes;
@@ -266,7 +267,7 @@ program switch_program(const switch_program_inputs& in) {
   p.phv.push_back(phv_decl{"ecmp", "flow_hash", sw.hash_bits});
   if (in.int_enabled) p.phv.push_back(phv_decl{"int", "int_record", 8 * int_hop::bytes});
   if (sw.mirror.to != mirror_config::target::off) p.phv.push_back(phv_decl{"mirror", "mirror_session_id", 16});
-  if (sw.route_classes > 1) updown(p, in);
+  if (sw.route_classes > 1) route_classes(p, in);
   balancer(p, in);
   if (sw.flowcut_on) flowcut(p, in);
   if (in.sundial) sundial(p);

@@ -30,6 +30,15 @@ namespace netasic {
 // edge-disjoint virtual up-down paths of a layered topology with the legal-turn classes, or the
 // EDST and k-shortest-path baselines (classes by ingress tree or ingress port; route_planner.h).
 enum class route_kind { shortest_path, updown, edst, ksp };
+// Its name as topology.routing spells it.
+inline const char* route_kind_name(route_kind k) {
+  switch (k) {
+    case route_kind::updown: return "updown";
+    case route_kind::edst: return "edst";
+    case route_kind::ksp: return "ksp";
+    default: return "shortest_path";
+  }
+}
 
 // The network part of every host's address: the prefix its switch announces (one per switch
 // with hosts). Shared by every switch of a fabric, as the address bits are.

@@ -145,6 +145,22 @@ TEST(Sizing, EveryBlockTheConfigurationEnablesIsPlaced) {
   }
   EXPECT_TRUE(has_block(place({"clock.algorithm=sundial"}), "sundial"));
   EXPECT_FALSE(has_block(place({}), "sundial"));
+  // Path-based routing's ingress-class table is named after the routing that installs it; the
+  // default (shortest-path ECMP, one class) has none.
+  const std::vector<std::string> fc = {"topology.kind=\"flattened_clos\"", "topology.tors=4", "topology.fabric_ports=4",
+                                       "topology.hosts_per_tor=4", "topology.layer_ports=[1, 2, 1]", "topology.seed=5"};
+  const std::vector<std::string> routings = all_params().find("topology.routing")->choices;
+  ASSERT_EQ(routings.size(), 4u);
+  for (const std::string& routing : routings) {
+    std::vector<std::string> sets = fc;
+    sets.push_back("topology.routing=\"" + routing + "\"");
+    const placement_result r = place(sets);
+    for (const std::string& other : routings)
+      EXPECT_EQ(has_block(r, other), other == routing && routing != "shortest_path") << routing << " beside " << other;
+    if (routing != "shortest_path") {
+      EXPECT_GT(block(r, routing).sram_blocks, 0u) << routing;
+    }
+  }
 }
 
 // The two cases of the issue: they must report that they do not fit, and name what to shrink.
