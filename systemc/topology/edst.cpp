@@ -5,6 +5,8 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "topology/traffic_matrix.h"
+
 namespace netasic {
 
 namespace {
@@ -105,12 +107,6 @@ bool forest_partition::insert(unsigned e) {
   return false;
 }
 
-bool has_host(const topology& t, unsigned node) {
-  for (unsigned li : t.nodes[node].port_link)
-    if (t.nodes[t.links[li].other(node)].kind == node_kind::host) return true;
-  return false;
-}
-
 // Every forest acyclic, by union-find: the check that the partition kept its promise.
 void check_forests(const std::vector<std::vector<unsigned>>& trees, const topology& t) {
   for (const auto& tree : trees) {
@@ -161,9 +157,7 @@ spanning_trees edge_disjoint_spanning_trees(const topology& t) {
 }
 
 std::vector<pair_paths> edst_paths(const topology& t, const spanning_trees& st) {
-  std::vector<unsigned> tors;
-  for (unsigned n : t.switches)
-    if (has_host(t, n)) tors.push_back(n);
+  const std::vector<unsigned> tors = tor_switches(t);
   std::vector<pair_paths> out;
   std::vector<unsigned> via(t.nodes.size());
   std::vector<std::vector<route_path>> per_dst(t.nodes.size());

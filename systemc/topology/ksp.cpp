@@ -7,24 +7,13 @@
 
 #include <fmt/format.h>
 
+#include "topology/traffic_matrix.h"
+
 namespace netasic {
 
 namespace {
 
 bool is_switch(const topology& t, unsigned n) { return t.nodes[n].kind == node_kind::sw; }
-
-bool has_host(const topology& t, unsigned node) {
-  for (unsigned li : t.nodes[node].port_link)
-    if (t.nodes[t.links[li].other(node)].kind == node_kind::host) return true;
-  return false;
-}
-
-std::vector<unsigned> tors_of(const topology& t) {
-  std::vector<unsigned> tors;
-  for (unsigned n : t.switches)
-    if (has_host(t, n)) tors.push_back(n);
-  return tors;
-}
 
 // Fewest links from src to dst through switches, avoiding blocked nodes and links; ports in
 // order, so ties go to the lower port. Empty path (no nodes) when there is none.
@@ -95,7 +84,7 @@ std::vector<route_path> k_shortest_paths(const topology& t, unsigned src, unsign
 }
 
 std::vector<pair_paths> ksp_paths(const topology& t, unsigned k) {
-  const std::vector<unsigned> tors = tors_of(t);
+  const std::vector<unsigned> tors = tor_switches(t);
   std::vector<pair_paths> out;
   for (unsigned s : tors)
     for (unsigned d : tors)
@@ -104,7 +93,7 @@ std::vector<pair_paths> ksp_paths(const topology& t, unsigned k) {
 }
 
 std::vector<pair_paths> all_shortest_paths(const topology& t, unsigned cap) {
-  const std::vector<unsigned> tors = tors_of(t);
+  const std::vector<unsigned> tors = tor_switches(t);
   std::vector<pair_paths> out;
   for (unsigned d : tors) {
     const std::vector<unsigned> dist = t.distances_from(d);

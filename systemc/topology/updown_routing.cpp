@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "topology/min_cost_flow.h"
+#include "topology/traffic_matrix.h"
 
 namespace netasic {
 
@@ -18,12 +19,6 @@ unsigned layer_count(const topology& t) {
 }
 
 namespace {
-
-bool has_host(const topology& t, unsigned node) {
-  for (unsigned li : t.nodes[node].port_link)
-    if (t.nodes[t.links[li].other(node)].kind == node_kind::host) return true;
-  return false;
-}
 
 // The virtual up-down graph (Fig. 4c): per switch index i, up nodes U(i,1..k-1), down nodes
 // D(i,1..k-1) and the unsplit top T(i). Solid arcs (one per physical link and direction of
@@ -127,9 +122,9 @@ std::vector<pair_paths> updown_paths(const topology& t) {
   virtual_graph g(t);
   std::vector<pair_paths> out;
   for (unsigned i = 0; i < t.switches.size(); ++i) {
-    if (!has_host(t, t.switches[i])) continue;
+    if (!hosts_on(t, t.switches[i])) continue;
     for (unsigned j = 0; j < t.switches.size(); ++j) {
-      if (i == j || !has_host(t, t.switches[j])) continue;
+      if (i == j || !hosts_on(t, t.switches[j])) continue;
       out.push_back({t.switches[i], t.switches[j], g.paths(i, j)});
     }
   }
@@ -166,9 +161,7 @@ path_stats stats_of(const std::vector<pair_paths>& pairs) {
 path_stats shortest_path_stats(const topology& t) {
   path_stats s;
   s.min_paths = std::numeric_limits<unsigned>::max();
-  std::vector<unsigned> tors;
-  for (unsigned n : t.switches)
-    if (has_host(t, n)) tors.push_back(n);
+  const std::vector<unsigned> tors = tor_switches(t);
   double paths = 0, hops = 0, shortest = 0;
   constexpr unsigned inf = std::numeric_limits<unsigned>::max();
   for (unsigned src : tors) {
