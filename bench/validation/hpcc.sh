@@ -6,11 +6,13 @@
 # BIN defaults to build/netasic, OUTDIR to out/validation/hpcc. With SWEEP names, only those
 # sweeps run; a sweep whose sweep.csv exists is kept (delete its directory to run it again).
 # SEEDS and JOBS override 5 seeds and -j2; SCALE multiplies the testbed runs' span of arrivals.
+# FATTREE=1 adds the 320-host runs (Sec. 2.6.3: 24 runs a seed, about 10 minutes a seed on 2
+# cores); naming one of their sweeps (fattree320_websearch_base, ...) runs it too.
 #
 # Variants: HPCC, DCQCN and TIMELY as configured (base), DCQCN and TIMELY with a window of one
 # BDP (win), DCTCP with step marking at K = 30 KB x Bw/10G (HPCC's evaluation). The testbed
 # runs take 25 ms of arrivals, half the shipped scenarios' 50 ms. The W_AI incast has its own
-# section and command on the page; the 320-host runs are left to scripts/validate_hpcc.sh.
+# section and command on the page.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=out/validation/hpcc
@@ -46,5 +48,11 @@ for w in websearch fb_hadoop; do
   sweep "testbed_${w}_dctcp" $s/testbed_$w.toml --set "$span" $(dctcp_ecn $s/testbed_$w.toml) \
     --grid cc.algorithm=dctcp --grid traffic.load=0.3,0.5
 done
+
+if [ "${FATTREE:-0}" = 1 ] || [[ $only == *" fattree320_"* ]]; then
+  for w in websearch fb_hadoop; do
+    variants "fattree320_$w" $s/fattree320_$w.toml --grid traffic.load=0.3,0.5
+  done
+fi
 
 python3 -B bench/validation/hpcc_tables.py "$out"

@@ -151,9 +151,33 @@ def testbed(out):
                 body))
 
 
+def fattree(out):
+    """The 320-host fabric: short-flow tail, queues, and the long flows' median (what Sec. 2.6.3
+    claims: short flows near the base RTT, more than 2x below DCTCP; long flows ~1.24x slower)."""
+    body = []
+    for w, wname in [("fb_hadoop", "FB_Hadoop"), ("websearch", "WebSearch")]:
+        for load in ("0.3", "0.5"):
+            for label, rs in runs_of(out, f"fattree320_{w}"):
+                rs = [r for r in rs if r.params.get("traffic.load") == load]
+                if not rs:
+                    continue
+                short = [r.summary["fct_slowdown_by_size"][0] for r in rs]  # < 3 KB
+                long_ = [r.summary["fct_slowdown_by_size"][-1] for r in rs]  # >= 3 MB
+                body.append([f"{wname} {round(100 * float(load))}%", label,
+                             spread([b["p95"] for b in short], 3), spread([b["p99"] for b in short], 3),
+                             spread([b["p50"] for b in long_], 3),
+                             spread([r.get("queue.p95_bytes") / KB for r in rs], 3, "KB"),
+                             spread([r.get("queue.p99_bytes") / KB for r in rs], 3, "KB")])
+    if not body:
+        return
+    print("### The 320-host fabric\n")
+    print(table(["workload, load", "scheme", "slowdown < 3 KB p95", "p99", "slowdown >= 3 MB p50",
+                 "queue p95", "queue p99"], body))
+
+
 def main():
     out = sys.argv[1]
-    for fn in (incast, long_short, mice, fairness, testbed):
+    for fn in (incast, long_short, mice, fairness, testbed, fattree):
         try:
             fn(out)
         except FileNotFoundError:

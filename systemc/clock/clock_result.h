@@ -46,6 +46,7 @@ struct clock_failure_result {
   // valid sync-message, from its last one before the failure (or the failure, if there was none
   // in the run) to its recovery (or the end of the run).
   uint64_t impacted_ps = 0;
+  uint64_t impacted_switch_ps = 0;       // the switches' part of it (the rest is the host NICs')
 };
 
 struct clock_algorithm_result {

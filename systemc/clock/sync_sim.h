@@ -118,6 +118,7 @@ class sync_sim {
     uint32_t failed_root = none;      // messages carrying this root's time do not end the failure
     std::vector<uint64_t> last_before;
   };
+  void impact(tracked& f, uint32_t u, uint64_t t);
   void apply_fault(uint32_t idx);
   std::vector<char> reachable_from(uint32_t r) const;
   void find_affected(tracked& tr, uint32_t idx);

@@ -482,6 +482,28 @@ TEST(ClockNetwork, ImpactedDeviceTimeIsTheAffectedDevicesOutages) {
   EXPECT_DOUBLE_EQ(r.algorithms[0].summary["impacted_device_time_ms"].get<double>(), double(f.impacted_ps) / 1e9);
 }
 
+// The switches' part of the blast radius. The link above edge1 affects edge1 and its two hosts,
+// which hear again one hop after it does: the switch's part is a third of the total, to within
+// that hop. Above a subtree of switches and hosts the part lies strictly between 0 and the total.
+TEST(ClockNetwork, ImpactedSwitchTimeIsTheSwitchesPart) {
+  const topology t = fat_tree(4);
+  clock_network_config c;
+  c.root = "core0";
+  c.duration_ps = 3'000 * us;
+  c.faults = {parse_clock_fault("link edge1-agg0 @ 1000"), parse_clock_fault("link agg2-core0 @ 2000")};
+  const clock_result r = run_clock_network(t, c);
+  const clock_failure_result& rack = r.algorithms[0].failures.at(0);
+  const clock_failure_result& pod = r.algorithms[0].failures.at(1);
+  ASSERT_TRUE(rack.all_recovered && pod.all_recovered);
+  ASSERT_EQ(rack.affected, 3u) << "edge1's primary parent is no longer agg0: pick its uplink";
+  const uint64_t hop_ps = 2 * (1'000'000 + c.forward_delay_ps);   // link delay, frame and forwarding, both ways
+  EXPECT_NEAR(double(rack.impacted_switch_ps) * 3, double(rack.impacted_ps), double(2 * hop_ps));
+  EXPECT_GT(pod.impacted_switch_ps, 0u);
+  EXPECT_LT(pod.impacted_switch_ps, pod.impacted_ps);
+  EXPECT_DOUBLE_EQ(r.algorithms[0].summary["impacted_switch_time_ms"].get<double>(),
+                   double(rack.impacted_switch_ps + pod.impacted_switch_ps) / 1e9);
+}
+
 // The paper's recovery arithmetic (§3.4.1.2, §3.6.1.3): an affected device times out T after its
 // last valid message and takes the root's next message over its backup path, so its outage (from
 // that last message) lies in (T, T + I + D_b], D_b the backup path's propagation: here at most
