@@ -54,6 +54,8 @@ class pfc_pause {
   // When priority c's current pause took effect (meaningful while paused(t) has it): a refresh
   // before the pause ran out keeps it.
   uint64_t paused_since(unsigned c) const { return cls_[c].from; }
+  // When priority c's last pause ends (or ended): 0 if it was never paused.
+  uint64_t paused_until(unsigned c) const { return cls_[c].until; }
   // Total time priority c has been paused, up to t.
   uint64_t paused_ps(unsigned c, uint64_t t) const {
     const interval& i = cls_[c];

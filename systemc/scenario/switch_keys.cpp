@@ -92,7 +92,8 @@ void tm_keys(K& k) {
   k.integer("pfc.response_cycles", "cycles", &S::pfc_response_cycles, 0, 1000000, "PAUSE received to its priorities stopping, in the receiver's clock cycles");
   k.real("pfc.deadlock_detect", us_as_ps, &S::pfc_deadlock_detect_ps, 0, 1e9, "PFC deadlock detector: a cycle of paused lossless queues, each waiting on the next, none dequeuing for this long, is a deadlock (checked every quarter of it); 0 = off");
   k.choice("pfc.on_deadlock", deadlock_action_names, &S::on_deadlock, "What the run does at a detected PFC deadlock: stop there (the summary reports it), or continue to the end");
-  k.real("pfc.watchdog", us_as_ps, &S::pfc_watchdog_ps, 0, 1e9, "PFC watchdog: a lossless queue with frames waiting that stays paused this long is in a PFC storm and stops honouring PAUSE (pfc.watchdog_action) until the pause ends; 0 = off");
+  k.real("pfc.watchdog", us_as_ps, &S::pfc_watchdog_ps, 0, 1e9, "PFC watchdog: a lossless queue with frames waiting that stays paused this long is in a PFC storm and stops honouring PAUSE (pfc.watchdog_action) until it has been unpaused for pfc.watchdog_restore; 0 = off");
+  k.real("pfc.watchdog_restore", us_as_ps, &S::pfc_watchdog_restore_ps, 0, 1e9, "PFC watchdog: restoration time; a storm ends once its queue has been unpaused this long (a PAUSE meanwhile keeps it going); 0 = when the pause ends");
   k.choice("pfc.watchdog_action", watchdog_action_names, &S::watchdog_action, "PFC watchdog in a storm: drop the queue's frames (and those that arrive) or forward them, ignoring the pause");
 }
 
@@ -126,10 +127,10 @@ void read_tm(const config& c, switch_config& sw) {
   if (sw.tm.lossless) {
     if (sw.tm.xoff_bytes) reject_unused(c, {"pfc.xoff_fraction"}, "when pfc.xoff sets a static threshold");
     if (!sw.pfc_deadlock_detect_ps) reject_unused(c, {"pfc.on_deadlock"}, "when pfc.deadlock_detect is 0 (off)");
-    if (!sw.pfc_watchdog_ps) reject_unused(c, {"pfc.watchdog_action"}, "when pfc.watchdog is 0 (off)");
+    if (!sw.pfc_watchdog_ps) reject_unused(c, {"pfc.watchdog_action", "pfc.watchdog_restore"}, "when pfc.watchdog is 0 (off)");
   } else {
     reject_unused(c, {"pfc.xoff", "pfc.xoff_fraction", "pfc.xon_offset", "pfc.headroom", "pfc.quanta", "pfc.deadlock_detect",
-                      "pfc.on_deadlock", "pfc.watchdog", "pfc.watchdog_action"},
+                      "pfc.on_deadlock", "pfc.watchdog", "pfc.watchdog_action", "pfc.watchdog_restore"},
                   "when pfc.priorities is empty");
   }
 }

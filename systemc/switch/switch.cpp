@@ -49,6 +49,7 @@ switch_model::switch_model(sc_core::sc_module_name name, unsigned id, const std:
       pipe_(cfg.pipes) {
   const unsigned ports = unsigned(port_rate_bps.size());
   cpu_port_ = ports + cfg.pipes;
+  for (port_state& ps : port_) ps.watchdog = pfc_watchdog(cfg.pfc_watchdog_ps, cfg.pfc_watchdog_restore_ps);
   for (unsigned p = 0; p < ports; ++p) {
     tx.push_back(std::make_unique<pkt_initiator_socket>(fmt::format("tx{}", p).c_str()));
     rx.push_back(std::make_unique<pkt_target_socket>(fmt::format("rx{}", p).c_str(), *this, p));
@@ -282,10 +283,11 @@ void switch_model::kick(unsigned port, uint64_t now) {
   const uint64_t at = std::max({now, in_time, pipe.egress_free_ps});
   if (at > now) return arm(ps.dequeue, at);
   uint8_t paused = ps.pause.paused(now);
-  if (cfg_.pfc_watchdog_ps && paused) paused = pfc_watchdog(port, paused, now);
+  if (cfg_.pfc_watchdog_ps && paused) paused = mitigate_storms(port, paused, now);
   packet* p = tm_.dequeue(port, paused);
   if (!p) {   // all paused: wait for the earliest resume (or the watchdog's next check)
-    const uint64_t at = std::min(ps.pause.resumes(tm_.backlogged(port), now), watchdog_due(port, now));
+    const uint64_t due = cfg_.pfc_watchdog_ps ? ps.watchdog.next_detection(ps.pause, lossless_waiting(port), now) : UINT64_MAX;
+    const uint64_t at = std::min(ps.pause.resumes(tm_.backlogged(port), now), due);
     if (at != UINT64_MAX) arm(ps.dequeue, at);
     return;
   }
@@ -410,20 +412,16 @@ void switch_model::pfc_refresh(unsigned, uint64_t now) {
   if (next != UINT64_MAX) arm(refresh_, next);
 }
 
-uint8_t switch_model::pfc_watchdog(unsigned port, uint8_t paused, uint64_t now) {
-  // SONiC's pfcwd: a lossless queue with frames waiting that stayed paused for the detection
-  // time is in a storm. Here the storm ends with the pause (no separate restoration timer).
+uint8_t switch_model::lossless_waiting(unsigned port) const { return tm_.backlogged(port) & cfg_.tm.lossless; }
+
+uint8_t switch_model::mitigate_storms(unsigned port, uint8_t paused, uint64_t now) {
   port_state& ps = port_[port];
-  ps.storm &= paused;
-  const uint8_t waiting = paused & tm_.backlogged(port) & cfg_.tm.lossless & uint8_t(~ps.storm);
-  for (unsigned c = 0; c < num_priorities; ++c)
-    if ((waiting >> c & 1) && now >= ps.pause.paused_since(c) + cfg_.pfc_watchdog_ps) {
-      ps.storm |= uint8_t(1u << c);
-      ++counters_.pfc_watchdog_storms;
-    }
-  if (cfg_.watchdog_action == pfc_watchdog_action::forward) return paused & uint8_t(~ps.storm);
+  const uint64_t before = ps.watchdog.storms_started;
+  const uint8_t storm = ps.watchdog.storms(ps.pause, lossless_waiting(port), now);
+  counters_.pfc_watchdog_storms += ps.watchdog.storms_started - before;
+  if (cfg_.watchdog_action == pfc_watchdog_action::forward) return paused & uint8_t(~storm);
   for (unsigned c = 0; c < num_priorities; ++c) {
-    if (!(ps.storm >> c & 1)) continue;
+    if (!(storm >> c & 1)) continue;
     // Drop what waits; each frame gives its ingress count back, so XON may go upstream.
     while (packet* f = tm_.take(port, c)) {
       const unsigned in = f->in_port, prio = f->prio;
@@ -437,22 +435,7 @@ uint8_t switch_model::pfc_watchdog(unsigned port, uint8_t paused, uint64_t now) 
 
 bool switch_model::watchdog_drops(unsigned port, unsigned prio, uint64_t now) {
   port_state& ps = port_[port];
-  if (!(ps.storm >> prio & 1)) return false;
-  if (!(ps.pause.paused(now) >> prio & 1)) {   // the pause is over: so is the storm
-    ps.storm &= uint8_t(~(1u << prio));
-    return false;
-  }
-  return cfg_.watchdog_action == pfc_watchdog_action::drop;
-}
-
-uint64_t switch_model::watchdog_due(unsigned port, uint64_t now) const {
-  if (!cfg_.pfc_watchdog_ps) return UINT64_MAX;
-  const port_state& ps = port_[port];
-  const uint8_t waiting = ps.pause.paused(now) & tm_.backlogged(port) & cfg_.tm.lossless & uint8_t(~ps.storm);
-  uint64_t due = UINT64_MAX;
-  for (unsigned c = 0; c < num_priorities; ++c)
-    if (waiting >> c & 1) due = std::min(due, ps.pause.paused_since(c) + cfg_.pfc_watchdog_ps);
-  return due;
+  return cfg_.watchdog_action == pfc_watchdog_action::drop && ps.watchdog.in_storm(ps.pause, prio, now);
 }
 
 void switch_model::end_of_elaboration() {

@@ -33,6 +33,7 @@
 #include "blocks/flowcut_table.h"
 #include "blocks/lossradar.h"
 #include "blocks/pfc_pause.h"
+#include "blocks/pfc_watchdog.h"
 #include "clock/sundial_csr.h"
 #include "tlm/run_stats.h"
 #include "tlm/deter_queue_log.h"
@@ -77,8 +78,10 @@ struct switch_config {
   uint16_t pfc_quanta = 0xFFFF;      // time field of the PAUSEs this switch sends
   uint64_t pfc_headroom_bytes = 0;   // per port and lossless priority; 0 = pfc_headroom_needed()
   // PFC watchdog, as switch OSes ship it (SONiC's pfcwd): a lossless queue paused for this long
-  // with frames waiting is in a PFC storm; 0 = off.
+  // with frames waiting is in a PFC storm; 0 = off. The storm ends once the queue has been
+  // unpaused for the restoration time.
   uint64_t pfc_watchdog_ps = 0;
+  uint64_t pfc_watchdog_restore_ps = 0;
   pfc_watchdog_action watchdog_action = pfc_watchdog_action::drop;
   // PFC deadlock detector (fabric/pfc_deadlock_monitor.*): a cycle of paused queues without a
   // dequeue for this long is a deadlock; 0 = off.
@@ -227,7 +230,7 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
     std::array<uint64_t, num_priorities> refresh_at{};   // XOFF sent: re-send by then
     bool flowcut_pause = false;     // Flowcut pauses this host port's data priority (a flow drains)
     std::array<uint64_t, num_priorities> last_dequeue_ps{};   // the deadlock detector's progress
-    uint8_t storm = 0;              // PFC watchdog: priorities in a storm, bit per priority
+    pfc_watchdog watchdog{0, 0};    // PFC watchdog (pfc.watchdog > 0)
     waker dequeue;
   };
   struct pipe_state {
@@ -261,10 +264,10 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   void send_pause(unsigned port, unsigned prio, uint16_t quanta, uint64_t now);
   void pfc_refresh(unsigned, uint64_t now);
   // PFC watchdog: the paused priorities the port still honours at `now` (a storm in forward mode
-  // is not honoured; in drop mode its queue is emptied); 0 when the watchdog is off.
-  uint8_t pfc_watchdog(unsigned port, uint8_t paused, uint64_t now);
+  // is not honoured; in drop mode its queue is emptied).
+  uint8_t mitigate_storms(unsigned port, uint8_t paused, uint64_t now);
+  uint8_t lossless_waiting(unsigned port) const;   // lossless priorities with frames queued
   bool watchdog_drops(unsigned port, unsigned prio, uint64_t now);   // drop mode: arriving frame dropped
-  uint64_t watchdog_due(unsigned port, uint64_t now) const;           // next storm check (UINT64_MAX: none)
   flowcut_stage::buffer_hooks flowcut_buffer();
   bool flowcut_pausing(unsigned port, unsigned prio) const {
     return port_[port].flowcut_pause && prio == cfg_.flowcut_data_prio;
