@@ -30,6 +30,8 @@ constexpr double mem_switch_bytes = 40.0 * 1024;     // a switch model without i
 constexpr double mem_route_entry_bytes = 16;         // one (switch, destination prefix) route entry
 constexpr double mem_host_route_bytes = 48;          // a host route: its hash-map node in the switch, its pair in the plan
 constexpr double mem_lb_entry_bytes = 24;            // a flowlet-table entry or a BalanceSketch cell
+constexpr double mem_rack_distances_bytes = 72;      // a rack's distance table for ideal FCTs: map node and vector
+constexpr double mem_distance_bytes = 4;             // one node's hop count in it
 
 memory_estimate estimate_memory(const config& c);
 
