@@ -26,13 +26,13 @@ struct deter_hop {
   uint8_t prio = 0;
   uint8_t dropped = 0;        // 1: the traffic manager refused it here
   uint32_t queue_bytes = 0;   // its egress queue (that priority) before it, in bytes
-  uint32_t reserved = 0;
+  uint32_t time_us = 0;       // when it met that queue, in whole us (saturating)
 };
 static_assert(sizeof(deter_hop) == 24, "deter_queues.bin stores 24-byte records");
 
 class deter_queue_log {
  public:
-  void add(const packet& p, unsigned sw, unsigned port, uint64_t queue_bytes, bool dropped) {
+  void add(const packet& p, unsigned sw, unsigned port, uint64_t queue_bytes, bool dropped, uint64_t now_ps) {
     deter_hop h;
     h.conn = deter_connection(p);
     h.ip_id = p.ip.identification;
@@ -41,13 +41,14 @@ class deter_queue_log {
     h.prio = p.prio;
     h.dropped = dropped;
     h.queue_bytes = uint32_t(queue_bytes < UINT32_MAX ? queue_bytes : UINT32_MAX);
+    h.time_us = uint32_t(now_ps / 1'000'000 < UINT32_MAX ? now_ps / 1'000'000 : UINT32_MAX);
     hops.push_back(h);
   }
   std::vector<deter_hop> hops;   // in the order the switches saw them
 
-  // "NETASIC-DETERQ1\n", the record count (8 bytes, little-endian), then the records as above.
+  // "NETASIC-DETERQ2\n", the record count (8 bytes, little-endian), then the records as above.
   std::string serialize() const;
-  // Throws std::runtime_error naming `path` for a missing, foreign or truncated file.
+  // Throws std::runtime_error naming `path` for a missing, foreign, older or truncated file.
   static deter_queue_log load(const std::string& path);
 };
 

@@ -8,6 +8,7 @@
 #   testbed:  replay with a 0.5 us clock error (PTP, "100s of nanoseconds"), drop rule on
 #   fat tree: replay with a 5 us clock error (the chapter's [0, 5] us), with and without the rule
 #   testbed_tcp: the testbed with TCP DCTCP hosts (1500-byte IP packets), replayed as the testbed
+#   fattree_tcp, fattree_newreno: the fat tree with TCP hosts under DCTCP and under NewReno
 #   testbed_clock: the testbed under Sundial, recorded with true time or the hosts' clocks
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -48,8 +49,26 @@ for s in $(seq 1 "$seeds"); do
     --set deter.clock_seed="$s" --set deter.drop_rule=true
 done
 
+# The fat tree with TCP hosts, replayed as the fat tree, with and without the drop rule: DCTCP as
+# on the testbed (fattree_tcp), and NewReno, which ignores ECN (fattree_newreno).
+f=scenarios/deter/fattree_websearch.toml
+for cc in dctcp newreno; do
+  name=fattree_tcp
+  [ $cc = newreno ] && name=fattree_newreno
+  for s in $(seq 1 "$seeds"); do
+    rec=$out/$name/seed$s/record
+    once "$rec" "$f" "${tcp[@]}" --set tcp.cc=$cc --set sim.seed="$s"
+    for rule in true false; do
+      once "$out/$name/seed$s/replay_rule_$rule" "$f" "${tcp[@]}" --set tcp.cc=$cc --set sim.seed="$s" \
+        --set deter.mode=replay --set deter.record="$rec/deter.rec" --set deter.clock_error=5 \
+        --set deter.clock_seed="$s" --set deter.drop_rule=$rule
+    done
+  done
+done
+
 # The testbed with the clock layer running Sundial: the record stamped with true time (exact) or
 # with each host's Sundial clock (deter.clock = clock_layer), each replayed with no added error.
+f=scenarios/deter/testbed.toml
 clk=(--set clock.algorithm=sundial)
 for s in $(seq 1 "$seeds"); do
   for stamp in exact clock_layer; do

@@ -20,7 +20,7 @@ def load(p):
 
 def main(out):
     out = Path(out)
-    for name in ("testbed", "testbed_tcp", "fattree_websearch"):
+    for name in ("testbed", "testbed_tcp", "fattree_websearch", "fattree_tcp", "fattree_newreno"):
         seeds = sorted((out / name).glob("seed*"))
         if not seeds:
             continue

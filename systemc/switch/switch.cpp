@@ -233,7 +233,7 @@ void switch_model::enqueue(packet& p, uint64_t now) {
   if (cfg_.pfc_watchdog_ps && out < tx.size() && watchdog_drops(out, p.prio, now)) return drop(p, &drop_counters::pfc_watchdog, int(out));
   const uint64_t queued = deter_log ? tm_.queue_bytes(out, p.prio) : 0;
   const tm_verdict verdict = tm_.enqueue(p, out);
-  if (deter_log && out < tx.size()) deter_log->add(p, id_, out, queued, verdict != tm_verdict::admitted);
+  if (deter_log && out < tx.size()) deter_log->add(p, id_, out, queued, verdict != tm_verdict::admitted, now);
   switch (verdict) {
     case tm_verdict::admitted: break;
     case tm_verdict::buffer_full: return drop(p, &drop_counters::buffer_full, int(out));

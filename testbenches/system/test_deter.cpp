@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <cstring>
 #include <fstream>
 #include <string>
 
@@ -85,6 +86,39 @@ TEST(Deter, RefusesAnotherTopologyAndATruncatedRecord) {
   EXPECT_NE(o.code, 0);
   EXPECT_NE(o.output.find(cut.string() + ": truncated"), std::string::npos) << o.output;
   EXPECT_NE(o.output.find("deter.record"), std::string::npos) << o.output;
+  // A queue log of an older netasic (NETASIC-DETERQ1, before the time field) beside the record.
+  const fs::path old = d / "old";
+  fs::create_directories(old);
+  fs::copy_file(rec, old / "deter.rec");
+  std::string log = slurp(d / "record" / "deter_queues.bin");
+  log.replace(0, 16, "NETASIC-DETERQ1\n");
+  std::ofstream(old / "deter_queues.bin", std::ios::binary) << log;
+  o = netasic_cli("run " + scenario + " --quiet --out " + (d / "z").string() + lossy +
+                  " --set deter.mode=replay --set deter.record=" + (old / "deter.rec").string());
+  EXPECT_NE(o.code, 0);
+  EXPECT_NE(o.output.find("older netasic"), std::string::npos) << o.output;
+}
+
+// Each entry of the queue log carries the time the packet met the queue: the switch sees packets
+// in time order, so the times never go back, and they end within the run.
+TEST(Deter, TheQueueLogIsStampedInTimeOrder) {
+  const fs::path d = scratch("Deter", "times");
+  const json rec = run(d / "record", "");
+  const std::string log = slurp(d / "record" / "deter_queues.bin");
+  ASSERT_EQ(log.compare(0, 16, "NETASIC-DETERQ2\n"), 0);
+  uint64_t n = 0;
+  std::memcpy(&n, log.data() + 16, 8);
+  ASSERT_EQ(log.size(), 24 + 24 * n);
+  ASSERT_GT(n, 1000u);
+  uint32_t last = 0;
+  for (uint64_t i = 0; i < n; ++i) {
+    uint32_t t = 0;
+    std::memcpy(&t, log.data() + 24 + 24 * i + 20, 4);
+    ASSERT_GE(t, last) << "entry " << i;
+    last = t;
+  }
+  EXPECT_GT(last, 100u);   // the flows run for milliseconds
+  EXPECT_LE(double(last), rec["sim_time_s"].get<double>() * 1e6);
 }
 
 }  // namespace
