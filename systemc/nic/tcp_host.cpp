@@ -96,7 +96,8 @@ void tcp_host::try_send() {
     data_bytes_sent_ += bytes;
     // The host paces at line rate; its processing delay postpones the frame, not the pace.
     const uint64_t ready = std::max(now + lead, pace_ps_);
-    const uint64_t leave = std::max(ready + processing_delay(flows_[c.flow].src), free_ps_);
+    last_delay_ps_ = processing_delay(flows_[c.flow].src);
+    const uint64_t leave = std::max(ready + last_delay_ps_, free_ps_);
     free_ps_ = tx_if_->pkt_transport(*p, leave);
     pace_ps_ = ready + (free_ps_ - leave);
     rearm(c);   // the first segment in flight starts the retransmission timer
@@ -124,7 +125,9 @@ void tcp_host::arm(uint64_t at) {
 void tcp_host::wake(uint64_t now) {
   if (!wake_.fire(now)) return;
   send_held_control(now, cfg_.ack_priority);
-  pace_ps_ = std::max(pace_ps_, free_ps_);   // control frames took the wire
+  // Control frames took the wire: the pace follows it, less the last data frame's processing
+  // delay, which overlaps the next frames and must not add up from one frame to the next.
+  pace_ps_ = std::max(pace_ps_, free_ps_ - std::min(free_ps_, last_delay_ps_));
   try_send();
 }
 

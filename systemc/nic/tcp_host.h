@@ -74,6 +74,7 @@ class tcp_host : public nic_endpoint, private timed_client {
   std::vector<conn*> active_;        // connections with data not yet acknowledged
   size_t rr_ = 0;
   uint64_t pace_ps_ = 0;             // when the next data frame would leave without processing delay
+  uint64_t last_delay_ps_ = 0;       // the processing delay of the last data frame sent
   std::optional<rng> jitter_;        // tcp.host_jitter's draws, seeded at the first data segment
   timer wake_;
 };
