@@ -6,7 +6,7 @@
 # BIN defaults to build/netasic, OUTDIR to out/validation/hpcc. With SWEEP names, only those
 # sweeps run; a sweep whose sweep.csv exists is kept (delete its directory to run it again).
 # SEEDS and JOBS override 5 seeds and -j2; SCALE multiplies the testbed runs' span of arrivals.
-# FATTREE=1 adds the 320-host runs (Sec. 2.6.3: 24 runs a seed, about 10 minutes a seed on 2
+# FATTREE=1 adds the 320-host runs (Sec. 2.6.3: 24 runs a seed, about 15 minutes a seed on 2
 # cores); naming one of their sweeps (fattree320_websearch_base, ...) runs it too.
 #
 # Variants: HPCC, DCQCN and TIMELY as configured (base), DCQCN and TIMELY with a window of one
