@@ -50,6 +50,8 @@ class deter_queue_log {
   std::string serialize() const;
   // Throws std::runtime_error naming `path` for a missing, foreign, older or truncated file.
   static deter_queue_log load(const std::string& path);
+  // The same checks from the header and the file's size alone, before a replay runs.
+  static void check(const std::string& path);
 };
 
 }  // namespace netasic

@@ -47,6 +47,7 @@ class pfc_watchdog {
  private:
   // A storm ends once its priority has been unpaused for the restoration time.
   void end_restored(const pfc_pause& pause, uint64_t now) {
+    if (!storm_) return;   // the common case, on every frame that arrives for the port
     const uint8_t paused = pause.paused(now);
     for (unsigned c = 0; c < 8; ++c)
       if ((storm_ >> c & 1) && !(paused >> c & 1) && now >= pause.paused_until(c) + restore_ps_)

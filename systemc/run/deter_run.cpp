@@ -22,6 +22,11 @@ bool replay_must_match(const std::string& key) {
   return key == "nic.mtu" || key == "nic.clock" || key == "nic.rx_pipe_cycles" || key == "sim.seed";
 }
 
+// The run's queue log, beside its record.
+std::string queue_log_path(const std::string& record) {
+  return (std::filesystem::path(record).parent_path() / "deter_queues.bin").string();
+}
+
 void check_settings(const config& c, const deter_record& rec, const std::string& path) {
   const auto mine = deter_settings(c);
   std::map<std::string, std::string> now(mine.begin(), mine.end());
@@ -95,6 +100,7 @@ void deter_prepare(const config& c, fabric_config& f, std::vector<packet_trace>&
   deter_record rec;
   try {
     rec = deter_record::load(path);
+    deter_queue_log::check(queue_log_path(path));   // compared with after the run: refuse it now
   } catch (const std::exception& e) {
     fail(c, "deter.record", e.what());
   }
@@ -190,10 +196,9 @@ void finish_record(const config& c, fabric& fab, run_result& r, uint64_t sim_end
 }
 
 void finish_replay(const config& c, fabric& fab, run_result& r) {
-  const std::string path = (std::filesystem::path(fab.config().deter.record).parent_path() / "deter_queues.bin").string();
   deter_queue_log run_log;
   try {
-    run_log = deter_queue_log::load(path);
+    run_log = deter_queue_log::load(queue_log_path(fab.config().deter.record));
   } catch (const std::exception& e) {
     fail(c, "deter.record", e.what());
   }

@@ -5,7 +5,7 @@
 //  - Control: with sigma = 100 ns the same check must fail for at least one of a few jitter seeds.
 //  - The host's processing delay postpones each segment but overlaps the next ones: one 5 MB flow
 //    alone keeps its 10G pace with a 10 us delay, where delays that added up would hold it to one
-//    1514-byte frame per 11.2 us (1.08 Gb/s).
+//    1514-byte frame per 11.2 us (1.08 Gb/s; the fault this guards gave 38.6 ms, 1.04 Gb/s).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -74,10 +74,6 @@ TEST(Butterfly, TheProcessingDelayDoesNotSlowTheHostsPace) {
   EXPECT_GT(bits / with / 1e3, 8.0) << "Gb/s with a 10 us delay (FCT " << with << " us)";
   // Slow start's round trips each take the delay once more: some tens of us, never ~30 ms.
   EXPECT_LT(with - without, 500.0) << with << " us against " << without << " us";
-  // Control: the rate delays that add up would allow, one frame per (delay + frame time).
-  const double serial_gbps = 1514 * 8 / (10e-6 + 1538 * 8 / 10e9) / 1e9;
-  EXPECT_LT(serial_gbps, 1.1);
-  EXPECT_GT(bits / with / 1e3, 5 * serial_gbps);
 }
 
 }  // namespace

@@ -96,7 +96,10 @@ TEST(Deter, RefusesAnotherTopologyAndATruncatedRecord) {
   o = netasic_cli("run " + scenario + " --quiet --out " + (d / "z").string() + lossy +
                   " --set deter.mode=replay --set deter.record=" + (old / "deter.rec").string());
   EXPECT_NE(o.code, 0);
-  EXPECT_NE(o.output.find("older netasic"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find((old / "deter_queues.bin").string() + ": a DETER queue log of an older netasic"),
+            std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("deter.record"), std::string::npos) << o.output;
+  EXPECT_FALSE(fs::exists(d / "z")) << "refused only after the replay ran";
 }
 
 // Each entry of the queue log carries the time the packet met the queue: the switch sees packets
