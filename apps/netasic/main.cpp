@@ -419,6 +419,10 @@ int sc_main(int argc, char** argv) {
       const netasic::rtl_loop_block& block = netasic::rtl_loop_block_of(b);
       if (const std::string lacks = block.unused(cfg); !lacks.empty())
         throw config_error(fmt::format("--rtl {}: the scenario does not use this block ({})", b, lacks));
+      if (block.refuses)
+        if (const auto [key, why] = block.refuses(cfg); !key.empty())
+          throw config_error(fmt::format("{}: key '{}': is {}, but --rtl {} cannot take it: {}", cfg.origin(key), key,
+                                         cfg.integer(key), b, why));
       for (const auto& [key, rtl_value] : block.fixed_keys)
         if (cfg.integer(key) != rtl_value)
           throw config_error(fmt::format("{}: key '{}': is {}, but --rtl {} was Verilated for {} (rebuild the RTL with that "

@@ -21,6 +21,9 @@ struct rtl_loop_block {
   // What the scenario lacks to use the block, or "" when it uses it: a block the run does not
   // use would leave it unchanged without saying so.
   std::function<std::string(const config&)> unused;
+  // A key whose value the RTL cannot take, with why, or {"", ""}: for limits that are not one
+  // fixed value (an array no bigger than the Verilated one). May be empty.
+  std::function<std::pair<std::string, std::string>(const config&)> refuses;
   // Injects the adapter's factory into `loop`; each call the RTL answers is counted in `calls`.
   std::function<void(rtl_loop& loop, uint64_t* calls)> use;
 };

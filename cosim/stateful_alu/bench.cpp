@@ -15,7 +15,7 @@
 //     signedness, every operand in x and y, every output kind, rotating.
 //   then random programs (the unit test's generator: every field random, constants at corners),
 //     with flowradar_cell and fingerprint_vote each one time in eight.
-// On a single-word array (STATEFUL_ALU_DUAL=0) programs that need hi are stripped of it, as the unit
+// On a single-word array (DUAL = 0) programs that need hi are stripped of it, as the unit
 // test does, and the two named programs (which need hi) are skipped.
 // Stimulus per cycle: an execution on a hot set of entries (so back-to-back executions on one
 // entry, at distances 1-3, recur), idle cycles, control-plane reads and writes, a rare clear,
@@ -29,11 +29,10 @@
 // cp_rvalid, cp_rdata_lo/hi (= read()), the four counters (= counters()), and ready (low for
 // ENTRIES cycles after a reset or clear, the RTL's sweep; the bench sends nothing then).
 //
-// Parameters: the defaults below equal the RTL's: ENTRIES = 1024 (a stage's register array; the
-// stimulus keeps a few hot entries so the forwarding paths are in use all the time), WIDTH = 32,
-// DUAL = 1 (stateful_alu_config's default is 0, but the two named programs need the hi word).
-// STATEFUL_ALU_ENTRIES / STATEFUL_ALU_WIDTH / STATEFUL_ALU_DUAL override them for a build verilated with the matching
-// -G values (parameter sweeps: more entries, 8- and 16-bit words, single-word arrays).
+// Parameters: the RTL's defaults, ENTRIES = 1024 (a stage's register array; the stimulus keeps a
+// few hot entries so the forwarding paths are in use all the time), WIDTH = 32, DUAL = 1
+// (stateful_alu_config's default is 0, but the two named programs need the hi word); and the
+// second set of rtl/bench_sets.txt, read from the generated rtl_bench_sets.h.
 #include <algorithm>
 #include <array>
 #include <stdexcept>
@@ -45,29 +44,14 @@
 #include "common/rng.h"
 #include "cosim/harness/cosim_bench.h"
 #include "Vstateful_alu.h"
-
-#ifndef STATEFUL_ALU_ENTRIES
-#define STATEFUL_ALU_ENTRIES 1024
-#endif
-#ifndef STATEFUL_ALU_WIDTH
-#define STATEFUL_ALU_WIDTH 32
-#endif
-#ifndef STATEFUL_ALU_DUAL
-#define STATEFUL_ALU_DUAL 1
-#endif
+#include "Vstateful_alu_set2.h"
+#include "cosim/stateful_alu/stateful_alu_rtl.h"
+#include "rtl_bench_sets.h"
 
 namespace netasic::cosim {
 namespace {
 
-constexpr unsigned rtl_latency = 4;   // issue to result, the RTL's pipeline depth
-
-stateful_alu_config bench_config() {
-  stateful_alu_config c;   // latency_cycles stays at its default
-  c.entries = STATEFUL_ALU_ENTRIES;
-  c.width_bits = STATEFUL_ALU_WIDTH;
-  c.dual = STATEFUL_ALU_DUAL != 0;
-  return c;
-}
+constexpr unsigned rtl_latency = stateful_alu_rtl::rtl_latency;
 
 // ---- programs ---------------------------------------------------------------------------------
 
@@ -88,17 +72,6 @@ stateful_alu_program coverage_program(rng& r, unsigned k, unsigned w) {
   return p;
 }
 
-// ---- the program's encoding on the cfg_* ports (see the RTL's header) --------------------------
-
-uint64_t encode(const stateful_alu_predicate& p, unsigned w, uint32_t mask) {
-  return uint64_t(p.used) << (w + 10) | uint64_t(p.x) << (w + 7) | uint64_t(p.y) << (w + 4) |
-         uint64_t(p.relop) << (w + 1) | uint64_t(p.is_signed) << w | (p.constant & mask);
-}
-uint64_t encode(const stateful_alu_update& u, unsigned w, uint32_t mask) {
-  return uint64_t(u.used) << (w + 15) | uint64_t(u.when) << (w + 11) | uint64_t(u.op) << (w + 7) |
-         uint64_t(u.x) << (w + 4) | uint64_t(u.y) << (w + 1) | uint64_t(u.is_signed) << w | (u.constant & mask);
-}
-
 // ---- stimulus ---------------------------------------------------------------------------------
 
 enum class act { idle, exec, read, write, clear, repeat_pass, bad_exec, bad_read, bad_write };
@@ -116,15 +89,24 @@ struct expected {
   stateful_alu_counters cnt;
 };
 
+// V: the Verilated model; the rest its parameters (a build's -G values).
+template <class V, uint32_t ENTRIES, unsigned WIDTH, bool DUAL>
 class stateful_alu_bench : public bench {
  public:
   stateful_alu_bench() : cfg_(bench_config()) {}
+  static stateful_alu_config bench_config() {
+    stateful_alu_config c;   // latency_cycles stays at its default
+    c.entries = ENTRIES;
+    c.width_bits = WIDTH;
+    c.dual = DUAL;
+    return c;
+  }
   void reset(uint64_t seed) override {
     cfg_ = bench_config();
     mask_ = cfg_.width_bits == 32 ? 0xFFFFFFFFu : (1u << cfg_.width_bits) - 1;
     if (cfg_.latency_cycles != rtl_latency)
       throw std::logic_error("stateful_alu bench: core latency_cycles differs from the RTL's pipeline");
-    rtl_ = std::make_unique<dut<Vstateful_alu>>();
+    rtl_ = std::make_unique<dut<V>>();
     rng_ = std::make_unique<rng>(seed);
     cycle_ = 0;
     program_ = 0;
@@ -398,12 +380,12 @@ class stateful_alu_bench : public bench {
   void apply_program() {
     auto& m = *rtl_;
     const unsigned w = cfg_.width_bits;
-    m->cfg_cond_lo = encode(prog_.cond_lo, w, mask_);
-    m->cfg_cond_hi = encode(prog_.cond_hi, w, mask_);
-    m->cfg_update_lo_1 = encode(prog_.update_lo_1, w, mask_);
-    m->cfg_update_lo_2 = encode(prog_.update_lo_2, w, mask_);
-    m->cfg_update_hi_1 = encode(prog_.update_hi_1, w, mask_);
-    m->cfg_update_hi_2 = encode(prog_.update_hi_2, w, mask_);
+    m->cfg_cond_lo = stateful_alu_encode(prog_.cond_lo, w);
+    m->cfg_cond_hi = stateful_alu_encode(prog_.cond_hi, w);
+    m->cfg_update_lo_1 = stateful_alu_encode(prog_.update_lo_1, w);
+    m->cfg_update_lo_2 = stateful_alu_encode(prog_.update_lo_2, w);
+    m->cfg_update_hi_1 = stateful_alu_encode(prog_.update_hi_1, w);
+    m->cfg_update_hi_2 = stateful_alu_encode(prog_.update_hi_2, w);
     m->cfg_output = unsigned(prog_.output);
     m->cfg_output_when = prog_.output_when;
   }
@@ -412,7 +394,7 @@ class stateful_alu_bench : public bench {
   uint32_t mask_ = 0;
   stateful_alu_program prog_;
   std::unique_ptr<stateful_alu> core_;
-  std::unique_ptr<dut<Vstateful_alu>> rtl_;
+  std::unique_ptr<dut<V>> rtl_;
   std::unique_ptr<rng> rng_;
   uint64_t cycle_ = 0, pass_ = 0, left_ = 0, sweep_left_ = 0;
   unsigned program_ = 0;
@@ -423,6 +405,15 @@ class stateful_alu_bench : public bench {
 
 }  // namespace
 
-std::unique_ptr<bench> make_stateful_alu_bench() { return std::make_unique<stateful_alu_bench>(); }
+std::unique_ptr<bench> make_stateful_alu_bench() {
+  return std::make_unique<stateful_alu_bench<Vstateful_alu, 1024, 32, true>>();   // the RTL's defaults
+}
+
+std::unique_ptr<bench> make_stateful_alu_set2_bench() {
+  namespace s2 = set2::stateful_alu;
+  static_assert(s2::count == 2, "stateful_alu bench: reads ENTRIES and WIDTH of its second set (DUAL is a bit, which -G "
+                                "takes only as 1'b0 / 1'b1)");
+  return std::make_unique<stateful_alu_bench<Vstateful_alu_set2, uint32_t(s2::ENTRIES), unsigned(s2::WIDTH), true>>();
+}
 
 }  // namespace netasic::cosim

@@ -1,5 +1,8 @@
 #include "blocks/balance_sketch.h"
 
+#include "blocks/rtl_loop.h"
+
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -92,13 +95,13 @@ class balance_sketch::multi_action_register {
   multi_action_register(const stateful_alu_config& cfg, const std::vector<stateful_alu_program>& actions)
       : words_(cfg.entries, stateful_alu_entry{0, 0}) {
     alus_.reserve(actions.size());
-    for (const stateful_alu_program& p : actions) alus_.emplace_back(cfg, p);
+    for (const stateful_alu_program& p : actions) alus_.push_back(stateful_alu_unit(cfg, p));
   }
 
   stateful_alu_result execute(size_t action, uint64_t pass, uint32_t index, uint32_t a, uint32_t b) {
     // One read-modify-write per register per pass, whichever action runs.
     if (ran_ && pass == last_pass_) throw std::logic_error("balance_sketch: second access to a register in one pass");
-    stateful_alu& alu = alus_.at(action);
+    stateful_alu_if& alu = *alus_.at(action);
     const stateful_alu_entry in = words_.at(index);
     alu.write(index, in.lo, in.hi);
     const stateful_alu_result r = alu.execute(pass, index, a, b);
@@ -111,12 +114,12 @@ class balance_sketch::multi_action_register {
   stateful_alu_entry read(uint32_t index) const { return words_.at(index); }
   uint64_t executions() const {
     uint64_t n = 0;
-    for (const stateful_alu& a : alus_) n += a.counters().executions;
+    for (const auto& a : alus_) n += a->counters().executions;
     return n;
   }
 
  private:
-  std::vector<stateful_alu> alus_;
+  std::vector<std::unique_ptr<stateful_alu_if>> alus_;   // the core, or its RTL under --rtl stateful_alu
   std::vector<stateful_alu_entry> words_;
   bool ran_ = false;
   uint64_t last_pass_ = 0;

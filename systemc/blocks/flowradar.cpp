@@ -1,5 +1,7 @@
 #include "blocks/flowradar.h"
 
+#include "blocks/rtl_loop.h"
+
 #include <stdexcept>
 #include <string>
 
@@ -89,11 +91,11 @@ flowradar_flowset::flowradar_flowset(const flowradar_params& p) : p_(p) {
   }
   for (unsigned i = 0; i < p.cell_hashes; ++i) {
     const uint32_t n = flowradar_slice_size(p.cells, p.cell_hashes, i);
-    cell_.emplace_back(stateful_alu_config{n, p.flow_count_bits, true, 4}, stateful_alu_program::flowradar_cell());
-    count_.emplace_back(stateful_alu_config{n, p.packet_count_bits, false, 4}, stateful_alu_program::flowradar_packet_count());
+    cell_.push_back(stateful_alu_unit({n, p.flow_count_bits, true, 4}, stateful_alu_program::flowradar_cell()));
+    count_.push_back(stateful_alu_unit({n, p.packet_count_bits, false, 4}, stateful_alu_program::flowradar_packet_count()));
     lane_alu_.emplace_back();
     for (const lane& l : lanes_)
-      lane_alu_.back().emplace_back(stateful_alu_config{n, word_for(l.bytes), false, 4}, stateful_alu_program::flowradar_xor());
+      lane_alu_.back().push_back(stateful_alu_unit({n, word_for(l.bytes), false, 4}, stateful_alu_program::flowradar_xor()));
   }
 }
 
@@ -115,9 +117,9 @@ bool flowradar_flowset::update(const flowradar_flow& f) {
   const lane head{0, p_.flow_count_bits / 8};
   for (unsigned i = 0; i < p_.cell_hashes; ++i) {
     const uint32_t idx = flowradar_cell_index(p_, f, i) - flowradar_slice_offset(p_.cells, p_.cell_hashes, i);
-    cell_[i].execute(pass_, idx, slice(f, head), is_new);
-    for (size_t j = 0; j < lanes_.size(); ++j) lane_alu_[i][j].execute(pass_, idx, slice(f, lanes_[j]), is_new);
-    count_[i].execute(pass_, idx, 0, 0);
+    cell_[i]->execute(pass_, idx, slice(f, head), is_new);
+    for (size_t j = 0; j < lanes_.size(); ++j) lane_alu_[i][j]->execute(pass_, idx, slice(f, lanes_[j]), is_new);
+    count_[i]->execute(pass_, idx, 0, 0);
   }
   return is_new;
 }
@@ -132,14 +134,14 @@ flowradar_table flowradar_flowset::read() const {
     const uint32_t off = flowradar_slice_offset(p_.cells, p_.cell_hashes, i);
     for (uint32_t idx = 0; idx < flowradar_slice_size(p_.cells, p_.cell_hashes, i); ++idx) {
       flowradar_cell& c = t.cells[off + idx];
-      const stateful_alu_entry e = cell_[i].read(idx);
+      const stateful_alu_entry e = cell_[i]->read(idx);
       for (unsigned k = 0; k < head; ++k) c.flow_xor[k] = uint8_t(e.lo >> (8 * k));
       c.flow_count = e.hi;
       for (size_t j = 0; j < lanes_.size(); ++j) {
-        const uint32_t v = lane_alu_[i][j].read(idx).lo;
+        const uint32_t v = lane_alu_[i][j]->read(idx).lo;
         for (unsigned k = 0; k < lanes_[j].bytes; ++k) c.flow_xor[lanes_[j].byte + k] = uint8_t(v >> (8 * k));
       }
-      c.packet_count = count_[i].read(idx).lo;
+      c.packet_count = count_[i]->read(idx).lo;
     }
   }
   return t;
@@ -147,17 +149,17 @@ flowradar_table flowradar_flowset::read() const {
 
 void flowradar_flowset::clear() {
   filter_.assign(filter_.size(), 0);
-  for (auto& a : cell_) a.clear();
-  for (auto& a : count_) a.clear();
+  for (auto& a : cell_) a->clear();
+  for (auto& a : count_) a->clear();
   for (auto& v : lane_alu_)
-    for (auto& a : v) a.clear();
+    for (auto& a : v) a->clear();
 }
 
 uint64_t flowradar_flowset::memory_bits() const {
   uint64_t bits = p_.filter_bits;
   for (size_t i = 0; i < cell_.size(); ++i) {
-    bits += cell_[i].memory_bits() + count_[i].memory_bits();
-    for (const auto& a : lane_alu_[i]) bits += a.memory_bits();
+    bits += cell_[i]->memory_bits() + count_[i]->memory_bits();
+    for (const auto& a : lane_alu_[i]) bits += a->memory_bits();
   }
   return bits;
 }

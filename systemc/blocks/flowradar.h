@@ -25,6 +25,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "blocks/stateful_alu.h"
@@ -100,8 +101,9 @@ class flowradar_flowset {
   flowradar_params p_;
   std::vector<uint64_t> filter_;
   std::vector<lane> lanes_;                       // the slices past the cell array's lo
-  std::vector<stateful_alu> cell_, count_;        // one per hash
-  std::vector<std::vector<stateful_alu>> lane_alu_;   // [hash][lane]
+  // The ALUs' register arrays: the core, or their RTL under `--rtl stateful_alu`.
+  std::vector<std::unique_ptr<stateful_alu_if>> cell_, count_;        // one per hash
+  std::vector<std::vector<std::unique_ptr<stateful_alu_if>>> lane_alu_;   // [hash][lane]
   uint64_t pass_ = 0;
 };
 

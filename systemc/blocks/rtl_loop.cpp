@@ -25,6 +25,12 @@ std::unique_ptr<crc_hash_if> crc_hash_unit(const crc_hash_config& cfg) {
   return std::make_unique<crc_hash>(cfg);
 }
 
+std::unique_ptr<stateful_alu_if> stateful_alu_unit(const stateful_alu_config& cfg, const stateful_alu_program& prog) {
+  const rtl_loop& r = rtl_blocks();
+  if (r.stateful_alu) return r.stateful_alu(cfg, prog);
+  return std::make_unique<stateful_alu>(cfg, prog);
+}
+
 std::shared_ptr<const reciprocal_table_if> reciprocal_table_unit(const reciprocal_table& table) {
   const rtl_loop& r = rtl_blocks();
   if (r.reciprocal_table) return r.reciprocal_table(table);

@@ -1,7 +1,7 @@
 // RTL in the loop (`netasic run --rtl BLOCK`): a block's Verilated RTL answers, in the fabric
 // run, the calls its C++ core answers, and the run's results must not change. Core and adapter
 // implement one interface, declared beside the core (flowlet_table_if, balance_sketch_if,
-// crc_hash_if, reciprocal_table_if); a model asks here for its block once and then calls it.
+// crc_hash_if, reciprocal_table_if, stateful_alu_if); a model asks here for its block once and then calls it.
 // The adapters live in cosim/<block>/ (they need Verilator, which netasic_lib does not link): the
 // netasic executable injects the factories of the blocks `--rtl` names before the run.
 #pragma once
@@ -15,6 +15,7 @@
 #include "blocks/crc_hash.h"
 #include "blocks/flowlet_table.h"
 #include "blocks/reciprocal_table.h"
+#include "blocks/stateful_alu.h"
 
 namespace netasic {
 
@@ -26,6 +27,9 @@ struct rtl_loop {
   std::function<std::unique_ptr<crc_hash_if>(const crc_hash_config&)> crc_hash;
   // Loaded from the run's table, which outlives the run's models.
   std::function<std::shared_ptr<const reciprocal_table_if>(const ::netasic::reciprocal_table&)> reciprocal_table;
+  // Every register array of a sketch that runs on stateful ALUs (FlowRadar, BalanceSketch's
+  // stateful_alu form), each with its program.
+  std::function<std::unique_ptr<stateful_alu_if>(const stateful_alu_config&, const stateful_alu_program&)> stateful_alu;
   std::map<std::string, uint64_t> calls;   // per block in the loop: calls its RTL answered (summary.json)
 };
 
@@ -35,6 +39,7 @@ rtl_loop& rtl_blocks();
 std::unique_ptr<flowlet_table_if> flowlet_table_unit(const flowlet_config& cfg);
 std::unique_ptr<balance_sketch_if> balance_sketch_unit(const balance_sketch_config& cfg);
 std::unique_ptr<crc_hash_if> crc_hash_unit(const crc_hash_config& cfg);
+std::unique_ptr<stateful_alu_if> stateful_alu_unit(const stateful_alu_config& cfg, const stateful_alu_program& prog);
 // The table itself (not owned: it outlives the caller) or its RTL.
 std::shared_ptr<const reciprocal_table_if> reciprocal_table_unit(const reciprocal_table& table);
 

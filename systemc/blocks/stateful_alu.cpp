@@ -79,13 +79,29 @@ stateful_alu_program stateful_alu_program::fingerprint_vote() {
   return p;
 }
 
-stateful_alu::stateful_alu(const stateful_alu_config& cfg, const stateful_alu_program& prog) : cfg_(cfg), prog_(prog) {
+void stateful_alu_check(const stateful_alu_config& cfg, const stateful_alu_program& prog) {
   if (cfg.width_bits != 8 && cfg.width_bits != 16 && cfg.width_bits != 32)
     throw std::invalid_argument("stateful_alu: width_bits must be 8, 16 or 32, got " + std::to_string(cfg.width_bits));
   if (cfg.entries < 1) throw std::invalid_argument("stateful_alu: entries must be at least 1");
   if (cfg.latency_cycles < 1) throw std::invalid_argument("stateful_alu: latency_cycles must be at least 1");
   check_enums(prog);
   if (!cfg.dual) check_single_word(prog);
+}
+
+void stateful_alu_check_index(const stateful_alu_config& cfg, uint32_t index) {
+  if (index >= cfg.entries)
+    throw std::out_of_range("stateful_alu: index " + std::to_string(index) + " >= entries " + std::to_string(cfg.entries));
+}
+
+void stateful_alu_pass_guard::take(uint64_t pass_id) {
+  if (ran_ && pass_id == last_)
+    throw std::logic_error("stateful_alu: second execute in pass " + std::to_string(pass_id) + " (one RMW port per pass)");
+  ran_ = true;
+  last_ = pass_id;
+}
+
+stateful_alu::stateful_alu(const stateful_alu_config& cfg, const stateful_alu_program& prog) : cfg_(cfg), prog_(prog) {
+  stateful_alu_check(cfg, prog);
   mask_ = cfg.width_bits == 32 ? 0xFFFFFFFFu : (1u << cfg.width_bits) - 1;
   lo_.assign(cfg.entries, 0);
   if (cfg.dual) hi_.assign(cfg.entries, 0);
@@ -150,17 +166,9 @@ uint32_t stateful_alu::alu(const stateful_alu_update& u, uint32_t lo, uint32_t h
   throw std::invalid_argument("stateful_alu: bad op");
 }
 
-void stateful_alu::check_index(uint32_t index) const {
-  if (index >= cfg_.entries)
-    throw std::out_of_range("stateful_alu: index " + std::to_string(index) + " >= entries " + std::to_string(cfg_.entries));
-}
-
 stateful_alu_result stateful_alu::execute(uint64_t pass_id, uint32_t index, uint32_t phv_a, uint32_t phv_b) {
-  check_index(index);
-  if (ran_ && pass_id == last_pass_)
-    throw std::logic_error("stateful_alu: second execute in pass " + std::to_string(pass_id) + " (one RMW port per pass)");
-  ran_ = true;
-  last_pass_ = pass_id;
+  stateful_alu_check_index(cfg_, index);
+  pass_.take(pass_id);
   ++count_.executions;
 
   const uint32_t a = phv_a & mask_, b = phv_b & mask_;
@@ -197,12 +205,12 @@ stateful_alu_result stateful_alu::execute(uint64_t pass_id, uint32_t index, uint
 }
 
 stateful_alu_entry stateful_alu::read(uint32_t index) const {
-  check_index(index);
+  stateful_alu_check_index(cfg_, index);
   return {lo_[index], cfg_.dual ? hi_[index] : 0};
 }
 
 void stateful_alu::write(uint32_t index, uint32_t lo, uint32_t hi) {
-  check_index(index);
+  stateful_alu_check_index(cfg_, index);
   lo_[index] = lo & mask_;
   if (cfg_.dual) hi_[index] = hi & mask_;
 }

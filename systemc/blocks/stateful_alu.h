@@ -104,39 +104,66 @@ struct stateful_alu_counters {
   uint64_t saturations = 0;      // written sadd/ssub results whose exact value was out of range
 };
 
-class stateful_alu {
+// Throws std::invalid_argument for a bad config or a program that needs a hi word the array
+// does not have; the message names the field. Every implementation checks with this.
+void stateful_alu_check(const stateful_alu_config& cfg, const stateful_alu_program& prog);
+// std::out_of_range for index >= cfg.entries.
+void stateful_alu_check_index(const stateful_alu_config& cfg, uint32_t index);
+
+// One RMW port per pass: take() refuses a second execute in the pass just taken.
+class stateful_alu_pass_guard {
  public:
-  // Throws std::invalid_argument for a bad config or a program that needs a hi word the
-  // array does not have; the message names the field.
+  void take(uint64_t pass_id);   // std::logic_error on a repeat, and then nothing changes
+ private:
+  bool ran_ = false;
+  uint64_t last_ = 0;
+};
+
+// What a sketch calls on its register array: the core below, or its RTL in the loop
+// (`netasic run --rtl stateful_alu`, blocks/rtl_loop.h).
+class stateful_alu_if {
+ public:
+  virtual ~stateful_alu_if() = default;
+  // One read-modify-write. The same pass_id twice in a row is a std::logic_error; index >=
+  // entries is std::out_of_range. Neither changes any state.
+  virtual stateful_alu_result execute(uint64_t pass_id, uint32_t index, uint32_t phv_a, uint32_t phv_b) = 0;
+  // Control plane. Values are truncated to the width; hi is 0 / dropped on single-word arrays.
+  virtual stateful_alu_entry read(uint32_t index) const = 0;
+  virtual void write(uint32_t index, uint32_t lo, uint32_t hi = 0) = 0;
+  virtual void clear() = 0;      // every word to 0; counters and the pass history stay
+  virtual const stateful_alu_counters& counters() const = 0;
+  virtual const stateful_alu_config& config() const = 0;
+  uint64_t memory_bits() const {
+    const stateful_alu_config& c = config();
+    return uint64_t(c.entries) * c.width_bits * (c.dual ? 2 : 1);
+  }
+};
+
+class stateful_alu : public stateful_alu_if {
+ public:
+  // stateful_alu_check's errors.
   stateful_alu(const stateful_alu_config& cfg, const stateful_alu_program& prog);
 
-  // One read-modify-write. One RMW port per pass: the same pass_id twice in a row is a
-  // std::logic_error; index >= entries is std::out_of_range. Neither changes any state.
-  stateful_alu_result execute(uint64_t pass_id, uint32_t index, uint32_t phv_a, uint32_t phv_b);
+  stateful_alu_result execute(uint64_t pass_id, uint32_t index, uint32_t phv_a, uint32_t phv_b) override;
+  stateful_alu_entry read(uint32_t index) const override;
+  void write(uint32_t index, uint32_t lo, uint32_t hi = 0) override;   // the interface's default
+  void clear() override;
 
-  // Control plane. Values are truncated to the width; hi is 0 / dropped on single-word arrays.
-  stateful_alu_entry read(uint32_t index) const;
-  void write(uint32_t index, uint32_t lo, uint32_t hi = 0);
-  void clear();                  // every word to 0; counters and the pass history stay
-
-  const stateful_alu_counters& counters() const { return count_; }
-  const stateful_alu_config& config() const { return cfg_; }
+  const stateful_alu_counters& counters() const override { return count_; }
+  const stateful_alu_config& config() const override { return cfg_; }
   const stateful_alu_program& program() const { return prog_; }
-  uint64_t memory_bits() const { return uint64_t(cfg_.entries) * cfg_.width_bits * (cfg_.dual ? 2 : 1); }
 
  private:
   uint32_t operand(stateful_alu_operand o, uint32_t constant, uint32_t lo, uint32_t hi, uint32_t a, uint32_t b) const;
   bool compare(const stateful_alu_predicate& p, uint32_t lo, uint32_t hi, uint32_t a, uint32_t b) const;
   uint32_t alu(const stateful_alu_update& u, uint32_t lo, uint32_t hi, uint32_t a, uint32_t b, bool& saturated) const;
   int64_t to_signed(uint32_t v) const;
-  void check_index(uint32_t index) const;
 
   stateful_alu_config cfg_;
   stateful_alu_program prog_;
   uint32_t mask_;                // 2^width - 1
   std::vector<uint32_t> lo_, hi_;   // hi_ empty on single-word arrays
-  bool ran_ = false;             // has any pass executed yet
-  uint64_t last_pass_ = 0;
+  stateful_alu_pass_guard pass_;
   stateful_alu_counters count_;
 };
 

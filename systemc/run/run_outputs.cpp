@@ -1,6 +1,7 @@
 #include "run/run_outputs.h"
 
 #include <filesystem>
+#include <stdexcept>
 #include <vector>
 
 #include <fmt/format.h>
@@ -20,7 +21,7 @@ namespace {
 bool run_file(const std::string& name) {
   static const char* names[] = {"summary.json", "config.toml", "flows.csv", "probes.csv", "links.csv", "waves.vcd",
                                 "waves.fst", "waves.gtkw", "report.html", "log.txt", "pcap", "deter.rec", "deter_queues.bin",
-                                "deter_qdiff.csv", "flowradar.csv", "lossradar.csv", "lossradar_drops.csv", "memory.csv", incomplete_marker};
+                                "deter_qdiff.csv", "flowradar.csv", "flowradar_loss.csv", "lossradar.csv", "lossradar_drops.csv", "memory.csv", incomplete_marker};
   for (const char* n : names)
     if (name == n) return true;
   return false;
@@ -62,7 +63,11 @@ void write_run_outputs(const std::string& dir, const config& cfg, const run_resu
     else write_vcd((d / dump).string(), *r.waves);
     write_gtkw((d / "waves.gtkw").string(), dump, *r.waves);
   }
-  for (const auto& [name, bytes] : r.files) write_file((d / name).string(), bytes);
+  for (const auto& [name, bytes] : r.files) {
+    // A file missing from run_file's list would make the folder refused as --out next time.
+    if (!run_file(name)) throw std::logic_error("run outputs: '" + name + "' is not in run_file's list of what a run writes");
+    write_file((d / name).string(), bytes);
+  }
   write_report_html((d / "report.html").string(), r.summary, r.flows, r.probes, r.clock ? &*r.clock : nullptr);
   write_file((d / "summary.json").string(), r.summary.dump(2) + "\n");   // last: its presence says complete
   fs::remove(d / incomplete_marker);

@@ -17,8 +17,10 @@ const names<lb_mode> lb_mode_names{{lb_mode::ecmp, "ecmp"},
                                    {lb_mode::letflow, "letflow"},
                                    {lb_mode::balance_sketch, "balance_sketch"},
                                    {lb_mode::conga, "conga"}};
-// BurstBalancer's two forms; the third, bs_form::stateful_alu, is built by the RTL benches only.
-const names<bs_form> sketch_form_names{{bs_form::software, "software"}, {bs_form::pipeline, "tofino"}};
+// BurstBalancer's forms: Algorithm 1, the paper's Tofino design, and that design's registers
+// run on the project's stateful ALUs (identical decisions; `--rtl stateful_alu` runs them on RTL).
+const names<bs_form> sketch_form_names{
+    {bs_form::software, "software"}, {bs_form::pipeline, "tofino"}, {bs_form::stateful_alu, "stateful_alu"}};
 
 template <class K>
 void lb_keys(K& k) {
@@ -37,7 +39,7 @@ void lb_keys(K& k) {
   k.real("lb.conga.dre_alpha", "fraction", dre(&dre_config::alpha), 0.0001, 1, "CONGA: alpha, the fraction of the DRE register removed every T_dre");
   k.integer("lb.conga.q_bits", "bits", dre(&dre_config::q_bits), 1, 8, "CONGA: bits of a congestion metric");
   k.real("lb.conga.aging", us_as_ps, &L::conga_aging_ps, 0, 1e9, "CONGA: a fed-back metric not refreshed for this long reads 0; 0 = never ages");
-  k.choice("lb.sketch.form", sketch_form_names, sketch(&balance_sketch_config::form), "BurstBalancer: Algorithm 1 as written, or the paper's Tofino design (selector and scheduler registers; outdated buckets cleared by a recirculated packet)");
+  k.choice("lb.sketch.form", sketch_form_names, sketch(&balance_sketch_config::form), "BurstBalancer: Algorithm 1 as written, or the paper's Tofino design (selector and scheduler registers; outdated buckets cleared by a recirculated packet), or that design on the stateful ALUs (register actions as ALU programs)");
   k.integer("lb.sketch.buckets", "buckets", sketch(&balance_sketch_config::buckets), 1, 1 << 24, "BalanceSketch: buckets l (BurstBalancer's leaf-spine runs: 250)");
   k.integer("lb.sketch.cells", "cells", sketch(&balance_sketch_config::cells), 1, 64, "BalanceSketch: cells d per bucket (the Tofino form takes 1)");
   k.integer("lb.sketch.fingerprint_bits", "bits", sketch(&balance_sketch_config::fingerprint_bits), 1, 32, "BalanceSketch: flow fingerprint width");
@@ -58,7 +60,7 @@ void read_conga_fabric(const config& c, lb_config& lb) {
 
 void check_sketch(const config& c, const lb_config& lb) {
   const balance_sketch_config& bs = lb.sketch;
-  if (bs.form == bs_form::pipeline && bs.cells != 1)
+  if (bs.form != bs_form::software && bs.cells != 1)
     fail(c, "lb.sketch.cells", fmt::format("is {}; the Tofino form has one cell per bucket", bs.cells));
   if (bs.Delta_ps <= bs.delta_ps) fail(c, "lb.sketch.flow_timeout", "must be longer than lb.sketch.flowlet_timeout");
   if (lb.mode != lb_mode::balance_sketch) return;

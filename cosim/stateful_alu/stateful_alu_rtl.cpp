@@ -1,0 +1,208 @@
+// RTL in the loop for the stateful ALU (see the header). Built into netasic_cosim, which
+// Verilates rtl/ (CMakeLists.txt), with the loop's three widths as Vstateful_alu_loop8/16/32.
+#include "cosim/stateful_alu/stateful_alu_rtl.h"
+
+#include <verilated.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "Vstateful_alu_loop16.h"
+#include "Vstateful_alu_loop32.h"
+#include "Vstateful_alu_loop8.h"
+#include "cosim/harness/dut.h"
+
+namespace netasic {
+
+uint64_t stateful_alu_encode(const stateful_alu_predicate& p, unsigned w) {
+  const uint64_t mask = (uint64_t(1) << w) - 1;
+  return uint64_t(p.used) << (w + 10) | uint64_t(p.x) << (w + 7) | uint64_t(p.y) << (w + 4) |
+         uint64_t(p.relop) << (w + 1) | uint64_t(p.is_signed) << w | (p.constant & mask);
+}
+
+uint64_t stateful_alu_encode(const stateful_alu_update& u, unsigned w) {
+  const uint64_t mask = (uint64_t(1) << w) - 1;
+  return uint64_t(u.used) << (w + 15) | uint64_t(u.when) << (w + 11) | uint64_t(u.op) << (w + 7) |
+         uint64_t(u.x) << (w + 4) | uint64_t(u.y) << (w + 1) | uint64_t(u.is_signed) << w | (u.constant & mask);
+}
+
+// One cycle's inputs; everything else idle.
+struct stateful_alu_rtl::in {
+  bool valid = false;
+  uint32_t index = 0, a = 0, b = 0;
+  bool cp_valid = false;
+  unsigned cp_op = 0;   // 0 read, 1 write, 2 clear
+  uint32_t cp_index = 0, cp_lo = 0, cp_hi = 0;
+};
+
+// The outputs after an edge, whatever the width's model.
+struct stateful_alu_rtl::model {
+  bool ready = false, out_valid = false, p_lo = false, p_hi = false, rvalid = false;
+  uint32_t value = 0, rlo = 0, rhi = 0;
+  stateful_alu_counters cnt;
+
+  virtual ~model() = default;
+  virtual void load(const stateful_alu_program& prog, unsigned width) = 0;   // cfg_* ports, then reset
+  virtual void tick(const in& x) = 0;
+};
+
+template <class V>
+struct stateful_alu_rtl::model_of : stateful_alu_rtl::model {
+  cosim::dut<V> d;
+
+  void load(const stateful_alu_program& prog, unsigned w) override {
+    V& m = *d;
+    m.cfg_cond_lo = stateful_alu_encode(prog.cond_lo, w);
+    m.cfg_cond_hi = stateful_alu_encode(prog.cond_hi, w);
+    m.cfg_update_lo_1 = stateful_alu_encode(prog.update_lo_1, w);
+    m.cfg_update_lo_2 = stateful_alu_encode(prog.update_lo_2, w);
+    m.cfg_update_hi_1 = stateful_alu_encode(prog.update_hi_1, w);
+    m.cfg_update_hi_2 = stateful_alu_encode(prog.update_hi_2, w);
+    m.cfg_output = unsigned(prog.output);
+    m.cfg_output_when = prog.output_when;
+    m.in_valid = 0;
+    m.cp_valid = 0;
+    d.reset();
+  }
+
+  void tick(const in& x) override {
+    V& m = *d;
+    m.in_valid = x.valid;
+    m.in_index = x.index;
+    m.in_phv_a = x.a;
+    m.in_phv_b = x.b;
+    m.cp_valid = x.cp_valid;
+    m.cp_op = x.cp_op;
+    m.cp_index = x.cp_index;
+    m.cp_lo = x.cp_lo;
+    m.cp_hi = x.cp_hi;
+    d.tick();
+    ready = m.ready;
+    out_valid = m.out_valid;
+    value = m.out_value;
+    p_lo = m.out_p_lo;
+    p_hi = m.out_p_hi;
+    rvalid = m.cp_rvalid;
+    rlo = m.cp_rdata_lo;
+    rhi = m.cp_rdata_hi;
+    cnt = {m.cnt_executions, m.cnt_updates_lo, m.cnt_updates_hi, m.cnt_saturations};
+  }
+};
+
+stateful_alu_rtl::stateful_alu_rtl(const stateful_alu_config& cfg, const stateful_alu_program& prog, uint64_t* calls)
+    : cfg_(cfg), calls_(calls) {
+  stateful_alu_check(cfg, prog);
+  if (cfg.entries > loop_entries)
+    throw std::invalid_argument("--rtl stateful_alu: a register array of " + std::to_string(cfg.entries) +
+                                " entries; the RTL in the loop was Verilated with ENTRIES=" + std::to_string(loop_entries));
+  if (cfg.latency_cycles != rtl_latency)
+    throw std::invalid_argument("--rtl stateful_alu: latency_cycles is " + std::to_string(cfg.latency_cycles) +
+                                "; the RTL's pipeline takes " + std::to_string(rtl_latency));
+  mask_ = cfg.width_bits == 32 ? 0xFFFFFFFFu : (1u << cfg.width_bits) - 1;
+  switch (cfg.width_bits) {   // stateful_alu_check allows these three only
+    case 8: m_ = std::make_unique<model_of<Vstateful_alu_loop8>>(); break;
+    case 16: m_ = std::make_unique<model_of<Vstateful_alu_loop16>>(); break;
+    default: m_ = std::make_unique<model_of<Vstateful_alu_loop32>>(); break;
+  }
+  m_->load(prog, cfg.width_bits);
+  cycles_ += 2;   // the reset's
+  settle();
+}
+
+stateful_alu_rtl::~stateful_alu_rtl() = default;
+
+void stateful_alu_rtl::tick(const in& x) const {
+  m_->tick(x);
+  ++cycles_;
+}
+
+void stateful_alu_rtl::settle() const {
+  // The sweep zeroes one row per cycle; a little over ENTRIES cycles is a stuck RTL.
+  for (uint32_t k = 0; !m_->ready; ++k) {
+    if (k > loop_entries + 8) throw std::logic_error("--rtl stateful_alu: the RTL stayed not ready after its sweep");
+    tick(in{});
+  }
+}
+
+stateful_alu_result stateful_alu_rtl::execute(uint64_t pass_id, uint32_t index, uint32_t phv_a, uint32_t phv_b) {
+  stateful_alu_check_index(cfg_, index);
+  pass_.take(pass_id);
+  in x;
+  x.valid = true;
+  x.index = index;
+  x.a = phv_a & mask_;
+  x.b = phv_b & mask_;
+  tick(x);
+  for (uint32_t k = 1; k < rtl_latency; ++k) tick(in{});
+  if (!m_->out_valid) throw std::logic_error("--rtl stateful_alu: no result " + std::to_string(rtl_latency) + " cycles after issue");
+  count_ = m_->cnt;
+  if (calls_) ++*calls_;
+  return {m_->value, m_->p_lo, m_->p_hi, rtl_latency};
+}
+
+stateful_alu_entry stateful_alu_rtl::read(uint32_t index) const {
+  stateful_alu_check_index(cfg_, index);
+  in x;
+  x.cp_valid = true;
+  x.cp_op = 0;
+  x.cp_index = index;
+  tick(x);
+  for (uint32_t k = 1; k < rtl_latency; ++k) tick(in{});
+  if (!m_->rvalid) throw std::logic_error("--rtl stateful_alu: no read data " + std::to_string(rtl_latency) + " cycles after the read");
+  if (calls_) ++*calls_;
+  return {m_->rlo, cfg_.dual ? m_->rhi : 0};
+}
+
+void stateful_alu_rtl::write(uint32_t index, uint32_t lo, uint32_t hi) {
+  stateful_alu_check_index(cfg_, index);
+  in x;
+  x.cp_valid = true;
+  x.cp_op = 1;
+  x.cp_index = index;
+  x.cp_lo = lo & mask_;
+  x.cp_hi = cfg_.dual ? hi & mask_ : 0;   // a single-word array keeps hi at 0
+  tick(x);
+  if (calls_) ++*calls_;
+}
+
+void stateful_alu_rtl::clear() {
+  in x;
+  x.cp_valid = true;
+  x.cp_op = 2;
+  tick(x);
+  settle();
+  if (calls_) ++*calls_;
+}
+
+rtl_loop_block stateful_alu_rtl_loop() {
+  rtl_loop_block b;
+  b.unused = [](const config& c) {
+    const bool flowradar = c.boolean("telemetry.flowradar");
+    const bool sketch = c.string("lb.mode") == "balance_sketch" && c.string("lb.sketch.form") == "stateful_alu";
+    return flowradar || sketch ? ""
+                               : "it needs telemetry.flowradar = true, or lb.mode = \"balance_sketch\" with "
+                                 "lb.sketch.form = \"stateful_alu\"";
+  };
+  b.refuses = [](const config& c) -> std::pair<std::string, std::string> {
+    const int64_t n = stateful_alu_rtl::loop_entries;
+    if (c.boolean("telemetry.flowradar")) {
+      const int64_t per_hash = (c.integer("telemetry.flowradar_cells") + c.integer("telemetry.flowradar_cell_hashes") - 1) /
+                               c.integer("telemetry.flowradar_cell_hashes");
+      if (per_hash > n)
+        return {"telemetry.flowradar_cells", std::to_string(per_hash) + " cells per hash; the stateful ALU's RTL in the loop "
+                                             "holds " + std::to_string(n) + " entries per array"};
+    }
+    if (c.string("lb.mode") == "balance_sketch" && c.string("lb.sketch.form") == "stateful_alu" &&
+        c.integer("lb.sketch.buckets") > n)
+      return {"lb.sketch.buckets", "the stateful ALU's RTL in the loop holds " + std::to_string(n) + " entries per array"};
+    return {};
+  };
+  b.use = [](rtl_loop& loop, uint64_t* calls) {
+    loop.stateful_alu = [calls](const stateful_alu_config& c, const stateful_alu_program& p) {
+      return std::make_unique<stateful_alu_rtl>(c, p, calls);
+    };
+  };
+  return b;
+}
+
+}  // namespace netasic

@@ -1,0 +1,72 @@
+// RTL in the loop for the stateful ALU: every register array a sketch runs on stateful ALUs
+// (FlowRadar's cells, BalanceSketch's stateful_alu form) answered by a Verilated
+// rtl/stateful_alu.sv, one instance per array with the array's program on its cfg_* ports.
+// Free of Verilator's headers (the model is behind a pointer to an implementation).
+//
+// The RTL's word width is a Verilog parameter, so the loop has one Verilated model per width
+// (8, 16 and 32 bits, each with `loop_entries` entries and the RTL's default DUAL = 1;
+// CMakeLists.txt). A single-word
+// array runs on the dual model with hi held at 0: its programs never touch hi (the core refuses
+// those that do), so hi reads 0 as the core's does.
+//
+// Each call runs to completion before the next: an execution is issued and clocked through the
+// RTL's 4-cycle pipeline until its result comes out; a control-plane read likewise; a write takes
+// one cycle; a clear waits out the RTL's sweep (loop_entries cycles, ready low). The pass-id rule
+// and the index check are the core's own (the RTL has no port for the first and refuses indices
+// only past loop_entries).
+#pragma once
+#include <cstdint>
+#include <memory>
+
+#include "blocks/stateful_alu.h"
+#include "cosim/harness/rtl_loop_register.h"
+
+namespace netasic {
+
+// The program's encoding on the RTL's cfg_* ports (rtl/stateful_alu.sv's header), at a word
+// width of `width` bits. The cosim bench uses the same.
+uint64_t stateful_alu_encode(const stateful_alu_predicate& p, unsigned width);
+uint64_t stateful_alu_encode(const stateful_alu_update& u, unsigned width);
+
+class stateful_alu_rtl : public stateful_alu_if {
+ public:
+  static constexpr uint32_t loop_entries = 4096;   // ENTRIES of the loop's Verilated models
+  static constexpr uint32_t rtl_latency = 4;       // issue to result, the RTL's pipeline depth
+
+  // stateful_alu_check's errors, and std::invalid_argument naming the field when entries exceed
+  // loop_entries or latency_cycles is not the RTL's 4. `calls`, if given, counts the executions
+  // and control-plane accesses the RTL answered.
+  stateful_alu_rtl(const stateful_alu_config& cfg, const stateful_alu_program& prog, uint64_t* calls = nullptr);
+  ~stateful_alu_rtl() override;
+  stateful_alu_rtl(const stateful_alu_rtl&) = delete;
+  stateful_alu_rtl& operator=(const stateful_alu_rtl&) = delete;
+
+  stateful_alu_result execute(uint64_t pass_id, uint32_t index, uint32_t phv_a, uint32_t phv_b) override;
+  stateful_alu_entry read(uint32_t index) const override;
+  void write(uint32_t index, uint32_t lo, uint32_t hi = 0) override;   // the interface's default
+  void clear() override;
+  // From the RTL's counter outputs.
+  const stateful_alu_counters& counters() const override { return count_; }
+  const stateful_alu_config& config() const override { return cfg_; }
+  uint64_t rtl_cycles() const { return cycles_; }   // edges taken, the program load's included
+
+ private:
+  struct model;                      // the outputs, behind one of the widths' models
+  template <class V> struct model_of;
+  struct in;
+  void settle() const;   // clocks idle cycles until ready (after a reset or a clear)
+  void tick(const in& x) const;
+
+  stateful_alu_config cfg_;
+  uint32_t mask_;
+  std::unique_ptr<model> m_;     // mutable through the pointer: a read clocks the RTL
+  uint64_t* calls_;
+  stateful_alu_pass_guard pass_;
+  mutable stateful_alu_counters count_;
+  mutable uint64_t cycles_ = 0;
+};
+
+// `netasic run --rtl stateful_alu`.
+rtl_loop_block stateful_alu_rtl_loop();
+
+}  // namespace netasic
