@@ -106,7 +106,10 @@ stateful_alu_rtl::stateful_alu_rtl(const stateful_alu_config& cfg, const statefu
   }
   m_->load(prog, cfg.width_bits);
   cycles_ += 2;   // the reset's
-  settle();
+  // The sweep's length is the Verilated ENTRIES: it must be the loop_entries the checks use.
+  if (const uint32_t sweep = settle(); sweep != loop_entries)
+    throw std::logic_error("--rtl stateful_alu: the RTL's sweep took " + std::to_string(sweep) +
+                           " cycles; it was Verilated with another ENTRIES than loop_entries = " + std::to_string(loop_entries));
 }
 
 stateful_alu_rtl::~stateful_alu_rtl() = default;
@@ -116,12 +119,14 @@ void stateful_alu_rtl::tick(const in& x) const {
   ++cycles_;
 }
 
-void stateful_alu_rtl::settle() const {
+uint32_t stateful_alu_rtl::settle() const {
   // The sweep zeroes one row per cycle; a little over ENTRIES cycles is a stuck RTL.
-  for (uint32_t k = 0; !m_->ready; ++k) {
+  uint32_t k = 0;
+  for (; !m_->ready; ++k) {
     if (k > loop_entries + 8) throw std::logic_error("--rtl stateful_alu: the RTL stayed not ready after its sweep");
     tick(in{});
   }
+  return k;
 }
 
 stateful_alu_result stateful_alu_rtl::execute(uint64_t pass_id, uint32_t index, uint32_t phv_a, uint32_t phv_b) {

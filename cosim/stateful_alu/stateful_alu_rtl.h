@@ -54,7 +54,7 @@ class stateful_alu_rtl : public stateful_alu_if {
   struct model;                      // the outputs, behind one of the widths' models
   template <class V> struct model_of;
   struct in;
-  void settle() const;   // clocks idle cycles until ready (after a reset or a clear)
+  uint32_t settle() const;   // clocks idle cycles until ready (after a reset or a clear): how many
   void tick(const in& x) const;
 
   stateful_alu_config cfg_;
