@@ -12,6 +12,7 @@ namespace netasic {
 
 uint32_t wave_trace::add(wave_var v) {
   vars_.push_back(std::move(v));
+  last_.emplace_back();
   spans_.emplace_back();
   return uint32_t(vars_.size() - 1);
 }
@@ -24,11 +25,6 @@ void wave_trace::interval(uint32_t id, uint64_t from, uint64_t until) {
 }
 
 wave_dump wave_trace::finish(uint64_t end_ps) {
-  // A change given with a time before its signal's previous change takes that time: a core
-  // that applies a change of an earlier cycle late (the flowlet checker, whose cycle's lookups
-  // go first) orders it after what the signal already showed.
-  std::vector<uint64_t> latest(vars_.size(), 0);
-  for (wave_change& c : changes_) c.t_ps = latest[c.id] = std::max(c.t_ps, latest[c.id]);
   // Intervals become a rise and a fall; an empty one leaves nothing, and a rise at the time of
   // the previous fall keeps the level up (the later change of one time wins).
   for (uint32_t id = 0; id < spans_.size(); ++id)
@@ -57,6 +53,7 @@ wave_dump wave_trace::finish(uint64_t end_ps) {
   changes_.clear();
   changes_.shrink_to_fit();
   spans_.clear();
+  last_.clear();
   return d;
 }
 

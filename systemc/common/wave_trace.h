@@ -34,23 +34,34 @@ class wave_trace {
   static constexpr uint32_t off = UINT32_MAX;   // a signal nobody traces
 
   uint32_t add(wave_var v);
-  // The signal's value from t_ps on. Times of one signal may only go forward; changes of one
-  // signal at one time keep the last value.
+  // The signal's value from t_ps on. Changes of one signal at one time keep the last value. A
+  // change given with a time before its signal's previous change takes that time: a core that
+  // applies a change of an earlier cycle late (the flowlet checker, whose cycle's lookups go
+  // first) orders it after what the signal already showed. A value equal to the signal's last
+  // one is not kept: the trace holds real changes only (a queue's depth is set on every event).
   void set(uint32_t id, uint64_t t_ps, uint64_t value) {
-    if (id != off) changes_.push_back({t_ps, id, value});
+    if (id == off) return;
+    last& l = last_[id];
+    if (t_ps < l.t_ps) t_ps = l.t_ps;
+    l.t_ps = t_ps;
+    if (value == l.value) return;
+    l.value = value;
+    changes_.push_back({t_ps, id, value});
   }
   // A level that is 1 over [from, until), announced before it happens (a PFC pause: its end
   // is known when it starts, and a later PAUSE may move it). An interval with the same `from`
   // as the signal's last one replaces that one's end.
   void interval(uint32_t id, uint64_t from, uint64_t until);
-  // Orders the changes, keeps the last of one signal at one time, drops repeats and anything
-  // after end_ps. The trace is left empty.
+  // Orders the changes, keeps the last of one signal at one time, drops repeats (those an
+  // interval's edges make) and anything after end_ps. The trace is left empty.
   wave_dump finish(uint64_t end_ps);
   size_t pending() const { return changes_.size(); }
 
  private:
   struct span { uint64_t from, until; };
+  struct last { uint64_t t_ps = 0, value = 0; };   // a signal's latest change as set() kept it
   std::vector<wave_var> vars_;
+  std::vector<last> last_;
   std::vector<wave_change> changes_;
   std::vector<std::vector<span>> spans_;   // per variable, for interval()
 };

@@ -21,6 +21,9 @@ void write_fst(const std::string& path, const wave_dump& d) {
   void* ctx = fstWriterCreate(path.c_str(), 1);
   if (!ctx) throw std::runtime_error(fmt::format("{}: cannot create the FST file", path));
   fstWriterSetVersion(ctx, "netasic");
+  // The header's date is the wall clock by default: a fixed one keeps the same run's file the
+  // same, bit for bit (the VCD writes no $date either).
+  fstWriterSetDate(ctx, "simulated time");
   fstWriterSetTimescale(ctx, -12);   // 1 ps
   fstWriterSetPackType(ctx, FST_WR_PT_LZ4);
   std::vector<fstHandle> handle(d.vars.size());

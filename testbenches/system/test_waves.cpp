@@ -231,6 +231,10 @@ TEST(Waves, TracingChangesNoResultAndFstMatchesVcd) {
   const std::string fst = slurp(c / "waves.fst");
   ASSERT_GT(fst.size(), 0u);
   EXPECT_EQ(fst[0], '\0');   // FST_BL_HDR
+  // Same run, same file, bit for bit (GTKWave's writer would stamp the wall clock's date).
+  const fs::path c2 = scratch("waves", "fst_again");
+  ASSERT_EQ(netasic_cli(base + " --fst --out " + c2.string()).code, 0);
+  EXPECT_TRUE(slurp(c2 / "waves.fst") == fst) << "two runs of one configuration wrote different FST files";
   EXPECT_FALSE(fs::exists(c / "waves.vcd"));
   EXPECT_NE(slurp(c / "waves.gtkw").find("[dumpfile] \"waves.fst\""), std::string::npos);
   // The save file groups per switch and port.

@@ -3,6 +3,7 @@
 // std::regex; the pattern errors.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <random>
 #include <regex>
@@ -43,9 +44,12 @@ TEST(WaveTrace, RandomChangesAndIntervalsMatchTheGoldenModel) {
       const uint64_t t = clock[s];
       if (s < sets) {
         const uint64_t v = g() % 4;
-        w.set(id[s], t, v);
-        calls[s].push_back({t, v});
-        times.insert(t);
+        // Now and then a late change (an earlier cycle's, applied late): it takes the time of
+        // the signal's latest change.
+        const uint64_t given = g() % 8 == 0 ? t - std::min<uint64_t>(t, g() % 40) : t;
+        w.set(id[s], given, v);
+        calls[s].push_back({calls[s].empty() ? given : std::max(given, calls[s].back().first), v});
+        times.insert(calls[s].back().first);
       } else {
         auto& sp = spans[s - sets];
         // Either move the end of the last interval (a later PAUSE while paused) or start a new
@@ -92,6 +96,18 @@ TEST(WaveTrace, RandomChangesAndIntervalsMatchTheGoldenModel) {
       }
     }
   }
+}
+
+TEST(WaveTrace, RepeatsAreNotKept) {
+  // A queue's depth is set on every event, mostly to the value it has: only changes are held.
+  wave_trace w;
+  const uint32_t q = w.add({"q", 32, false}), r = w.add({"r", 32, false});
+  for (uint64_t t = 0; t < 100; ++t) w.set(q, t, 5);    // one change, then 99 repeats
+  for (uint64_t t = 0; t < 100; ++t) w.set(r, t, t);    // control: every call a change (but t = 0)
+  EXPECT_EQ(w.pending(), 1u + 99u);
+  const wave_dump d = w.finish(1000);
+  EXPECT_EQ(d.changes.size(), 100u);
+  EXPECT_EQ(dump_value(d, q, 99), 5u);
 }
 
 TEST(WaveTrace, OffSignalsRecordNothing) {
