@@ -47,6 +47,10 @@ struct sundial_unit_rtl::impl {
   int64_t adjust0;     // the clock's adjustment when the unit was built: the RTL's register counts from 0
   uint64_t last_now;
   std::deque<raised> ahead;
+  // Messages the RTL's registers say it ignores (wrong port, or not a member): they change
+  // nothing but its counter, so they wait for an edge whose message port is free instead of
+  // taking the cycle a message of the same instant from the parent needs.
+  std::deque<std::pair<uint32_t, int64_t>> held;
   mutable sundial_counters count;
   mutable uint64_t next_edge = 0, next_version = 0, next_at = 0;   // next_event_ps's last inverse lookup
 
@@ -60,11 +64,19 @@ struct sundial_unit_rtl::impl {
 
   // One edge with the ports as set; what it raised is kept. `root_at`: the cycle carried
   // op_root, whose send is reported at that time (o_sends counts it with the periodic one).
+  // A held message goes in when the cycle carries no other.
   void clock_edge(bool root, uint64_t root_at) {
+    const bool with_held = !m->rx_valid && !held.empty();
+    if (with_held) message(*m, held.front().first, held.front().second, 0);
     m.tick();
     ++n;
     if (calls) ++*calls;
     idle(*m);
+    if (with_held) {
+      if (verdict_of(m->o_verdict) != sundial_verdict::ignored)
+        race("a message it had ignored on arrival was taken by the time a cycle was free for it");
+      held.pop_front();
+    }
     const edge_events e = events_of(*m);
     if (!e.any()) {
       if (root) throw std::logic_error("--rtl sundial_unit: the RTL did not send on becoming root");
@@ -179,16 +191,21 @@ sundial_rx sundial_unit_rtl::on_sync(uint64_t now_ps, uint32_t port, int64_t tx_
   s.check_time(now_ps, "on_sync");
   if (next_event_ps() <= now_ps) throw std::logic_error("sundial_unit: on_sync before advance(now): an event is due");
   sundial_rx rx{sundial_verdict::ignored, 0, 0, {}};
-  const bool for_me = current_mode() == mode::member && port == parent_port();
-  if (for_me) rx.epsilon_ps = epsilon_ps(now_ps);   // before the message moves T_last_sync
-  if (s.place(now_ps))
-    race("a sync-message came " + std::to_string(s.n + 1 - cycle_of(*s.clk, now_ps)) +
-         " edges after its cycle (the timeout counter would clear late)");
+  if (current_mode() != mode::member || port != parent_port()) {
+    s.held.emplace_back(port, tx_local_ps);
+    return rx;
+  }
+  rx.epsilon_ps = epsilon_ps(now_ps);   // before the message moves T_last_sync
+  // A second message from the parent in one cycle is checked an edge late, which changes
+  // nothing unless it is valid and clears the timeout counter.
+  const uint64_t late = s.place(now_ps) ? s.n + 1 - cycle_of(*s.clk, now_ps) : 0;
   idle(*s.m);
   message(*s.m, port, tx_local_ps, uint64_t(int64_t(s.clk->osc_ps(now_ps)) + s.adjust0));
   s.clock_edge(false, 0);
   rx.verdict = verdict_of(s.m->o_verdict);
-  if (!for_me) return rx;
+  if (late > 0 && rx.verdict == sundial_verdict::valid)
+    race("a valid sync-message came " + std::to_string(late) + " edges after its cycle (the timeout counter would clear late)");
+  if (rx.verdict == sundial_verdict::ignored) throw std::logic_error("--rtl sundial_unit: the RTL ignored a message from its parent");
   rx.offset_ps = int64_t(s.m->o_offset);
   if (rx.verdict == sundial_verdict::valid) {
     s.clk->adjust(rx.offset_ps);   // the device's clock steps with the RTL's adjustment register
@@ -262,7 +279,7 @@ const sundial_counters& sundial_unit_rtl::counters() const {
   sundial_counters& c = s.count;
   c.valid = s.m->o_valid;
   c.invalid = s.m->o_invalid;
-  c.ignored = s.m->o_ignored;
+  c.ignored = s.m->o_ignored + s.held.size();
   c.received = c.valid + c.invalid + c.ignored;
   c.forwarded = c.valid;
   // The RTL's counters include what its edges ahead of the caller raised.
