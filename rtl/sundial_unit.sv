@@ -66,6 +66,7 @@ module sundial_unit #(
     output logic [63:0]       o_last_sync,         // T_last_sync, local ps
     output logic [63:0]       o_timeout_counter,   // edges since the last valid message (member)
     output logic [31:0]       o_parent,
+    output logic [63:0]       o_next_event,        // edges from this one to the next send or interrupt; 0 none
     output logic [63:0]       o_sent,
     output logic [63:0]       o_valid,
     output logic [63:0]       o_invalid,
@@ -282,6 +283,26 @@ module sundial_unit #(
       o_csr_rdata <= csr_ok && !csr_write ? regs[csr_field] : 32'd0;
       if (csr_ok && csr_write) regs[csr_field] <= csr_wdata;
     end
+  end
+
+  // ---- the next send or interrupt, from the state alone ----------------------------------------------
+  // With no message or command before it, the unit's next action is this many edges away: the
+  // event-driven fabric schedules its next call there (sundial_unit::next_event_ps).
+  logic [33:0] first_at, second_at;            // counter values that raise each interrupt
+  logic [63:0] to_first, to_second;
+  logic        first_due, second_due;
+  assign first_at = {2'b00, first} + 34'd1;
+  assign second_at = {2'b00, first} + {2'b00, second} + 34'd1;
+  assign to_first = {30'd0, first_at} > count ? {30'd0, first_at} - count : 64'd1;
+  assign to_second = {30'd0, second_at} > count ? {30'd0, second_at} - count : 64'd1;
+  assign first_due = !first_raised;
+  assign second_due = second != '0 && !second_raised;
+  always_comb begin
+    if (mode == ROOT) o_next_event = send_left;
+    else if (mode != MEMBER) o_next_event = '0;
+    else if (first_due && (!second_due || to_first <= to_second)) o_next_event = to_first;
+    else if (second_due) o_next_event = to_second;
+    else o_next_event = '0;
   end
 
   assign o_mode = mode;

@@ -24,6 +24,7 @@ class dut {
   V* operator->() { return m_.get(); }
   const V* operator->() const { return m_.get(); }
   V& operator*() { return *m_; }
+  const V& operator*() const { return *m_; }
 
   // Inputs are set by the caller before tick(); outputs read after it are the registered
   // values of the edge just taken.

@@ -23,7 +23,9 @@
 // kind (a few refused: a port past PORTS, a negative delay, FIRST = 0), rare root and eviction.
 // Compared after every edge: sends, both interrupts, the verdict, offset and forward mask of
 // the cycle's message, a refused command, the register access, the mode, synced, the clock's
-// adjustment, T_last_sync, the timeout counter, the parent port and the six counters.
+// adjustment, T_last_sync, the timeout counter, the parent port, the six counters and the
+// edges to the next send or interrupt (what the fabric schedules on, in the loop).
+// The ports are driven as the adapter in the loop drives them (sundial_unit_drive.h).
 #include <algorithm>
 #include <deque>
 #include <optional>
@@ -36,6 +38,7 @@
 #include "clock/sundial_unit.h"
 #include "common/rng.h"
 #include "cosim/harness/cosim_bench.h"
+#include "cosim/sundial_unit/sundial_unit_drive.h"
 #include "Vsundial_unit.h"
 #include "Vsundial_unit_set2.h"
 #include "rtl_bench_sets.h"
@@ -44,9 +47,9 @@ namespace netasic::cosim {
 namespace {
 
 __extension__ typedef __int128 i128;
+using namespace sundial_drive;
 
 constexpr uint64_t period_ps = 1000;
-enum op : uint8_t { op_none, op_parent, op_tx_mask, op_eps_base, op_link_delay, op_first, op_second, op_root, op_evict };
 
 struct episode_cfg {
   uint64_t interval = 100;        // edges
@@ -88,12 +91,6 @@ struct expected {
   uint64_t sends = 0, first = 0, second = 0;
   uint64_t verdict = 0, offset = 0, forward = 0, cmd_err = 0, csr_ok = 0, csr_rdata = 0;
 };
-
-uint64_t mask_of(const std::vector<uint32_t>& v) {
-  uint64_t m = 0;
-  for (uint32_t p : v) m |= uint64_t(1) << p;
-  return m;
-}
 
 template <class V, uint32_t ports>   // the RTL's PORTS
 class sundial_unit_bench : public bench {
@@ -160,11 +157,7 @@ class sundial_unit_bench : public bench {
       core_ = std::make_unique<sundial_unit>(uc, *osc_, 0);
       regs_ = sundial_regs{};
     }
-    auto& m = *rtl_;
-    m->cfg_interval = ep.interval;
-    m->cfg_first_timeout = ep.first;
-    m->cfg_max_drift_ppb = ep.max_drift_ppb;
-    m->rx_valid = m->cmd_valid = m->csr_valid = 0;
+    configure(**rtl_, ep.interval, ep.first, ep.max_drift_ppb);
     if (s != side::core) rtl_->reset();
     n_ = 0;
     edge_ = 0;
@@ -253,7 +246,7 @@ class sundial_unit_bench : public bench {
     count(core_->advance(t));
     if (a.what == action::msg) {
       const sundial_rx rx = core_->on_sync(t, port, tx);
-      x.verdict = rx.verdict == sundial_verdict::valid ? 1 : rx.verdict == sundial_verdict::invalid ? 2 : 3;
+      x.verdict = verdict_code(rx.verdict);
       x.offset = uint64_t(rx.offset_ps);
       x.forward = mask_of(rx.forward);
     } else if (a.what == action::cmd) {
@@ -273,13 +266,7 @@ class sundial_unit_bench : public bench {
     try {
       switch (a.opcode) {
         case op_parent: core_->set_parent_port(a.cmd_port); break;
-        case op_tx_mask: {
-          std::vector<uint32_t> v;
-          for (uint32_t p = 0; p < 64; ++p)
-            if (a.data >> p & 1) v.push_back(p);
-          core_->set_tx_ports(v);
-          break;
-        }
+        case op_tx_mask: core_->set_tx_ports(ports_of(a.data)); break;
         case op_eps_base: core_->set_eps_base(a.data); break;
         case op_link_delay: core_->set_link_delay(a.cmd_port, int64_t(a.data)); break;
         case op_first: core_->set_first_timeout(a.data * period_ps); break;
@@ -295,19 +282,11 @@ class sundial_unit_bench : public bench {
   }
 
   void run_rtl(const action& a, const reg_access& r, uint64_t t, uint32_t port, int64_t tx) {
-    auto& m = *rtl_;
-    m->rx_valid = a.what == action::msg;
-    m->rx_port = port;
-    m->rx_tx_local = uint64_t(tx);
-    m->rx_osc = a.what == action::msg ? osc_->osc_ps(t) : 0;
-    m->cmd_valid = a.what == action::cmd;
-    m->cmd_op = a.opcode;
-    m->cmd_port = a.cmd_port;
-    m->cmd_data = a.data;
-    m->csr_valid = r.valid;
-    m->csr_write = r.write;
-    m->csr_addr = r.addr;
-    m->csr_wdata = r.data;
+    auto& m = **rtl_;
+    sundial_drive::idle(m);
+    if (a.what == action::msg) message(m, port, tx, osc_->osc_ps(t));
+    if (a.what == action::cmd) command(m, a.opcode, a.cmd_port, a.data);
+    if (r.valid) register_access(m, r.write, r.addr, r.data);
     rtl_->tick();
   }
 
@@ -317,9 +296,10 @@ class sundial_unit_bench : public bench {
       if (core != rtl) out.push_back({name, core, rtl});
     };
     const sundial_counters& c = core_->counters();
-    cmp("o_sends", x.sends, m->o_sends);
-    cmp("o_first_timeout", x.first, m->o_first_timeout);
-    cmp("o_second_timeout", x.second, m->o_second_timeout);
+    const edge_events ev = events_of(*m);
+    cmp("o_sends", x.sends, ev.sends);
+    cmp("o_first_timeout", x.first, ev.first);
+    cmp("o_second_timeout", x.second, ev.second);
     cmp("o_verdict", x.verdict, m->o_verdict);
     cmp("o_offset", x.offset, m->o_offset);
     cmp("o_forward", x.forward, m->o_forward);
@@ -338,6 +318,8 @@ class sundial_unit_bench : public bench {
     cmp("o_ignored", c.ignored, m->o_ignored);
     cmp("o_timeouts", c.timeouts, m->o_timeouts);
     cmp("o_second_timeouts", c.second_timeouts, m->o_second_timeouts);
+    const uint64_t next = core_->next_event_ps();   // an edge's true time, or never
+    cmp("o_next_event", next == sundial_unit::never ? 0 : osc_->cycles(next) - n_, m->o_next_event);
   }
 
   // ---- directed and random scripts ----

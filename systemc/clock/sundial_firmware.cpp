@@ -16,7 +16,7 @@ const char* firmware_state_name(firmware_state s) {
   return "?";
 }
 
-sundial_firmware::sundial_firmware(const sundial_firmware_config& cfg, sundial_unit& unit) : unit_(&unit) {
+sundial_firmware::sundial_firmware(const sundial_firmware_config& cfg, sundial_unit_if& unit) : unit_(&unit) {
   configure(cfg);
 }
 

@@ -50,7 +50,7 @@ class sundial_firmware {
  public:
   // Programs `unit` (which must outlive the firmware). Throws std::invalid_argument naming the
   // field.
-  sundial_firmware(const sundial_firmware_config& cfg, sundial_unit& unit);
+  sundial_firmware(const sundial_firmware_config& cfg, sundial_unit_if& unit);
 
   // Controller RPC (backup parent, first and second timeout, §3.4.3) plus the plan's parents and
   // eps_base values. Resets the state machine and the broken-clock evidence and reprograms the
@@ -75,7 +75,7 @@ class sundial_firmware {
   void arm_election();
 
   sundial_firmware_config cfg_;
-  sundial_unit* unit_;
+  sundial_unit_if* unit_;
   firmware_state state_ = firmware_state::primary;
   bool bad_primary_ = false, bad_backup_ = false;   // invalid messages seen since configure
   sundial_firmware_counters count_;

@@ -16,7 +16,18 @@ sundial_sim::sundial_sim(const clock_world& w, uint8_t index, sync_transport* tr
       ctrl_(w),
       live_(w.cfg.sundial_live_registers),
       from_regs_(live_ || !w.cfg.sundial_writes.empty()),
-      regs_(w.n) {}
+      regs_(w.n) {
+  // Every device's unit is built when the layer starts, inside the run: a device the RTL in the
+  // loop cannot take (more ports than it was Verilated for) is refused here, before it.
+  if (sundial_unit_rtl_factory())
+    for (uint32_t u = 0; u < w_.n; ++u) {
+      try {
+        sundial_unit_unit(unit_config(u), *osc_[u], 0);
+      } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(fmt::format("{} (device {})", e.what(), w_.topo.nodes[u].name));
+      }
+    }
+}
 
 uint32_t sundial_sim::state(uint32_t u) const {
   if (u >= w_.n) return sundial_regs::state_evicted;
@@ -84,21 +95,27 @@ std::vector<uint32_t> sundial_sim::tx_ports(uint32_t u) const {
   return out;
 }
 
-void sundial_sim::build_unit(uint32_t u, uint64_t t) {
-  bool member = false;
-  sundial_firmware_config f = fw_config(u, member);
-  if (f.primary_parent == no_port) f.primary_parent = 0;
+// Device u's unit as the layer's configuration sets it: its ports and the timers.
+sundial_unit_config sundial_sim::unit_config(uint32_t u) const {
   sundial_unit_config c;
-  c.root = f.root;
   c.ports = uint32_t(w_.topo.nodes[u].port_link.size());
-  c.parent_port = f.root ? 0 : f.primary_parent;
-  c.tx_ports = tx_ports(u);
   c.sync_interval_ps = cfg_.sync_interval_ps;
   c.first_timeout_ps = cfg_.first_timeout_ps;
   c.eps_per_hop_ps = cfg_.eps_per_hop_ps;
   c.max_drift_ppb = cfg_.max_drift_ppb;
+  return c;
+}
+
+void sundial_sim::build_unit(uint32_t u, uint64_t t) {
+  bool member = false;
+  sundial_firmware_config f = fw_config(u, member);
+  if (f.primary_parent == no_port) f.primary_parent = 0;
+  sundial_unit_config c = unit_config(u);
+  c.root = f.root;
+  c.parent_port = f.root ? 0 : f.primary_parent;
+  c.tx_ports = tx_ports(u);
   fw_[u].reset();
-  unit_[u] = std::make_unique<sundial_unit>(c, *osc_[u], t);
+  unit_[u] = sundial_unit_unit(c, *osc_[u], t);
   for (uint32_t p = 0; p < c.ports; ++p) unit_[u]->set_link_delay(p, std::max<int64_t>(w_.measured[u][p], 0));
   fw_[u] = std::make_unique<sundial_firmware>(f, *unit_[u]);
   timer_[u] = never;
@@ -141,7 +158,7 @@ void sundial_sim::on_timer(uint32_t u, uint64_t t) {
 }
 
 void sundial_sim::on_arrival(uint32_t v, uint32_t port, int64_t ts, uint32_t epoch, uint64_t root_sent) {
-  sundial_unit& un = *unit_[v];
+  sundial_unit_if& un = *unit_[v];
   poll(v, now_);
   if (un.current_mode() == sundial_unit::mode::member && port == un.parent_port()) check(v, now_);
   const sundial_rx rx = un.on_sync(now_, port, ts);

@@ -33,6 +33,7 @@ class sundial_sim : public sync_sim {
   void take(const sundial_reg_write& x);
   sundial_firmware_config fw_config(uint32_t u, bool& member) const;
   std::vector<uint32_t> tx_ports(uint32_t u) const;
+  sundial_unit_config unit_config(uint32_t u) const;
   void build_unit(uint32_t u, uint64_t t);
   void arm(uint32_t u);
   void poll(uint32_t u, uint64_t t);
@@ -53,7 +54,7 @@ class sundial_sim : public sync_sim {
   void finish(nlohmann::json& s) override;
 
   sundial_planner ctrl_;              // the controller's plan and what it knows is down
-  std::vector<std::unique_ptr<sundial_unit>> unit_;
+  std::vector<std::unique_ptr<sundial_unit_if>> unit_;   // the core, or its RTL (--rtl sundial_unit)
   std::vector<std::unique_ptr<sundial_firmware>> fw_;
   std::vector<uint64_t> timer_;
   std::vector<char> was_evicted_;

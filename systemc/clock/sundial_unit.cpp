@@ -20,16 +20,46 @@ int64_t measure_link_delay(int64_t t1a, int64_t t1b, int64_t t2b, int64_t t2a) {
   return int64_t(d);
 }
 
-sundial_unit::sundial_unit(const sundial_unit_config& cfg, oscillator& clock, uint64_t start_ps)
-    : cfg_(cfg), clk_(&clock), mode_(cfg.root ? mode::root : mode::member), parent_(cfg.parent_port) {
+int64_t sundial_epsilon_ps(uint64_t eps_base_ps, int64_t local_ps, int64_t last_sync_local_ps, uint64_t max_drift_ppb) {
+  const i128 since = i128(local_ps) - last_sync_local_ps;
+  const i128 drift = since <= 0 ? 0 : (since * max_drift_ppb + 999'999'999) / 1'000'000'000;   // round up
+  const i128 eps = i128(eps_base_ps) + drift;
+  return eps > i128(sundial_unit_if::unbounded) ? sundial_unit_if::unbounded : int64_t(eps);
+}
+
+void sundial_check_config(const sundial_unit_config& cfg, uint64_t start_ps) {
   if (cfg.ports < 1) fail("ports must be at least 1");
   if (!cfg.root && cfg.parent_port >= cfg.ports)
     fail("parent_port " + std::to_string(cfg.parent_port) + " >= ports " + std::to_string(cfg.ports));
   if (cfg.sync_interval_ps < 1) fail("sync_interval_ps must be at least 1");
-  if (cfg.first_timeout_ps < 1) fail("first_timeout_ps must be at least 1");
+  sundial_check_first_timeout(cfg.first_timeout_ps);
   if (cfg.max_drift_ppb >= 1'000'000'000) fail("max_drift_ppb must be below 1e9");
   if (start_ps > oscillator::max_time_ps) fail("start_ps past oscillator::max_time_ps");
-  set_tx_ports(cfg.tx_ports);
+  sundial_check_tx_ports(cfg.tx_ports, cfg.ports);
+}
+
+void sundial_check_port(uint32_t port, uint32_t ports, const char* what) {
+  if (port >= ports) fail(std::string(what) + " " + std::to_string(port) + " >= ports " + std::to_string(ports));
+}
+
+void sundial_check_tx_ports(const std::vector<uint32_t>& tx, uint32_t ports) {
+  for (uint32_t p : tx) sundial_check_port(p, ports, "tx_ports entry");
+}
+
+sundial_unit_factory& sundial_unit_rtl_factory() {
+  static sundial_unit_factory f;
+  return f;
+}
+
+std::unique_ptr<sundial_unit_if> sundial_unit_unit(const sundial_unit_config& cfg, oscillator& clock, uint64_t start_ps) {
+  if (const sundial_unit_factory& f = sundial_unit_rtl_factory()) return f(cfg, clock, start_ps);
+  return std::make_unique<sundial_unit>(cfg, clock, start_ps);
+}
+
+sundial_unit::sundial_unit(const sundial_unit_config& cfg, oscillator& clock, uint64_t start_ps)
+    : cfg_(cfg), clk_(&clock), mode_(cfg.root ? mode::root : mode::member), parent_(cfg.parent_port) {
+  sundial_check_config(cfg, start_ps);
+  tx_ = cfg.tx_ports;
   delay_.assign(cfg.ports, 0);
   interval_cycles_ = cycles_for(cfg.sync_interval_ps);
   timeout_ = sundial_timeout(cycles_for(cfg.first_timeout_ps), clk_->cycles(start_ps));
@@ -105,10 +135,7 @@ std::vector<sundial_event> sundial_unit::advance(uint64_t now_ps) {
 int64_t sundial_unit::epsilon_ps(uint64_t now_ps) const {
   if (mode_ == mode::root) return 0;
   if (mode_ == mode::evicted || !synced_) return unbounded;
-  const i128 since = i128(clk_->local_ps(now_ps)) - t_last_sync_;
-  const i128 drift = since <= 0 ? 0 : (since * cfg_.max_drift_ppb + 999'999'999) / 1'000'000'000;   // round up
-  const i128 eps = i128(eps_base_) + drift;
-  return eps > i128(unbounded) ? unbounded : int64_t(eps);
+  return sundial_epsilon_ps(eps_base_, clk_->local_ps(now_ps), t_last_sync_, cfg_.max_drift_ppb);
 }
 
 uint64_t sundial_unit::timeout_counter(uint64_t now_ps) const {
@@ -150,19 +177,22 @@ sundial_rx sundial_unit::on_sync(uint64_t now_ps, uint32_t port, int64_t tx_loca
 }
 
 void sundial_unit::set_parent_port(uint32_t port) {
-  if (port >= cfg_.ports) fail("parent_port " + std::to_string(port) + " >= ports " + std::to_string(cfg_.ports));
+  sundial_check_port(port, cfg_.ports, "parent_port");
   parent_ = port;
 }
 
 void sundial_unit::set_tx_ports(const std::vector<uint32_t>& ports) {
-  for (uint32_t p : ports)
-    if (p >= cfg_.ports) fail("tx_ports entry " + std::to_string(p) + " >= ports " + std::to_string(cfg_.ports));
+  sundial_check_tx_ports(ports, cfg_.ports);
   tx_ = ports;
 }
 
-void sundial_unit::set_link_delay(uint32_t port, int64_t delay_ps) {
-  if (port >= cfg_.ports) fail("link delay port " + std::to_string(port) + " >= ports " + std::to_string(cfg_.ports));
+void sundial_check_link_delay(uint32_t port, int64_t delay_ps, uint32_t ports) {
+  sundial_check_port(port, ports, "link delay port");
   if (delay_ps < 0) fail("link delay must not be negative, got " + std::to_string(delay_ps));
+}
+
+void sundial_unit::set_link_delay(uint32_t port, int64_t delay_ps) {
+  sundial_check_link_delay(port, delay_ps, cfg_.ports);
   delay_[port] = delay_ps;
 }
 
@@ -171,8 +201,12 @@ int64_t sundial_unit::link_delay_ps(uint32_t port) const {
   return delay_[port];
 }
 
-void sundial_unit::set_first_timeout(uint64_t ps) {
+void sundial_check_first_timeout(uint64_t ps) {
   if (ps < 1) fail("first_timeout_ps must be at least 1");
+}
+
+void sundial_unit::set_first_timeout(uint64_t ps) {
+  sundial_check_first_timeout(ps);
   timeout_.set_first(cycles_for(ps));
 }
 

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <regex>
 #include <set>
+#include <sstream>
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -211,4 +213,69 @@ TEST(Rtl, InTheLoopRefusesABlockTheScenarioDoesNotUse) {
   EXPECT_EQ(unused.code, 2);
   EXPECT_NE(unused.output.find("--rtl stateful_alu: the scenario does not use this block (it needs telemetry.flowradar = true"),
             std::string::npos) << unused.output;
+}
+
+namespace {
+
+std::string file_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Sundial on the k = 4 fat tree, its root failing at 1 ms: every device times out, the backup
+// root is elected 365 us later, and the controller replans at 1.5 ms. Clock-only, 1.8 ms: every
+// device's unit is clocked through about 1.8 M oscillator edges.
+const std::string sundial_root_failure = NETASIC_SOURCE_DIR "/scenarios/sundial/root_failure.toml --set sim.duration=1800"
+                                         " --set 'clock.faults=[\"root @ 1000\"]' --set clock.controller_delay=500";
+
+}  // namespace
+
+TEST(Rtl, SundialUnitInTheLoopGivesTheCoresRun) {
+  // Every device's Sundial unit is its RTL: summary.json, flows.csv and probes.csv (each
+  // device's epsilon and offset every 10 us) are the core run's.
+  const std::string d = ::testing::TempDir() + "netasic_rtl_loop_sundial";
+  const nlohmann::json core = summary_of(sundial_root_failure, d + "_core");
+  nlohmann::json rtl = summary_of(sundial_root_failure + " --rtl sundial_unit", d + "_rtl");
+  ASSERT_TRUE(rtl.contains("rtl_in_loop")) << "the RTL was not used";
+  // 36 devices x 1.8 M edges.
+  EXPECT_GT(rtl["rtl_in_loop"]["sundial_unit"]["calls"].get<uint64_t>(), 36u * 1'700'000u);
+  rtl.erase("rtl_in_loop");
+  // The scenario reaches what the unit decides: timeouts, the election, the controller's replan.
+  const nlohmann::json& s = core["clock"]["sundial"];
+  EXPECT_EQ(s["elections"].get<uint64_t>(), 1u);
+  EXPECT_EQ(s["first_timeouts"].get<uint64_t>(), 35u);
+  EXPECT_EQ(s["replans"].get<uint64_t>(), 1u);
+  EXPECT_EQ(core.dump(1), rtl.dump(1));
+  for (const char* f : {"/flows.csv", "/probes.csv"}) {
+    const std::string a = file_text(d + "_core" + f);
+    EXPECT_GT(a.size(), 100u) << f;
+    EXPECT_TRUE(a == file_text(d + "_rtl" + f)) << f << " differs";
+  }
+  // Control: the same comparison sees a unit that differs by one edge in 90 000 (a sync interval
+  // of 90.001 us), so the equality above is not a comparison that cannot fail.
+  const nlohmann::json other = summary_of(sundial_root_failure + " --set clock.sync_interval=90.001", d + "_other");
+  EXPECT_NE(core.dump(1), other.dump(1));
+  EXPECT_FALSE(file_text(d + "_core/probes.csv") == file_text(d + "_other/probes.csv"));
+}
+
+TEST(Rtl, SundialUnitInTheLoopRefusesADeviceWiderThanItsPorts) {
+  // A leaf with 64 hosts and 2 spines has 66 ports; the RTL was Verilated for 64. Refused before
+  // the run, naming the device.
+  const std::string dir = ::testing::TempDir() + "netasic_rtl_sundial_ports";
+  const outcome o = netasic_cli("run " NETASIC_SOURCE_DIR "/scenarios/sundial/root_failure.toml --set topology.kind=leaf_spine"
+                                " --set topology.leaves=2 --set topology.spines=2 --set topology.hosts_per_leaf=64"
+                                " --set clock.root=spine0 --set 'clock.faults=[]' --set sim.duration=100 --rtl sundial_unit --out " + dir);
+  EXPECT_EQ(o.code, 2);
+  EXPECT_NE(o.output.find("--rtl sundial_unit: a device has 66 ports, but the RTL was Verilated for PORTS = 64"), std::string::npos)
+      << o.output;
+  EXPECT_NE(o.output.find("(device leaf0)"), std::string::npos) << o.output;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/summary.json"));
+  // A scenario without Sundial does not use the block.
+  const outcome off = netasic_cli("run " NETASIC_SOURCE_DIR "/scenarios/demo.toml --set clock.algorithm=off --rtl sundial_unit --out " +
+                                  ::testing::TempDir() + "netasic_rtl_sundial_off");
+  EXPECT_EQ(off.code, 2);
+  EXPECT_NE(off.output.find("--rtl sundial_unit: the scenario does not use this block (it needs clock.algorithm = \"sundial\")"),
+            std::string::npos) << off.output;
 }
