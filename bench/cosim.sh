@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Cosimulation speed: every block's lockstep bench at 10^6 cycles, at its defaults and at its
+# second parameter set (rtl/bench_sets.txt), with the core alone and the RTL alone measured in
+# the same run as baselines; then each RTL-in-the-loop block's fabric run beside the same run on
+# the core (wall time of the whole process, two runs each, alternating).
+# Usage: bench/cosim.sh [path/to/netasic] [cycles]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+exe=${1:-build/netasic}
+cycles=${2:-1000000}
+out=out/bench-cosim
+mkdir -p "$out"
+
+echo "Lockstep benches, $cycles cycles, seed 1 (Mcycles/s):"
+printf '  %-18s %-44s %8s %8s %9s\n' block parameters core RTL lockstep
+while read -r block rest; do
+  sets=("")
+  if line=$(grep -E "^$block[[:space:]]" rtl/bench_sets.txt); then
+    read -r _ params <<<"$line"
+    sets+=("$params")
+  fi
+  for set in "${sets[@]}"; do
+    args=()
+    for p in $set; do args+=(-p "$p"); done
+    log="$out/$block${set:+_set2}.txt"
+    "$exe" cosim "$block" --cycles "$cycles" "${args[@]}" >"$log" 2>&1
+    python3 - "$log" "$block" "${set:-defaults}" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+rate = lambda what: float(re.search(what + r"\s+([0-9.]+) Mcycles/s", text).group(1))
+if "every output equal in every cycle" not in text:
+    sys.exit(f"{sys.argv[2]}: the bench did not pass:\n{text}")
+print(f"  {sys.argv[2]:18s} {sys.argv[3]:44s} {rate('core alone'):8.2f} {rate('RTL alone'):8.2f} {rate('lockstep'):9.2f}")
+PY
+  done
+done < <(grep -E '^[a-z_]+[[:space:]]+bench' rtl/blocks.txt)
+
+# RTL in the loop: the scenario each block's system test runs (testbenches/system/test_rtl.cpp).
+small_leaf_spine=(--set topology.leaves=2 --set topology.spines=4 --set topology.hosts_per_leaf=8 --set sim.duration=200
+                  --set 'traffic.flows=[]' --set sim.probe_interval=20)
+bb=(scenarios/lb/burstbalancer_leafspine.toml --set topology.leaves=2 --set topology.spines=4 --set topology.hosts_per_leaf=8
+    --set sim.duration=300)
+declare -A scenario=(
+  [flowlet_table]="scenarios/demo.toml ${small_leaf_spine[*]}"
+  [crc_hash]="scenarios/demo.toml ${small_leaf_spine[*]}"
+  [reciprocal_table]="scenarios/demo.toml ${small_leaf_spine[*]}"
+  [balance_sketch]="${bb[*]}"
+  [stateful_alu]="scenarios/telemetry/flowradar.toml --set sim.duration=10000 --set telemetry.flowradar_epoch=2"
+  [sundial_unit]="scenarios/sundial/root_failure.toml --set sim.duration=1800 --set 'clock.faults=[\"root @ 1000\"]' --set clock.controller_delay=500"
+)
+wall() {   # seconds of wall time for one run
+  local t0 t1
+  t0=$(date +%s.%N)
+  eval "\"$exe\" run $1 --quiet --out \"$out/loop\"" >/dev/null 2>&1 || { echo "run failed: $1" >&2; exit 1; }
+  t1=$(date +%s.%N)
+  python3 -c "print(f'{$t1 - $t0:.2f}')"
+}
+echo
+echo "RTL in the loop, wall time of the whole run (s), two runs each, alternating:"
+printf '  %-18s %12s %12s %7s\n' block core RTL ratio
+while read -r block _; do
+  s=${scenario[$block]:-}
+  [ -n "$s" ] || { echo "  $block: no scenario in bench/cosim.sh" >&2; exit 1; }
+  c1=$(wall "$s"); r1=$(wall "$s --rtl $block"); c2=$(wall "$s"); r2=$(wall "$s --rtl $block")
+  python3 -c "c=($c1+$c2)/2; r=($r1+$r2)/2; print(f'  {\"$block\":18s} {$c1:5.2f} {$c2:5.2f}  {$r1:5.2f} {$r2:5.2f}  x{r/c:.1f}')"
+done < <(grep -E '^[a-z_]+[[:space:]].*loop' rtl/blocks.txt)
