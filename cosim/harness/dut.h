@@ -13,10 +13,14 @@ namespace netasic::cosim {
 template <class V>
 class dut {
  public:
-  dut() : ctx_(std::make_unique<VerilatedContext>()) {
+  dut() : own_(std::make_unique<VerilatedContext>()), ctx_(own_.get()) {
     ctx_->traceEverOn(true);
-    m_ = std::make_unique<V>(ctx_.get());
+    m_ = std::make_unique<V>(ctx_);
   }
+  // A model in a context shared with many others (an adapter with thousands of small models:
+  // a context costs more memory than a stateful ALU's model). Its time is the context's, so
+  // such a model is not traced.
+  explicit dut(VerilatedContext& shared) : ctx_(&shared) { m_ = std::make_unique<V>(ctx_); }
   ~dut() {
     if (vcd_) vcd_->flush();
     m_->final();
@@ -56,7 +60,8 @@ class dut {
   void dump() {
     if (vcd_) vcd_->dump(ctx_->time());
   }
-  std::unique_ptr<VerilatedContext> ctx_;
+  std::unique_ptr<VerilatedContext> own_;   // null when the context is shared
+  VerilatedContext* ctx_;
   std::unique_ptr<V> m_;
   VerilatedVcdC* vcd_ = nullptr;
   bool traced_ = false;

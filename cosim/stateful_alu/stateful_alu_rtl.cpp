@@ -1,5 +1,6 @@
 // RTL in the loop for the stateful ALU (see the header). Built into netasic_cosim, which
-// Verilates rtl/ (CMakeLists.txt), with the loop's three widths as Vstateful_alu_loop8/16/32.
+// Verilates rtl/ (CMakeLists.txt): the loop's 32-bit words are Vstateful_alu, the bench's model,
+// and its 8- and 16-bit ones Vstateful_alu_loop8/16.
 #include "cosim/stateful_alu/stateful_alu_rtl.h"
 
 #include <verilated.h>
@@ -7,8 +8,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "Vstateful_alu.h"
 #include "Vstateful_alu_loop16.h"
-#include "Vstateful_alu_loop32.h"
 #include "Vstateful_alu_loop8.h"
 #include "cosim/harness/dut.h"
 
@@ -46,9 +47,17 @@ struct stateful_alu_rtl::model {
   virtual void tick(const in& x) = 0;
 };
 
+namespace {
+// One context for every ALU of the run: a run may hold thousands of them (LossRadar's meters).
+VerilatedContext& alu_context() {
+  static VerilatedContext ctx;
+  return ctx;
+}
+}  // namespace
+
 template <class V>
 struct stateful_alu_rtl::model_of : stateful_alu_rtl::model {
-  cosim::dut<V> d;
+  cosim::dut<V> d{alu_context()};
 
   void load(const stateful_alu_program& prog, unsigned w) override {
     V& m = *d;
@@ -102,7 +111,7 @@ stateful_alu_rtl::stateful_alu_rtl(const stateful_alu_config& cfg, const statefu
   switch (cfg.width_bits) {   // stateful_alu_check allows these three only
     case 8: m_ = std::make_unique<model_of<Vstateful_alu_loop8>>(); break;
     case 16: m_ = std::make_unique<model_of<Vstateful_alu_loop16>>(); break;
-    default: m_ = std::make_unique<model_of<Vstateful_alu_loop32>>(); break;
+    default: m_ = std::make_unique<model_of<Vstateful_alu>>(); break;
   }
   m_->load(prog, cfg.width_bits);
   cycles_ += 2;   // the reset's
@@ -182,11 +191,11 @@ void stateful_alu_rtl::clear() {
 rtl_loop_block stateful_alu_rtl_loop() {
   rtl_loop_block b;
   b.unused = [](const config& c) {
-    const bool flowradar = c.boolean("telemetry.flowradar");
+    const bool telemetry = c.boolean("telemetry.flowradar") || c.boolean("telemetry.lossradar");
     const bool sketch = c.string("lb.mode") == "balance_sketch" && c.string("lb.sketch.form") == "stateful_alu";
-    return flowradar || sketch ? ""
-                               : "it needs telemetry.flowradar = true, or lb.mode = \"balance_sketch\" with "
-                                 "lb.sketch.form = \"stateful_alu\"";
+    return telemetry || sketch ? ""
+                               : "it needs telemetry.flowradar or telemetry.lossradar = true, or lb.mode = "
+                                 "\"balance_sketch\" with lb.sketch.form = \"stateful_alu\"";
   };
   b.refuses = [](const config& c) -> std::pair<std::string, std::string> {
     const int64_t n = stateful_alu_rtl::loop_entries;
@@ -197,6 +206,10 @@ rtl_loop_block stateful_alu_rtl_loop() {
         return {"telemetry.flowradar_cells", std::to_string(per_hash) + " cells per hash; the stateful ALU's RTL in the loop "
                                              "holds " + std::to_string(n) + " entries per array"};
     }
+    if (c.boolean("telemetry.lossradar") && c.integer("telemetry.lossradar_cells") / c.integer("telemetry.lossradar_hashes") > n)
+      return {"telemetry.lossradar_cells", std::to_string(c.integer("telemetry.lossradar_cells") / c.integer("telemetry.lossradar_hashes")) +
+                                           " cells per hash; the stateful ALU's RTL in the loop holds " + std::to_string(n) +
+                                           " entries per array"};
     if (c.string("lb.mode") == "balance_sketch" && c.string("lb.sketch.form") == "stateful_alu" &&
         c.integer("lb.sketch.buckets") > n)
       return {"lb.sketch.buckets", "the stateful ALU's RTL in the loop holds " + std::to_string(n) + " entries per array"};

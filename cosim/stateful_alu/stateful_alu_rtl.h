@@ -1,11 +1,11 @@
 // RTL in the loop for the stateful ALU: every register array a sketch runs on stateful ALUs
-// (FlowRadar's cells, BalanceSketch's stateful_alu form) answered by a Verilated
+// (FlowRadar's cells, LossRadar's meters, BalanceSketch's stateful_alu form) answered by a Verilated
 // rtl/stateful_alu.sv, one instance per array with the array's program on its cfg_* ports.
 // Free of Verilator's headers (the model is behind a pointer to an implementation).
 //
 // The RTL's word width is a Verilog parameter, so the loop has one Verilated model per width
-// (8, 16 and 32 bits, each with `loop_entries` entries and the RTL's default DUAL = 1;
-// CMakeLists.txt). A single-word
+// (8, 16 and 32 bits, each at the RTL's defaults otherwise: ENTRIES = 1024, a stage's register
+// array, and DUAL = 1; CMakeLists.txt). A single-word
 // array runs on the dual model with hi held at 0: its programs never touch hi (the core refuses
 // those that do), so hi reads 0 as the core's does.
 //
@@ -30,7 +30,7 @@ uint64_t stateful_alu_encode(const stateful_alu_update& u, unsigned width);
 
 class stateful_alu_rtl : public stateful_alu_if {
  public:
-  static constexpr uint32_t loop_entries = 4096;   // ENTRIES of the loop's Verilated models
+  static constexpr uint32_t loop_entries = 1024;   // the RTL's ENTRIES (checked by the sweep's length)
   static constexpr uint32_t rtl_latency = 4;       // issue to result, the RTL's pipeline depth
 
   // stateful_alu_check's errors, and std::invalid_argument naming the field when entries exceed

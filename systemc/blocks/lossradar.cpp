@@ -1,5 +1,8 @@
 #include "blocks/lossradar.h"
 
+#include "blocks/rtl_loop.h"
+
+#include <array>
 #include <stdexcept>
 
 namespace netasic {
@@ -118,6 +121,66 @@ lossradar_peel lossradar_digest::peel() const {
   r.complete = clean;
   r.undecoded = k_ ? left / k_ : 0;
   return r;
+}
+
+// ---- a meter's digest on stateful ALUs -----------------------------------------------------------
+
+namespace {
+// The signature's words as the arrays hold them: cell lo, then the lanes in order.
+std::array<uint32_t, 5> words(const lossradar_sig& s) {
+  return {uint32_t(s.a), uint32_t(s.a >> 32), uint32_t(s.b), uint32_t(s.b >> 32), s.ext};
+}
+}  // namespace
+
+lossradar_meter_digest::lossradar_meter_digest(unsigned cells, unsigned hashes, uint64_t seed, lossradar_sig_kind kind)
+    : shape_(cells, hashes, seed), part_(cells / hashes) {   // shape_ checks cells and hashes
+  const unsigned lanes = kind == lossradar_sig_kind::extended ? 4 : 3;   // basic: ext is always 0
+  for (unsigned i = 0; i < hashes; ++i) {
+    std::vector<std::unique_ptr<stateful_alu_if>> a;
+    a.push_back(stateful_alu_unit({part_, 32, true, 4}, stateful_alu_program::lossradar_cell()));
+    for (unsigned l = 0; l < lanes; ++l)
+      a.push_back(stateful_alu_unit({part_, l == 3 ? 16u : 32u, false, 4}, stateful_alu_program::lossradar_xor()));
+    alu_.push_back(std::move(a));
+  }
+}
+
+void lossradar_meter_digest::insert(const lossradar_sig& s) {
+  ++pass_;
+  const std::array<uint32_t, 5> w = words(s);
+  for (unsigned i = 0; i < alu_.size(); ++i) {
+    const uint32_t idx = shape_.index(s, i) - i * part_;
+    for (size_t j = 0; j < alu_[i].size(); ++j) alu_[i][j]->execute(pass_, idx, w[j], 0);
+  }
+}
+
+lossradar_digest lossradar_meter_digest::read() const {
+  lossradar_digest d = shape_;
+  for (unsigned i = 0; i < alu_.size(); ++i)
+    for (uint32_t idx = 0; idx < part_; ++idx) {
+      std::array<uint32_t, 5> w{};
+      const stateful_alu_entry cell = alu_[i][0]->read(idx);
+      w[0] = cell.lo;
+      for (size_t j = 1; j < alu_[i].size(); ++j) w[j] = alu_[i][j]->read(idx).lo;
+      lossradar_cell c;
+      c.xor_sum.a = uint64_t(w[1]) << 32 | w[0];
+      c.xor_sum.b = uint64_t(w[3]) << 32 | w[2];
+      c.xor_sum.ext = uint16_t(w[4]);
+      c.count = cell.hi;
+      d.set(i * part_ + idx, c);
+    }
+  return d;
+}
+
+void lossradar_meter_digest::clear() {
+  for (auto& v : alu_)
+    for (auto& a : v) a->clear();
+}
+
+uint64_t lossradar_meter_digest::memory_bits() const {
+  uint64_t bits = 0;
+  for (const auto& v : alu_)
+    for (const auto& a : v) bits += a->memory_bits();
+  return bits;
 }
 
 }  // namespace netasic

@@ -5,8 +5,10 @@
 // Plain C++, no SystemC: the core the meters in the fabric and the unit tests share.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <vector>
 
+#include "blocks/stateful_alu.h"
 #include "protocol/packet.h"
 
 namespace netasic {
@@ -97,12 +99,36 @@ class lossradar_digest {
   unsigned hashes() const { return k_; }
   unsigned index(const lossradar_sig& s, unsigned i) const;   // the cell of hash i
   const std::vector<lossradar_cell>& raw() const { return cells_; }
+  void set(unsigned i, const lossradar_cell& c) { cells_.at(i) = c; }
   bool operator==(const lossradar_digest& o) const;
 
  private:
   std::vector<lossradar_cell> cells_;
   unsigned k_ = 0, part_ = 0;
   uint64_t seed_ = 0;
+};
+
+// A meter's digest as the switch holds it: register arrays on stateful ALUs, one set per hash
+// (hash i's part of the cells), each packet one pass of k x (3 or 4) register actions:
+//   cell   dual, 32-bit: lo = xorSum's word 0 (a's low half), hi = count   (lossradar_cell())
+//   lanes  single, 32-bit: a's high half, b's low and high halves; with the extended signature
+//          a 16-bit one for ext                                          (lossradar_xor())
+// The cell indices are lossradar_digest's (the same hash functions). read() is the control
+// plane reading a batch out for the collector; clear() zeroes it for the batch after next.
+class lossradar_meter_digest {
+ public:
+  lossradar_meter_digest(unsigned cells, unsigned hashes, uint64_t seed, lossradar_sig_kind kind);
+  void insert(const lossradar_sig& s);
+  lossradar_digest read() const;
+  void clear();
+  uint64_t memory_bits() const;       // every ALU array's words
+
+ private:
+  lossradar_digest shape_;            // the hash functions; its own cells stay empty
+  unsigned part_;
+  // [hash]: the cell array, then the lanes. The ALUs' core, or their RTL under --rtl stateful_alu.
+  std::vector<std::vector<std::unique_ptr<stateful_alu_if>>> alu_;
+  uint64_t pass_ = 0;
 };
 
 // The meters a switch updates at the end of its ingress, before the shared buffer (§5.4.1):

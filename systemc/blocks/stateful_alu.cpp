@@ -70,6 +70,19 @@ stateful_alu_program stateful_alu_program::flowradar_packet_count() {
   return p;
 }
 
+stateful_alu_program stateful_alu_program::lossradar_cell() {
+  stateful_alu_program p;
+  p.update_lo_1 = {true, when_always, stateful_alu_op::xor_, stateful_alu_operand::mem_lo, stateful_alu_operand::phv_a, false, 0};
+  p.update_hi_1 = {true, when_always, stateful_alu_op::add, stateful_alu_operand::mem_hi, stateful_alu_operand::constant, false, 1};
+  return p;
+}
+
+stateful_alu_program stateful_alu_program::lossradar_xor() {
+  stateful_alu_program p;
+  p.update_lo_1 = {true, when_always, stateful_alu_op::xor_, stateful_alu_operand::mem_lo, stateful_alu_operand::phv_a, false, 0};
+  return p;
+}
+
 stateful_alu_program stateful_alu_program::fingerprint_vote() {
   stateful_alu_program p;
   p.cond_lo = {true, stateful_alu_operand::mem_lo, stateful_alu_operand::phv_a, stateful_alu_relop::eq, false, 0};

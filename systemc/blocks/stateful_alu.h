@@ -22,6 +22,8 @@
 //     update_hi_1 = when p_lo: add  (mem_hi, constant 1)  hi += 1 (wraps, like the hardware)
 //   flowradar_xor(): the same lo update on a single-word array (the rest of the 5-tuple);
 //   flowradar_packet_count(): lo += 1 on every packet, single word (PacketCount).
+//   LossRadar's cells (lossradar_cell(), lossradar_xor()): FlowRadar's, with every packet
+//   counted: the xorSum slice and the count change on every packet, no predicate.
 //   BalanceSketch fingerprint vote, fingerprint in phv_a, lo = stored fingerprint, hi = vote:
 //     cond_lo     = mem_lo == phv_a
 //     update_hi_1 = when p_lo:  sadd (mem_hi, constant 1) hi += 1, stops at 2^width - 1
@@ -78,6 +80,8 @@ struct stateful_alu_program {
   static stateful_alu_program flowradar_xor();
   static stateful_alu_program flowradar_packet_count();
   static stateful_alu_program fingerprint_vote();
+  static stateful_alu_program lossradar_cell();   // every packet: lo ^= phv_a, hi += 1
+  static stateful_alu_program lossradar_xor();    // every packet: lo ^= phv_a
 };
 
 struct stateful_alu_config {

@@ -58,7 +58,7 @@ lossradar_collector::lossradar_collector(fabric& fab) : fab_(fab), cfg_(fab.conf
       // Both ends of a segment hash alike; each segment its own seed (per-switch hash seeds).
       const uint64_t seed = fab.config().seed * 0x2545F4914F6CDD1Dull + li * 2 + dir;
       for (meter* m : {&s.up, &s.down})
-        for (lossradar_digest& d : m->d) d = lossradar_digest(cfg_.cells, cfg_.hashes, seed);
+        for (int parity = 0; parity < 2; ++parity) m->d.emplace_back(cfg_.cells, cfg_.hashes, seed, cfg_.sig);
       seg_.push_back(std::move(s));
     }
   out_seg_.resize(t.switches.size());
@@ -138,11 +138,13 @@ void lossradar_collector::collect(uint64_t batch) {
   ++batches_;
   const unsigned parity = unsigned(batch & 1);
   for (unsigned s = 0; s < seg_.size(); ++s) {
-    lossradar_digest& up = seg_[s].up.d[parity];
-    lossradar_digest& down = seg_[s].down.d[parity];
-    if (!(up == down)) {
-      exported e{batch, s, up};
-      e.diff.subtract(down);
+    // The control plane reads both meters' digests of the batch out, then zeroes them.
+    lossradar_meter_digest& up = seg_[s].up.d[parity];
+    lossradar_meter_digest& down = seg_[s].down.d[parity];
+    const lossradar_digest u = up.read(), d = down.read();
+    if (!(u == d)) {
+      exported e{batch, s, u};
+      e.diff.subtract(d);
       exports_.push_back(std::move(e));
     }
     up.clear();

@@ -50,7 +50,7 @@ class lossradar_collector : private lossradar_switch_hook, private timed_client 
 
  private:
   struct meter {
-    lossradar_digest d[2];            // by batch parity
+    std::vector<lossradar_meter_digest> d;   // by batch parity: the two live batches
   };
   struct segment {
     std::string name;                 // "leaf0:p2>spine1:p0"

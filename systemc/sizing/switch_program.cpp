@@ -192,26 +192,23 @@ void flowradar_program(program& p, const switch_program_inputs& in) {
 // LossRadar (thesis §5.6, the P4 implementation): at the end of ingress, the upstream meters'
 // register arrays, then the downstream meters'. Each meter kind holds 2 batches x ports digests
 // of n_cell cells (cell index i + (b * n_port + p) * n_cell); with the cells split into k parts,
-// one per hash, each part is its own array so a packet makes one access per array. A cell is
-// the xorSum (the signature in 64-bit dual words, the rest in one word) and a 32-bit count.
+// one per hash, each part is its own set of arrays so a packet makes one access per array. The
+// arrays are the model's (lossradar_meter_digest): a dual 32-bit cell (xorSum's word 0 and the
+// count), the signature's next three 32-bit words, and with the extended signature a 16-bit one.
 void lossradar(program& p, const switch_program_inputs& in) {
   const lossradar_config& c = in.lossradar;
-  const unsigned sig_bits = c.sig == lossradar_sig_kind::extended ? 136 : 120;
+  const unsigned lanes = c.sig == lossradar_sig_kind::extended ? 4 : 3;
   const uint64_t entries = 2ull * in.ports * (c.cells / c.hashes);
   const std::string k = "telemetry.lossradar_cells";
   std::string prev = "ecmp_member";   // the output port (the upstream meter's) is known
   for (const char* kind : {"up", "down"})
     for (unsigned h = 0; h < c.hashes; ++h) {
       const std::string base = fmt::format("lr_{}{}", kind, h);
-      std::vector<std::string> words;
-      for (unsigned b = 0; b < sig_bits; b += 64) {
-        const unsigned bits = std::min(64u, sig_bits - b);
-        words.push_back(fmt::format("{}_xor{}", base, b / 64));
-        p.registers.push_back(register_decl{"lossradar", words.back(), entries, bits > 32 ? 32 : word_width(bits), bits > 32,
+      p.registers.push_back(register_decl{"lossradar", base + "_cell", entries, 32, true, true, gress::ingress, {prev}, k});
+      for (unsigned l = 1; l <= lanes; ++l)
+        p.registers.push_back(register_decl{"lossradar", fmt::format("{}_xor{}", base, l), entries, l == 4 ? 16u : 32u, false,
                                             true, gress::ingress, {prev}, k});
-      }
-      p.registers.push_back(register_decl{"lossradar", base + "_count", entries, 32, false, true, gress::ingress, {prev}, k});
-      if (h + 1 == c.hashes) prev = base + "_count";   // the downstream meters after the upstream ones
+      if (h + 1 == c.hashes) prev = base + "_cell";   // the downstream meters after the upstream ones
     }
   // Batch ID and timestamp staged for the header, and each hash's cell index.
   p.phv.push_back(phv_decl{"lossradar", "lr_metadata", 8 + 16 + c.hashes * bits_for(entries)});

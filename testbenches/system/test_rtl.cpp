@@ -166,8 +166,8 @@ TEST(Rtl, BalanceSketchInTheLoopGivesTheCoresSummary) {
 }
 
 // Every register program of a run on the Verilated ALU: FlowRadar's cells (dual 16-bit cell
-// arrays, 32- and 8-bit lane arrays, 32-bit packet counters: all three widths) and BalanceSketch's
-// four registers in its stateful_alu form.
+// arrays, 32-bit lanes and packet counters), BalanceSketch's four registers in its stateful_alu
+// form (16-, 8-, 32- and 8-bit words: all three models) and LossRadar's meters (32 and 16 bits).
 TEST(Rtl, StatefulAluInTheLoopGivesTheCoresSummary) {
   const std::string flowradar = NETASIC_SOURCE_DIR "/scenarios/telemetry/flowradar.toml --set sim.duration=10000 "
                                 "--set telemetry.flowradar_epoch=2";
@@ -188,6 +188,12 @@ TEST(Rtl, StatefulAluInTheLoopGivesTheCoresSummary) {
                                   "--set topology.spines=4 --set topology.hosts_per_leaf=8 --set sim.duration=300 "
                                   "--set lb.sketch.form=stateful_alu",
                                   "stateful_alu");
+  // LossRadar: every meter's two digests (5,760 ALUs on the k = 4 fat tree); every drop listed.
+  nlohmann::json lr;
+  rtl_in_the_loop_changes_nothing(NETASIC_SOURCE_DIR "/scenarios/telemetry/lossradar.toml --set sim.duration=2000", "stateful_alu", &lr);
+  ASSERT_TRUE(lr.contains("lossradar"));
+  EXPECT_GT(lr["lossradar"]["dropped_packets"].get<uint64_t>(), 100u);
+  EXPECT_EQ(lr["lossradar"]["matched_packets"], lr["lossradar"]["dropped_packets"]);
 }
 
 TEST(Rtl, InTheLoopRefusesABlockTheScenarioDoesNotUse) {
@@ -202,16 +208,17 @@ TEST(Rtl, InTheLoopRefusesABlockTheScenarioDoesNotUse) {
   EXPECT_NE(size.output.find("burstbalancer_testbed.toml:46: key 'lb.sketch.buckets': is 128, but --rtl balance_sketch was "
                              "Verilated for 250"), std::string::npos) << size.output;
   // A register array bigger than the loop's Verilated ALU holds: named by its key, before the run.
-  const outcome alu = netasic_cli("run " NETASIC_SOURCE_DIR "/scenarios/telemetry/flowradar.toml --set telemetry.flowradar_cells=12291 "
+  const outcome alu = netasic_cli("run " NETASIC_SOURCE_DIR "/scenarios/telemetry/flowradar.toml --set telemetry.flowradar_cells=3075 "
                                   "--rtl stateful_alu --out " + ::testing::TempDir() + "netasic_rtl_alu_size");
   EXPECT_EQ(alu.code, 2);
-  EXPECT_NE(alu.output.find("key 'telemetry.flowradar_cells': is 12291, but --rtl stateful_alu cannot take it: 4097 cells per "
-                            "hash; the stateful ALU's RTL in the loop holds 4096 entries per array"), std::string::npos) << alu.output;
+  EXPECT_NE(alu.output.find("key 'telemetry.flowradar_cells': is 3075, but --rtl stateful_alu cannot take it: 1025 cells per "
+                            "hash; the stateful ALU's RTL in the loop holds 1024 entries per array"), std::string::npos) << alu.output;
   EXPECT_FALSE(std::filesystem::exists(::testing::TempDir() + "netasic_rtl_alu_size"));
   const outcome unused = netasic_cli("run " NETASIC_SOURCE_DIR "/scenarios/demo.toml --rtl stateful_alu --out " +
                                      ::testing::TempDir() + "netasic_rtl_alu_unused");
   EXPECT_EQ(unused.code, 2);
-  EXPECT_NE(unused.output.find("--rtl stateful_alu: the scenario does not use this block (it needs telemetry.flowradar = true"),
+  EXPECT_NE(unused.output.find("--rtl stateful_alu: the scenario does not use this block (it needs telemetry.flowradar or "
+                               "telemetry.lossradar = true"),
             std::string::npos) << unused.output;
 }
 
