@@ -24,6 +24,7 @@ struct drop_record {
   unsigned index = 0;
   int in_port = -1, out_port = -1;
   uint8_t dir = 0;
+  uint32_t last_meter = UINT32_MAX;  // LossRadar blackbox mode: the upstream meter the packet last passed
 };
 
 struct drop_log {
@@ -46,6 +47,7 @@ struct drop_log {
     r.in_port = in_port;
     r.out_port = out_port;
     r.dir = dir;
+    r.last_meter = p.lr_meter;
     records.push_back(std::move(r));
   }
 };

@@ -37,6 +37,9 @@ struct lossradar_config {
   uint64_t timeout_ps = 1'000'000'000;     // a downstream batch lives T + timeout
   lossradar_sig_kind sig = lossradar_sig_kind::extended;
   lossradar_analyzer_params analyzer;
+  // Blackbox (incremental) deployment, §5.4.2: by switch index, 1 = no meters in this switch
+  // (telemetry.lossradar_blackbox). Empty: every switch has its meters.
+  std::vector<char> blackbox;
 };
 
 // A packet's signature. a: source and destination IPv4; b: ports, protocol, IP_ID; ext: the

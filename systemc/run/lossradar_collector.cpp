@@ -56,11 +56,35 @@ lossradar_collector::lossradar_collector(fabric& fab) : fab_(fab), cfg_(fab.conf
       segment s;
       s.name = fmt::format("{}:p{}>{}:p{}", t.nodes[from].name, l.port_on(from), t.nodes[to].name, l.port_on(to));
       // Both ends of a segment hash alike; each segment its own seed (per-switch hash seeds).
-      const uint64_t seed = fab.config().seed * 0x2545F4914F6CDD1Dull + li * 2 + dir;
-      for (meter* m : {&s.up, &s.down})
-        for (int parity = 0; parity < 2; ++parity) m->d.emplace_back(cfg_.cells, cfg_.hashes, seed, cfg_.sig);
+      s.seed = fab.config().seed * 0x2545F4914F6CDD1Dull + li * 2 + dir;
+      s.up = new_meter(s.seed);
+      s.down = new_meter(s.seed);
       seg_.push_back(std::move(s));
     }
+  // Blackbox regions: connected switches without meters.
+  region_.assign(t.nodes.size(), -1);
+  if (!cfg_.blackbox.empty()) {
+    std::vector<int> sw_of(t.nodes.size(), -1);
+    for (unsigned sw = 0; sw < t.switches.size(); ++sw) sw_of[t.switches[sw]] = int(sw);
+    int regions = 0;
+    for (unsigned sw = 0; sw < t.switches.size(); ++sw) {
+      if (!cfg_.blackbox[sw] || region_[t.switches[sw]] >= 0) continue;
+      std::vector<unsigned> todo{t.switches[sw]};
+      region_[t.switches[sw]] = regions;
+      while (!todo.empty()) {
+        const unsigned n = todo.back();
+        todo.pop_back();
+        for (unsigned li : t.nodes[n].port_link) {
+          const unsigned m = t.links[li].a == n ? t.links[li].b : t.links[li].a;
+          if (sw_of[m] >= 0 && cfg_.blackbox[unsigned(sw_of[m])] && region_[m] < 0) {
+            region_[m] = regions;
+            todo.push_back(m);
+          }
+        }
+      }
+      ++regions;
+    }
+  }
   out_seg_.resize(t.switches.size());
   in_seg_.resize(t.switches.size());
   for (unsigned sw = 0; sw < t.switches.size(); ++sw) {
@@ -89,6 +113,12 @@ lossradar_collector::lossradar_collector(fabric& fab) : fab_(fab), cfg_(fab.conf
   fab.stats.log = &log_;
 }
 
+lossradar_collector::meter lossradar_collector::new_meter(uint64_t seed) const {
+  meter m;
+  for (int parity = 0; parity < 2; ++parity) m.d.emplace_back(cfg_.cells, cfg_.hashes, seed, cfg_.sig);
+  return m;
+}
+
 lossradar_collector::~lossradar_collector() {
   if (fab_.stats.log == &log_) fab_.stats.log = nullptr;
 }
@@ -96,6 +126,8 @@ lossradar_collector::~lossradar_collector() {
 void lossradar_collector::ingress_end(unsigned sw, unsigned in_port, unsigned out_port, packet& p, uint64_t now) {
   // The downstream meter files the packet under the batch the last upstream meter gave it; the
   // upstream meter then stages its own (§5.6: written to the header after the downstream update).
+  // A switch in the blackbox has no meters: the packet keeps what the last meter wrote.
+  if (!cfg_.blackbox.empty() && cfg_.blackbox[sw]) return;
   downstream(in_seg_[sw][in_port], p, now);
   upstream(out_seg_[sw][out_port], p, now);
 }
@@ -104,6 +136,7 @@ void lossradar_collector::upstream(unsigned seg, packet& p, uint64_t now) {
   const uint64_t batch = now / cfg_.batch_ps;
   p.lr_batch = uint8_t(batch);
   p.lr_stamp_us = uint16_t(now / ps_per_us & 0x3FFF);
+  p.lr_meter = seg;
   seg_[seg].up.d[batch & 1].insert(lossradar_signature(p, cfg_.sig));
   highest_batch_ = std::max(highest_batch_, batch);
   if (!pending_) {   // the collection of this batch, T + timeout after it ends
@@ -121,7 +154,19 @@ void lossradar_collector::downstream(unsigned seg, packet& p, uint64_t now) {
     ++late_;   // its batch was already read out: past T + timeout (raise telemetry.lossradar_timeout)
     return;
   }
-  seg_[seg].down.d[batch & 1].insert(lossradar_signature(p, cfg_.sig));
+  const lossradar_sig sig = lossradar_signature(p, cfg_.sig);
+  const unsigned um = p.lr_meter;
+  if (cfg_.blackbox.empty() || um == seg) {   // full deployment: the segment's own upstream meter
+    seg_[seg].down.d[batch & 1].insert(sig);
+    return;
+  }
+  if (um >= seg_.size()) return;   // never passed an upstream meter (not traffic the hosts meter)
+  auto it = seg_[seg].through.find(um);
+  if (it == seg_[seg].through.end()) {   // hashed as the upstream meter's digest, to subtract from it
+    it = seg_[seg].through.emplace(um, new_meter(seg_[um].seed)).first;
+    seg_[um].fed.push_back(seg);
+  }
+  it->second.d[batch & 1].insert(sig);
 }
 
 void lossradar_collector::wake(uint64_t) {
@@ -141,14 +186,21 @@ void lossradar_collector::collect(uint64_t batch) {
     // The control plane reads both meters' digests of the batch out, then zeroes them.
     lossradar_meter_digest& up = seg_[s].up.d[parity];
     lossradar_meter_digest& down = seg_[s].down.d[parity];
-    const lossradar_digest u = up.read(), d = down.read();
+    const lossradar_digest u = up.read();
+    lossradar_digest d = down.read();
+    up.clear();
+    down.clear();
+    // Blackbox mode: what left the switches without meters, by every downstream meter past them.
+    for (unsigned dm : seg_[s].fed) {
+      lossradar_meter_digest& part = seg_[dm].through.at(s).d[parity];
+      d.add(part.read());
+      part.clear();
+    }
     if (!(u == d)) {
       exported e{batch, s, u};
       e.diff.subtract(d);
       exports_.push_back(std::move(e));
     }
-    up.clear();
-    down.clear();
   }
   any_collected_ = true;
   collected_through_ = batch;
@@ -199,9 +251,26 @@ void lossradar_collector::decode() {
 }
 
 int lossradar_collector::truth_segment(const drop_record& r) const {
+  // Blackbox mode: a loss is listed at the upstream meter the packet last passed.
+  if (!cfg_.blackbox.empty()) return r.last_meter < seg_.size() ? int(r.last_meter) : -1;
   if (r.on_link) return int(r.index * 2 + r.dir);
   if (r.out_port >= 0) return int(out_seg_[r.index][unsigned(r.out_port)]);
   return int(in_seg_[r.index][unsigned(r.in_port)]);
+}
+
+bool lossradar_collector::covers(unsigned u, unsigned s) const {
+  if (u == s) return true;
+  if (cfg_.blackbox.empty()) return false;
+  const topology& t = fab_.config().topo;
+  auto ends = [&](unsigned seg, unsigned& from, unsigned& to) {
+    const topo_link& l = t.links[seg / 2];
+    from = seg % 2 ? l.b : l.a;
+    to = seg % 2 ? l.a : l.b;
+  };
+  unsigned u_from, u_to, s_from, s_to;
+  ends(u, u_from, u_to);
+  ends(s, s_from, s_to);
+  return region_[u_to] >= 0 && region_[u_to] == region_[s_from];
 }
 
 void lossradar_collector::score() {
@@ -245,7 +314,7 @@ nlohmann::json lossradar_collector::fault_scores() const {
     const unsigned seg = f.link * 2 + f.dir;
     score(fmt::format("link_drop {} {}", seg_[seg].name, f.rate),
           [&](const drop_record& r) { return r.reason == "link_fault" && r.on_link && r.index * 2 + r.dir == seg; },
-          [&](const lossradar_listing& l) { return l.segment == seg && l.loss.cls == loss_class::random; });
+          [&](const lossradar_listing& l) { return covers(l.segment, seg) && l.loss.cls == loss_class::random; });
   }
   for (const fault_config::black_hole& b : fc.faults.black_holes) {
     const std::vector<unsigned>& into = in_seg_[b.sw];
@@ -254,7 +323,7 @@ nlohmann::json lossradar_collector::fault_scores() const {
           [&](const drop_record& r) { return r.reason == "black_hole" && !r.on_link && r.index == b.sw && host_of_ip(r.dst) == b.host; },
           [&](const lossradar_listing& l) {
             return l.loss.cls == loss_class::black_hole && host_of_ip(l.loss.sig.dst()) == b.host &&
-                   std::find(into.begin(), into.end(), l.segment) != into.end();
+                   std::any_of(into.begin(), into.end(), [&](unsigned s) { return covers(l.segment, s); });
           });
   }
   return out;
@@ -271,6 +340,26 @@ nlohmann::json lossradar_collector::summary() const {
       {"dropped_packets", log_.records.size()}, {"listed_packets", listed_.size()}, {"matched_packets", matched},
       {"unmatched_packets", listed_.size() - matched}, {"undecoded_packets", undecoded_}, {"late_packets", late_},
       {"detected_pct", pct(matched, log_.records.size())}};
+  // The meters' memory per switch (§5.7's per-switch figures): 2 batches of every digest its
+  // ports' meters keep, the per-upstream-meter ones of blackbox mode as the run created them.
+  const topology& t = fab_.config().topo;
+  const uint64_t digest_bytes = uint64_t(cfg_.cells) * (sig_bits + 32) / 8;
+  uint64_t metered = 0, total = 0, most = 0, through = 0;
+  for (unsigned sw = 0; sw < t.switches.size(); ++sw) {
+    if (!cfg_.blackbox.empty() && cfg_.blackbox[sw]) continue;
+    uint64_t digests = 0;
+    for (unsigned port = 0; port < out_seg_[sw].size(); ++port)
+      digests += 2 + seg_[in_seg_[sw][port]].through.size();   // the port's two meters, and its blackbox parts
+    const uint64_t bytes = 2 * digests * digest_bytes;
+    ++metered;
+    total += bytes;
+    most = std::max(most, bytes);
+  }
+  for (const segment& g : seg_) through += g.through.size();
+  s["blackbox_switches"] = t.switches.size() - metered;
+  s["through_digests"] = through;
+  s["switch_meter_bytes_max"] = most;
+  s["switch_meter_bytes_mean"] = metered ? double(total) / double(metered) : 0.0;
   if (cfg_.sig == lossradar_sig_kind::extended) {
     for (loss_class c : {loss_class::congestion, loss_class::random, loss_class::black_hole}) {
       uint64_t truth = 0, classified = 0, correct = 0;
@@ -301,11 +390,15 @@ std::string lossradar_collector::losses_csv() const {
 }
 
 std::string lossradar_collector::drops_csv() const {
-  std::string out = "t_us,reason,segment,src_host,dst_host,sport,dport,proto,ip_id,listed\n";
+  const topology& t = fab_.config().topo;
+  std::string out = "t_us,reason,at,segment,src_host,dst_host,sport,dport,proto,ip_id,listed\n";
   for (size_t i = 0; i < log_.records.size(); ++i) {
     const drop_record& r = log_.records[i];
-    out += fmt::format("{:.6f},{},{},{},{},{},{},{},{},{}\n", double(r.t_ps) / double(ps_per_us), r.reason,
-                       csv_escape(seg_[unsigned(truth_segment(r))].name), host_of_ip(r.src), host_of_ip(r.dst), r.sport,
+    // at: where it was dropped; segment: where LossRadar should list it ("-": nowhere it can).
+    const std::string at = r.on_link ? seg_[r.index * 2 + r.dir].name : t.nodes[t.switches[r.index]].name;
+    const int seg = truth_segment(r);
+    out += fmt::format("{:.6f},{},{},{},{},{},{},{},{},{},{}\n", double(r.t_ps) / double(ps_per_us), r.reason, csv_escape(at),
+                       seg < 0 ? "-" : csv_escape(seg_[unsigned(seg)].name), host_of_ip(r.src), host_of_ip(r.dst), r.sport,
                        r.dport, r.proto, r.ip_id, int(listed_by_record_.empty() ? 0 : listed_by_record_[i] >= 0));
   }
   return out;

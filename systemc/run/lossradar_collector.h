@@ -14,6 +14,7 @@
 // lists the lost packets, runs the analyzer (Algorithms 10 and 11) per segment and scores both
 // against the drop log packet by packet.
 #pragma once
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -54,7 +55,13 @@ class lossradar_collector : private lossradar_switch_hook, private timed_client 
   };
   struct segment {
     std::string name;                 // "leaf0:p2>spine1:p0"
+    uint64_t seed = 0;                // its digests' hash functions (both ends alike)
     meter up, down;
+    // Blackbox mode: past a switch without meters, this segment's downstream meter keeps one
+    // digest per upstream meter its packets come from (`through`, by that meter's segment), and
+    // an upstream meter knows the downstream meters that keep one for it (`fed`).
+    std::map<unsigned, meter> through;
+    std::vector<unsigned> fed;
   };
   struct host_hook;
   struct exported {
@@ -71,6 +78,10 @@ class lossradar_collector : private lossradar_switch_hook, private timed_client 
   void decode();
   void score();
   int truth_segment(const drop_record& r) const;
+  // Whether upstream meter u's listings cover segment s: s itself, or (blackbox mode) a segment
+  // leaving the switches without meters that u's segment leads into.
+  bool covers(unsigned u, unsigned s) const;
+  meter new_meter(uint64_t seed) const;
   nlohmann::json fault_scores() const;
 
   fabric& fab_;
@@ -78,6 +89,7 @@ class lossradar_collector : private lossradar_switch_hook, private timed_client 
   drop_log log_;
   std::vector<segment> seg_;                          // link * 2 + direction (0: a to b)
   std::vector<std::vector<unsigned>> out_seg_, in_seg_;   // [switch][port]
+  std::vector<int> region_;                           // by node: its blackbox region (connected switches without meters), -1: none
   std::vector<std::unique_ptr<host_hook>> host_hooks_;
   bool pending_ = false;
   uint64_t pending_batch_ = 0, highest_batch_ = 0, collected_through_ = 0;

@@ -1,6 +1,11 @@
 #include "scenario/lossradar_keys.h"
 
+#include <algorithm>
+#include <stdexcept>
+
 #include <fmt/format.h>
+
+#include "common/wave_trace.h"   // wave_select: names and globs
 
 #include "scenario/checks.h"
 #include "scenario/key_binding.h"
@@ -34,6 +39,9 @@ void lossradar_keys(K& k) {
 void declare_lossradar_keys(param_registry& r) {
   declare_keys<fabric_config> k(r);
   lossradar_keys(k);
+  r.string_list("telemetry.lossradar_blackbox", "", {},
+                "LossRadar blackbox (incremental) deployment (§5.4.2): switches without meters, by name or glob (\"edge*\"); the "
+                "downstream meters past them keep one digest per upstream meter, whose ID the packet carries");
 }
 
 void read_lossradar(const config& c, fabric_config& f) {
@@ -54,6 +62,19 @@ void read_lossradar(const config& c, fabric_config& f) {
                                                         double(l.timeout_ps) * 1e-6, double(l.batch_ps) * 1e-6));
   if (l.batch_ps >= 16'384'000'000ull && l.sig == lossradar_sig_kind::extended)
     fail(c, "telemetry.lossradar_batch", "the extended signature's 14-bit us timestamp covers 16384 us; use a shorter batch");
+  const std::vector<std::string>& bb = c.list("telemetry.lossradar_blackbox");
+  if (bb.empty()) return;
+  std::vector<std::string> names;
+  for (unsigned node : f.topo.switches) names.push_back(f.topo.nodes[node].name);
+  std::vector<bool> chosen;
+  try {
+    chosen = wave_select(bb, names, "telemetry.lossradar_blackbox");
+  } catch (const std::invalid_argument& e) {
+    fail(c, "telemetry.lossradar_blackbox", e.what());
+  }
+  f.lossradar.blackbox.assign(chosen.begin(), chosen.end());
+  if (std::all_of(chosen.begin(), chosen.end(), [](bool b) { return b; }))
+    fail(c, "telemetry.lossradar_blackbox", "takes every switch: no meter would be left but the hosts'");
 }
 
 }  // namespace netasic

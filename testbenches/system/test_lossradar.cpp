@@ -121,6 +121,61 @@ TEST(LossRadar, ATooSmallTableFailsToDecodeButListsNoWrongPacket) {
   EXPECT_EQ(r.summary["lossradar"]["unmatched_packets"], 0);
 }
 
+// The drop log's rows (place, segment) dropped inside a switch named `prefix`*, and listed.
+std::vector<std::pair<std::string, std::string>> listed_inside(const fs::path& drops_csv, const std::string& prefix) {
+  std::vector<std::pair<std::string, std::string>> out;
+  std::stringstream in(slurp(drops_csv));
+  std::string line;
+  std::getline(in, line);
+  const std::vector<std::string> head = cells(line);
+  std::map<std::string, size_t> col;
+  for (size_t i = 0; i < head.size(); ++i) col[head[i]] = i;
+  while (std::getline(in, line)) {
+    const std::vector<std::string> c = cells(line);
+    if (c[col["listed"]] == "1" && c[col["at"]].rfind(prefix, 0) == 0)
+      out.push_back({c[col["at"]], c[col["segment"]]});
+  }
+  return out;
+}
+
+// Blackbox deployment (§5.4.2) on the shipped scenario: the edge switches keep no meters. The
+// losses inside them (the buffer drops at their egress queues, the black hole at edge1) are
+// listed at the upstream meters that lead into them, from the per-meter digests past them.
+// Control: in the full deployment the egress drops are listed at edge0's own output segment, so
+// the same check fails.
+TEST(LossRadar, BlackboxListsTheLossesInsideAtTheMetersLeadingIn) {
+  const std::string scenario = NETASIC_SOURCE_DIR "/scenarios/telemetry/lossradar.toml --set sim.duration=2000";
+  auto lossradar = [&](const std::string& name, const std::string& sets) {
+    const fs::path d = scratch("LossRadarBlackbox", name);
+    const outcome o = netasic_cli("run " + scenario + sets + " --quiet --out " + d.string());
+    EXPECT_EQ(o.code, 0) << o.output;
+    return std::make_pair(d, nlohmann::json::parse(slurp(d / "summary.json"))["lossradar"]);
+  };
+  const auto [bb_dir, bb] = lossradar("edges", " --set 'telemetry.lossradar_blackbox=[\"edge*\"]'");
+  const auto [full_dir, full] = lossradar("full", "");
+  EXPECT_EQ(bb["blackbox_switches"], 8);
+  EXPECT_GT(bb["through_digests"].get<int>(), 0);
+  EXPECT_EQ(full["blackbox_switches"], 0);
+  EXPECT_EQ(full["through_digests"], 0);
+  // Every loss listed and matched, nothing undecoded, in both.
+  for (const nlohmann::json* s : {&bb, &full}) {
+    EXPECT_GT((*s)["dropped_packets"].get<int>(), 100);
+    EXPECT_EQ((*s)["matched_packets"], (*s)["dropped_packets"]);
+    EXPECT_EQ((*s)["unmatched_packets"], 0);
+    EXPECT_EQ((*s)["failed_digests"], 0);
+  }
+  // Each loss inside an edge switch is listed at a segment that leads into that switch.
+  auto leads_in = [](const std::vector<std::pair<std::string, std::string>>& rows) {
+    return !rows.empty() && std::all_of(rows.begin(), rows.end(), [](const auto& r) {
+      return r.second.find(">" + r.first + ":") != std::string::npos;
+    });
+  };
+  EXPECT_TRUE(leads_in(listed_inside(bb_dir / "lossradar_drops.csv", "edge")));
+  EXPECT_FALSE(leads_in(listed_inside(full_dir / "lossradar_drops.csv", "edge")));
+  // The aggregation switches keep the per-meter digests: more meter memory than a full deployment's.
+  EXPECT_GT(bb["switch_meter_bytes_max"].get<uint64_t>(), full["switch_meter_bytes_max"].get<uint64_t>());
+}
+
 TEST(LossRadar, SameSeedSameListing) {
   const run_out a = run("det_a", fault);
   const run_out b = run("det_b", fault);
@@ -155,6 +210,13 @@ TEST(LossRadar, RefusesBadFaultsAndMetersBeforeTheRun) {
   expect_refused("bh_switch", "[faults]\nblack_hole = [\"spine7=host1\"]\n", "faults.black_hole", "no switch named 'spine7'");
   expect_refused("bh_host", "[faults]\nblack_hole = [\"spine0=host99\"]\n", "faults.black_hole", "no host named 'host99'");
   expect_refused("bh_not_switch", "[faults]\nblack_hole = [\"host2=host1\"]\n", "faults.black_hole", "no switch named 'host2'");
+}
+
+TEST(LossRadar, RefusesABlackboxThatNamesNoSwitchOrEverySwitch) {
+  // The scenario's [telemetry] table is last: these lines extend it.
+  expect_refused("bb_none", "lossradar_blackbox = [\"laef*\"]\n", "telemetry.lossradar_blackbox", "leaf");
+  expect_refused("bb_all", "lossradar_blackbox = [\"leaf*\", \"spine*\"]\n", "telemetry.lossradar_blackbox",
+                 "takes every switch");
 }
 
 TEST(LossRadar, RefusesBadDigestsBeforeTheRun) {
