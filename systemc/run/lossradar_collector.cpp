@@ -347,9 +347,15 @@ nlohmann::json lossradar_collector::summary() const {
   uint64_t metered = 0, total = 0, most = 0, through = 0;
   for (unsigned sw = 0; sw < t.switches.size(); ++sw) {
     if (!cfg_.blackbox.empty() && cfg_.blackbox[sw]) continue;
+    // Per port: its UM; its DM's own digest when the far end has a UM (a host, or a switch
+    // outside the blackbox), else the DM's digests per UM past the blackbox.
     uint64_t digests = 0;
-    for (unsigned port = 0; port < out_seg_[sw].size(); ++port)
-      digests += 2 + seg_[in_seg_[sw][port]].through.size();   // the port's two meters, and its blackbox parts
+    for (unsigned port = 0; port < out_seg_[sw].size(); ++port) {
+      const unsigned in = in_seg_[sw][port];
+      const topo_link& l = t.links[in / 2];
+      const unsigned far = in % 2 ? l.b : l.a;
+      digests += 1 + (region_[far] < 0 ? 1 : 0) + seg_[in].through.size();
+    }
     const uint64_t bytes = 2 * digests * digest_bytes;
     ++metered;
     total += bytes;
