@@ -2,6 +2,7 @@
 
 #include "blocks/rtl_loop.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -65,10 +66,18 @@ bool flowradar_table::filter_has(const flowradar_flow& f) const {
 }
 
 uint64_t flowradar_table::export_bytes() const {
+  uint64_t bytes = 0;
+  for (uint32_t f : export_frames()) bytes += f;
+  return bytes;
+}
+
+std::vector<uint32_t> flowradar_table::export_frames() const {
   const uint64_t info_bits = 8 * flowradar_flow_bytes + params.flow_count_bits + params.packet_count_bits;
-  const uint64_t payload = (uint64_t(params.filter_bits) + 7) / 8 + (uint64_t(params.cells) * info_bits + 7) / 8;
-  const uint64_t frames = (payload + frame_payload - 1) / frame_payload;
-  return payload + frames * frame_overhead;
+  uint64_t payload = (uint64_t(params.filter_bits) + 7) / 8 + (uint64_t(params.cells) * info_bits + 7) / 8;
+  std::vector<uint32_t> frames;
+  for (; payload > 0; payload -= std::min(payload, frame_payload))
+    frames.push_back(uint32_t(std::min(payload, frame_payload) + frame_overhead));
+  return frames;
 }
 
 unsigned flowradar_cell_bits(const flowradar_params& p) {

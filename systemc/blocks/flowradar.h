@@ -76,6 +76,8 @@ struct flowradar_table {
   // Bytes on the wire to export it: filter bits and cells packed, in UDP/IPv4 frames of at most
   // 1500 bytes (1472 payload bytes + 46 bytes of Ethernet, IPv4, UDP and FCS each).
   uint64_t export_bytes() const;
+  // The same export frame by frame: each frame's bytes on the wire, in order.
+  std::vector<uint32_t> export_frames() const;
 };
 
 // Bits of one cell as stored: the FlowXOR slices (rounded up to the ALU word widths), FlowCount,

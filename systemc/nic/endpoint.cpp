@@ -25,9 +25,14 @@ void nic_endpoint::take_mac_side(packet& p, uint64_t now, uint64_t response_ps, 
     stats.release(p);
     return;
   }
-  // A mirrored copy: a collector counts its copies and drops them.
-  ++mirror_received_;
-  mirror_bytes_ += p.frame_bytes();
+  // A switch's frame for a collector: a FlowRadar bank export, or a mirrored copy. Counted, dropped.
+  if (p.ip.protocol == 17 && p.udp.dst_port == flowradar_export_port) {
+    ++export_received_;
+    export_bytes_ += p.frame_bytes();
+  } else {
+    ++mirror_received_;
+    mirror_bytes_ += p.frame_bytes();
+  }
   stats.release(p);
 }
 

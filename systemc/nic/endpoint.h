@@ -49,6 +49,9 @@ class nic_endpoint : public sc_core::sc_module, public pkt_receiver {
   // Mirrored copies received (this host is a mirror collector).
   uint64_t mirror_received() const { return mirror_received_; }
   uint64_t mirror_bytes() const { return mirror_bytes_; }
+  // FlowRadar bank export frames received (this host is telemetry.flowradar_collector).
+  uint64_t export_received() const { return export_received_; }
+  uint64_t export_bytes() const { return export_bytes_; }
   virtual const nic_scheduler_stats& scheduler() const { return no_scheduler_; }
   virtual const flowcut_table* flowcut() const { return nullptr; }
 
@@ -87,6 +90,7 @@ class nic_endpoint : public sc_core::sc_module, public pkt_receiver {
   pfc_pause pause_;                  // priorities the switch has paused
   sundial_csr sundial_;              // Sundial register block, and the clock layer
   uint64_t mirror_received_ = 0, mirror_bytes_ = 0;
+  uint64_t export_received_ = 0, export_bytes_ = 0;
   uint64_t data_bytes_sent_ = 0;
 
  private:

@@ -123,6 +123,9 @@ struct pfc_frame {
 constexpr uint32_t host_ip(uint32_t host) { return 0x0A000000u | host; }
 constexpr uint32_t host_of_ip(uint32_t ip) { return ip & 0x00FFFFFFu; }
 
+// The UDP port of FlowRadar's bank exports (switch to collector host), "FR".
+constexpr uint16_t flowradar_export_port = 0x4652;
+
 // A clock-synchronisation message (Sundial's sync-message (thesis §3.4.1.1), or a PTP-like baseline's),
 // handled by the clock unit beside the MAC: it skips the packet pipelines at both ends. The
 // timestamp is taken at egress, as the frame's first bit goes onto the wire. `epoch` and

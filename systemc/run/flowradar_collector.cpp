@@ -169,11 +169,27 @@ void flowradar_finish(fabric& fab, run_result& r, const drop_log& drops) {
       {"solver_iterations", t.iterations},
       {"epoch_export_bytes", bank_bytes},
       {"export_gbps", double(bank_bytes) * 8 / double(cfg.epoch_ps) * 1e3},
+      {"export_frames_per_bank", sws.empty() ? 0 : sws[0]->flowradar()->export_frames().size()},
       {"memory_bits", one.memory_bits()},
       {"single_decode_wall_s", t.single_s},
       {"flow_decode_wall_s", t.flow_s},
       {"counter_decode_wall_s", t.counter_s},
   };
+  if (cfg.collector >= 0) {   // the banks as frames through the fabric
+    uint64_t frames = 0, bytes = 0, dropped = 0;
+    for (const auto& sw : sws) {
+      frames += sw->counters().flowradar_export_frames;
+      bytes += sw->counters().flowradar_export_bytes;
+      dropped += sw->counters().flowradar_export_dropped;
+    }
+    const auto& host = *fab.hosts()[size_t(cfg.collector)];
+    nlohmann::json& s = r.summary["flowradar"];
+    s["export_frames_sent"] = frames;
+    s["export_bytes_sent"] = bytes;
+    s["export_frames_dropped"] = dropped;
+    s["collector_frames_received"] = host.export_received();
+    s["collector_bytes_received"] = host.export_bytes();
+  }
   flowradar_loss_report(fab, decoded, drops, r);
 }
 

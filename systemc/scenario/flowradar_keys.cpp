@@ -25,6 +25,7 @@ void flowradar_keys(K& k) {
   k.integer("telemetry.flowradar_packet_count_bits", "bits", pr(&flowradar_params::packet_count_bits), 8, 32, "FlowRadar PacketCount width: 8, 16 or 32; must hold the packets a switch can take in one epoch");
   k.real("telemetry.flowradar_epoch", ms_as_ps, fr(&S::epoch_ps), 0.001, 1e6, "FlowRadar epoch (time slot): the banks swap and one is exported at every multiple of it");
   k.integer("telemetry.flowradar_seed", "", pr(&flowradar_params::seed), 0, std::numeric_limits<int64_t>::max(), "FlowRadar hash seed; each switch mixes its id into it, so neighbours hash differently");
+  k.integer("telemetry.flowradar_collector", "host", fr(&S::collector), -1, 16383, "FlowRadar: the host every switch sends its banks to each epoch, as UDP frames through the fabric at priority 0 (their load shows on the links); -1: exported out of band, no frames");
   k.boolean("telemetry.flowradar_routing", fr(&S::routing), "FlowRadar collector: FlowDecode checks only a flow's previous and next hop (routing information) instead of every neighbour");
 }
 
@@ -43,7 +44,7 @@ void read_flowradar(const config& c, fabric_config& f) {
     unused_by_mode(c, {"telemetry.flowradar_filter_bits", "telemetry.flowradar_filter_hashes", "telemetry.flowradar_cells",
                        "telemetry.flowradar_cell_hashes", "telemetry.flowradar_flow_count_bits",
                        "telemetry.flowradar_packet_count_bits", "telemetry.flowradar_epoch", "telemetry.flowradar_seed",
-                       "telemetry.flowradar_routing"},
+                       "telemetry.flowradar_routing", "telemetry.flowradar_collector"},
                    "when telemetry.flowradar is false");
     return;
   }
@@ -55,6 +56,11 @@ void read_flowradar(const config& c, fabric_config& f) {
     fail(c, "telemetry.flowradar_cells", fmt::format("{} cells for {} hashes: each hash needs its own slice of at least one cell", p.cells, p.cell_hashes));
   if (p.filter_bits < p.filter_hashes)
     fail(c, "telemetry.flowradar_filter_bits", fmt::format("{} bits for {} hashes: each hash needs its own slice", p.filter_bits, p.filter_hashes));
+  if (s.collector >= 0 && size_t(s.collector) >= f.topo.hosts.size())
+    fail(c, "telemetry.flowradar_collector", fmt::format("host {} does not exist; the topology has hosts 0 to {}", s.collector,
+                                                          f.topo.hosts.size() - 1));
+  if (s.collector >= 0 && (f.sw.tm.lossless & 1))
+    fail(c, "telemetry.flowradar_collector", "the exports go at priority 0, which is lossless (pfc.priorities): they would pause traffic");
   // One bank goes out on the CPU port every epoch: it must be gone before the next swap.
   flowradar_table empty;
   empty.params = p;

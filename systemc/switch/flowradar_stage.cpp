@@ -13,10 +13,15 @@ flowradar_params with_switch_seed(flowradar_params p, unsigned id) {
 }  // namespace
 
 flowradar_stage::flowradar_stage(const flowradar_stage_config& cfg, unsigned switch_id)
-    : params_(with_switch_seed(cfg.params, switch_id)), epoch_ps_(cfg.epoch_ps), banks_(params_) {}
+    : params_(with_switch_seed(cfg.params, switch_id)), epoch_ps_(cfg.epoch_ps), banks_(params_) {
+  flowradar_table bank;
+  bank.params = params_;
+  frames_ = bank.export_frames();
+}
 
-void flowradar_stage::on_packet(const packet& p, uint64_t now) {
+uint64_t flowradar_stage::on_packet(const packet& p, uint64_t now) {
   const uint64_t e = now / epoch_ps_;
+  const uint64_t ended = e - epoch_;
   if (e != epoch_) {
     end_epoch();
     epoch_ = e;
@@ -30,6 +35,7 @@ void flowradar_stage::on_packet(const packet& p, uint64_t now) {
   auto [it, first] = truth_.try_emplace(f);
   if (first) it->second.hop = p.hops;
   ++it->second.packets;
+  return ended;
 }
 
 void flowradar_stage::end_epoch() {

@@ -16,6 +16,7 @@ struct flowradar_stage_config {   // telemetry.flowradar*
   flowradar_params params;        // params.seed: the run's; each switch mixes in its id
   uint64_t epoch_ps = 10'000'000'000ull;   // 10 ms, the paper's time slot (§4.3)
   bool routing = true;            // the collector's FlowDecode knows each flow's path
+  int collector = -1;             // telemetry.flowradar_collector: the host the banks go to as frames; -1 none
 };
 
 // Not hardware: what the simulator knows of one flow at one switch in one epoch.
@@ -33,8 +34,11 @@ struct flowradar_epoch {
 class flowradar_stage {
  public:
   flowradar_stage(const flowradar_stage_config& cfg, unsigned switch_id);
-  // A data packet at ingress (first pass), at time now.
-  void on_packet(const packet& p, uint64_t now);
+  // A data packet at ingress (first pass), at time now. Returns the epochs that ended since the
+  // previous packet: each hands a bank to the control plane, which exports it (idle ones too).
+  uint64_t on_packet(const packet& p, uint64_t now);
+  // One bank's export, frame by frame (bytes on the wire).
+  const std::vector<uint32_t>& export_frames() const { return frames_; }
   // End of run: the live epoch is handed over too.
   void finish();
   const std::vector<flowradar_epoch>& exported() const { return out_; }
@@ -50,6 +54,7 @@ class flowradar_stage {
   bool dirty_ = false;            // the live bank has seen a packet
   std::map<flowradar_flow, flowradar_truth> truth_;
   std::vector<flowradar_epoch> out_;   // epochs with traffic; an idle one exports an empty bank
+  std::vector<uint32_t> frames_;
 };
 
 }  // namespace netasic

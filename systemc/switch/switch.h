@@ -138,6 +138,8 @@ struct switch_counters {
   uint64_t mirrored = 0;             // copies made
   uint64_t mirror_dropped = 0;       // copies the traffic manager did not admit (or no route)
   uint64_t mirror_to_cpu = 0, mirror_cpu_bytes = 0;   // copies delivered to the CPU port
+  uint64_t flowradar_export_frames = 0, flowradar_export_bytes = 0;   // FlowRadar banks sent to the collector
+  uint64_t flowradar_export_dropped = 0;                            // ... frames not admitted (or no route)
   uint64_t sketch_clears = 0, sketch_clears_lost = 0;  // BalanceSketch bucket clears recirculated / not admitted
   uint64_t flowcut_packets_held = 0;     // Flowcut: data packets held (draining flows, full table)
   uint64_t flowcut_held_peak_bytes = 0;  // ... and the most bytes held at once
@@ -257,6 +259,7 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   void emit(unsigned port, packet& p, uint64_t start);    // egress: INT, onto the wire
   void recirculate(unsigned pipe, packet& p, uint64_t egress_done);
   void mirror(const packet& p, uint64_t now);             // ingress mirror session
+  void flowradar_export(uint64_t banks, uint64_t now);     // FlowRadar: banks to the collector host
   void recirculate_clear(unsigned pipe, uint64_t now);     // BalanceSketch's bucket clear
   packet& internal_frame(uint32_t bytes);                  // a mirror copy or a clear, from the pool
   bool queue_internal(packet& c, unsigned port, uint64_t now);   // false: refused and released

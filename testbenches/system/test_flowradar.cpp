@@ -78,6 +78,41 @@ TEST(FlowRadar, SameSeedSameCsv) {
   EXPECT_EQ(slurp(d / "a" / "flowradar.csv"), slurp(d / "b" / "flowradar.csv"));
 }
 
+// Bytes sent on the link into `host` (links.csv).
+uint64_t bytes_into(const fs::path& run_dir, const std::string& host) {
+  std::stringstream in(slurp(run_dir / "links.csv"));
+  std::string line;
+  while (std::getline(in, line)) {
+    const std::vector<std::string> c = cells(line);
+    if (c.size() > 3 && c[1] == host) return std::stoull(c[3]);
+  }
+  ADD_FAILURE() << "no link into " << host;
+  return 0;
+}
+
+// The banks as frames to a collector host: every switch sends one bank per ended epoch, each
+// the bank's export frames (exact arithmetic from the table's size), the collector receives them
+// all, and they are on the collector's link. Control: the run without a collector sends none,
+// and its link into host15 carries that many bytes less.
+TEST(FlowRadar, ExportsTheBanksAsFramesToTheCollector) {
+  const fs::path a = scratch("FlowRadar", "export"), b = scratch("FlowRadar", "no_export");
+  const json f = run(a, " --set telemetry.flowradar_collector=15");
+  const json none = run(b, "");
+  const uint64_t per_bank = f["epoch_export_bytes"], frames_per_bank = f["export_frames_per_bank"];
+  EXPECT_EQ(frames_per_bank, 2u);   // 512 filter bytes + 64 cells x 19 bytes = 1,728 bytes over 1,472-byte payloads
+  const uint64_t frames = f["export_frames_sent"];
+  ASSERT_GT(frames, 0u);
+  EXPECT_EQ(frames % frames_per_bank, 0u);
+  EXPECT_EQ(f["export_bytes_sent"].get<uint64_t>(), frames / frames_per_bank * per_bank);
+  EXPECT_EQ(f["export_frames_dropped"], 0);
+  EXPECT_EQ(f["collector_frames_received"], f["export_frames_sent"]);
+  EXPECT_EQ(f["collector_bytes_received"], f["export_bytes_sent"]);
+  EXPECT_TRUE(all_decoded(f));
+  EXPECT_FALSE(none.contains("export_frames_sent"));
+  const double extra = double(bytes_into(a, "host15")) - double(bytes_into(b, "host15"));
+  EXPECT_NEAR(extra, f["export_bytes_sent"].get<double>(), 0.01 * f["export_bytes_sent"].get<double>());
+}
+
 TEST(FlowRadar, RefusesBadSizesBeforeTheRun) {
   const fs::path d = scratch("FlowRadar", "bad");
   auto refused = [&](const std::string& sets, const std::string& key) {
@@ -93,6 +128,8 @@ TEST(FlowRadar, RefusesBadSizesBeforeTheRun) {
   refused(" --set telemetry.flowradar_packet_count_bits=16", "telemetry.flowradar_packet_count_bits");
   // 100,000 cells: a 1.9 MB bank, 0.6 ms on the 25 Gb/s CPU port, longer than a 10 us epoch.
   refused(" --set telemetry.flowradar_cells=100000 --set telemetry.flowradar_epoch=0.01", "telemetry.flowradar_epoch");
+  refused(" --set telemetry.flowradar_collector=16", "telemetry.flowradar_collector");   // hosts 0 to 15
+  refused(" --set telemetry.flowradar_collector=3 --set 'pfc.priorities=[0]'", "telemetry.flowradar_collector");
 }
 
 }  // namespace
