@@ -261,15 +261,10 @@ int lossradar_collector::truth_segment(const drop_record& r) const {
 bool lossradar_collector::covers(unsigned u, unsigned s) const {
   if (u == s) return true;
   if (cfg_.blackbox.empty()) return false;
+  // Segment g runs from its link's end a to b when g is even, b to a when odd.
   const topology& t = fab_.config().topo;
-  auto ends = [&](unsigned seg, unsigned& from, unsigned& to) {
-    const topo_link& l = t.links[seg / 2];
-    from = seg % 2 ? l.b : l.a;
-    to = seg % 2 ? l.a : l.b;
-  };
-  unsigned u_from, u_to, s_from, s_to;
-  ends(u, u_from, u_to);
-  ends(s, s_from, s_to);
+  const topo_link &lu = t.links[u / 2], &ls = t.links[s / 2];
+  const unsigned u_to = u % 2 ? lu.a : lu.b, s_from = s % 2 ? ls.b : ls.a;
   return region_[u_to] >= 0 && region_[u_to] == region_[s_from];
 }
 
@@ -353,7 +348,7 @@ nlohmann::json lossradar_collector::summary() const {
     for (unsigned port = 0; port < out_seg_[sw].size(); ++port) {
       const unsigned in = in_seg_[sw][port];
       const topo_link& l = t.links[in / 2];
-      const unsigned far = in % 2 ? l.b : l.a;
+      const unsigned far = in % 2 ? l.b : l.a;   // the segment's sending end
       digests += 1 + (region_[far] < 0 ? 1 : 0) + seg_[in].through.size();
     }
     const uint64_t bytes = 2 * digests * digest_bytes;
