@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,22 @@ inline std::string slurp(const std::filesystem::path& p) {
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+// A run's CSV file as rows, each cell by its column's name.
+inline std::vector<std::map<std::string, std::string>> csv_rows(const std::filesystem::path& p) {
+  std::vector<std::map<std::string, std::string>> rows;
+  std::stringstream in(slurp(p));
+  std::string line;
+  std::getline(in, line);
+  const std::vector<std::string> head = cells(line);
+  while (std::getline(in, line)) {
+    const std::vector<std::string> c = cells(line);
+    std::map<std::string, std::string> row;
+    for (size_t i = 0; i < head.size() && i < c.size(); ++i) row[head[i]] = c[i];
+    rows.push_back(std::move(row));
+  }
+  return rows;
 }
 
 // An empty directory of its own under the test temp dir: "netasic_<suite>_<name>".

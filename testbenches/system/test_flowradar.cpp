@@ -80,12 +80,8 @@ TEST(FlowRadar, SameSeedSameCsv) {
 
 // Bytes sent on the link into `host` (links.csv).
 uint64_t bytes_into(const fs::path& run_dir, const std::string& host) {
-  std::stringstream in(slurp(run_dir / "links.csv"));
-  std::string line;
-  while (std::getline(in, line)) {
-    const std::vector<std::string> c = cells(line);
-    if (c.size() > 3 && c[1] == host) return std::stoull(c[3]);
-  }
+  for (auto& c : csv_rows(run_dir / "links.csv"))
+    if (c["to"] == host) return std::stoull(c["bytes"]);
   ADD_FAILURE() << "no link into " << host;
   return 0;
 }

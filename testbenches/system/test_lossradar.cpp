@@ -72,18 +72,10 @@ run_out run(const std::string& name, const std::string& extra, const std::string
 // keeping rows of `segment` (and, for the drop log, of `reason`).
 std::multiset<std::string> packets(const fs::path& csv, const std::string& segment, const std::string& reason = "") {
   std::multiset<std::string> out;
-  std::stringstream in(slurp(csv));
-  std::string line;
-  std::getline(in, line);
-  const std::vector<std::string> head = cells(line);
-  std::map<std::string, size_t> col;
-  for (size_t i = 0; i < head.size(); ++i) col[head[i]] = i;
-  while (std::getline(in, line)) {
-    const std::vector<std::string> c = cells(line);
-    if (c[col["segment"]] != segment) continue;
-    if (!reason.empty() && c[col["reason"]] != reason) continue;
-    out.insert(c[col["src_host"]] + "," + c[col["dst_host"]] + "," + c[col["sport"]] + "," + c[col["dport"]] + "," +
-               c[col["proto"]] + "," + c[col["ip_id"]]);
+  for (auto& c : csv_rows(csv)) {
+    if (c["segment"] != segment) continue;
+    if (!reason.empty() && c["reason"] != reason) continue;
+    out.insert(c["src_host"] + "," + c["dst_host"] + "," + c["sport"] + "," + c["dport"] + "," + c["proto"] + "," + c["ip_id"]);
   }
   return out;
 }
@@ -124,17 +116,8 @@ TEST(LossRadar, ATooSmallTableFailsToDecodeButListsNoWrongPacket) {
 // The drop log's rows (place, segment) dropped inside a switch named `prefix`*, and listed.
 std::vector<std::pair<std::string, std::string>> listed_inside(const fs::path& drops_csv, const std::string& prefix) {
   std::vector<std::pair<std::string, std::string>> out;
-  std::stringstream in(slurp(drops_csv));
-  std::string line;
-  std::getline(in, line);
-  const std::vector<std::string> head = cells(line);
-  std::map<std::string, size_t> col;
-  for (size_t i = 0; i < head.size(); ++i) col[head[i]] = i;
-  while (std::getline(in, line)) {
-    const std::vector<std::string> c = cells(line);
-    if (c[col["listed"]] == "1" && c[col["at"]].rfind(prefix, 0) == 0)
-      out.push_back({c[col["at"]], c[col["segment"]]});
-  }
+  for (auto& c : csv_rows(drops_csv))
+    if (c["listed"] == "1" && c["at"].rfind(prefix, 0) == 0) out.push_back({c["at"], c["segment"]});
   return out;
 }
 

@@ -75,26 +75,6 @@ TEST(Memory, FixedBytesPerSwitchHostAndLinkAddUpToThePeakMemoryOfALargerFabric) 
       << "the control (no switch bytes) also agrees: " << without_switches << " B against " << measured << " B";
 }
 
-namespace {
-
-// A CSV file of numbers, or text where a cell is not a number: rows of cells by column name.
-std::vector<std::map<std::string, std::string>> csv_rows(const fs::path& p) {
-  std::istringstream in(slurp(p));
-  std::string line;
-  std::getline(in, line);
-  const std::vector<std::string> head = cells(line);
-  std::vector<std::map<std::string, std::string>> rows;
-  while (std::getline(in, line)) {
-    const std::vector<std::string> c = cells(line);
-    std::map<std::string, std::string> r;
-    for (size_t i = 0; i < head.size() && i < c.size(); ++i) r[head[i]] = c[i];
-    rows.push_back(r);
-  }
-  return rows;
-}
-
-}  // namespace
-
 // memory.csv's model columns against the run's other outputs: at each sample the flows in
 // progress are those flows.csv says started and had not finished, the last sample's packets in
 // flight are the summary's, and the heap splits exactly into the working set and the rest.
