@@ -200,6 +200,11 @@ rtl_loop_block stateful_alu_rtl_loop() {
   b.refuses = [](const config& c) -> std::pair<std::string, std::string> {
     const int64_t n = stateful_alu_rtl::loop_entries;
     if (c.boolean("telemetry.flowradar")) {
+      const int64_t k = c.integer("telemetry.flowradar_filter_hashes");
+      const int64_t words = ((c.integer("telemetry.flowradar_filter_bits") + k - 1) / k + 31) / 32;   // the largest slice
+      if (words > n)
+        return {"telemetry.flowradar_filter_bits", std::to_string(words) + " 32-bit words of flow filter per hash; the stateful "
+                                                   "ALU's RTL in the loop holds " + std::to_string(n) + " entries per array"};
       const int64_t per_hash = (c.integer("telemetry.flowradar_cells") + c.integer("telemetry.flowradar_cell_hashes") - 1) /
                                c.integer("telemetry.flowradar_cell_hashes");
       if (per_hash > n)

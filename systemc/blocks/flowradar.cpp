@@ -92,7 +92,10 @@ unsigned flowradar_cell_bits(const flowradar_params& p) {
 
 flowradar_flowset::flowradar_flowset(const flowradar_params& p) : p_(p) {
   flowradar_check(p);
-  filter_.assign((uint64_t(p.filter_bits) + 63) / 64, 0);
+  for (unsigned i = 0; i < p.filter_hashes; ++i) {
+    const uint32_t words = (flowradar_slice_size(p.filter_bits, p.filter_hashes, i) + 31) / 32;
+    filter_.push_back(stateful_alu_unit({words, 32, false, 4}, stateful_alu_program::flowradar_filter()));
+  }
   for (unsigned byte = p.flow_count_bits / 8; byte < flowradar_flow_bytes;) {
     const unsigned b = flowradar_flow_bytes - byte < 4 ? flowradar_flow_bytes - byte : 4;
     lanes_.push_back({byte, b});
@@ -115,14 +118,13 @@ uint32_t flowradar_flowset::slice(const flowradar_flow& f, const lane& l) {
 }
 
 bool flowradar_flowset::update(const flowradar_flow& f) {
-  bool is_new = false;   // the filter's test-and-set, one bit per hash slice
-  for (unsigned i = 0; i < p_.filter_hashes; ++i) {
-    const uint32_t b = flowradar_filter_index(p_, f, i);
-    uint64_t& w = filter_[b / 64];
-    if (!((w >> (b % 64)) & 1)) is_new = true;
-    w |= uint64_t(1) << (b % 64);
-  }
   ++pass_;
+  bool is_new = false;   // the filter's test-and-set, one bit per hash slice: new if any was clear
+  for (unsigned i = 0; i < p_.filter_hashes; ++i) {
+    const uint32_t b = flowradar_filter_index(p_, f, i) - flowradar_slice_offset(p_.filter_bits, p_.filter_hashes, i);
+    const uint32_t mask = 1u << (b % 32);
+    if (!(filter_[i]->execute(pass_, b / 32, mask, 0).output & mask)) is_new = true;
+  }
   const lane head{0, p_.flow_count_bits / 8};
   for (unsigned i = 0; i < p_.cell_hashes; ++i) {
     const uint32_t idx = flowradar_cell_index(p_, f, i) - flowradar_slice_offset(p_.cells, p_.cell_hashes, i);
@@ -136,7 +138,19 @@ bool flowradar_flowset::update(const flowradar_flow& f) {
 flowradar_table flowradar_flowset::read() const {
   flowradar_table t;
   t.params = p_;
-  t.filter = filter_;
+  t.filter.assign((uint64_t(p_.filter_bits) + 63) / 64, 0);
+  for (unsigned i = 0; i < p_.filter_hashes; ++i) {
+    const uint32_t off = flowradar_slice_offset(p_.filter_bits, p_.filter_hashes, i);
+    const uint32_t size = flowradar_slice_size(p_.filter_bits, p_.filter_hashes, i);
+    for (uint32_t w = 0; w * 32 < size; ++w) {
+      const uint32_t v = filter_[i]->read(w).lo;
+      for (uint32_t j = 0; j < 32 && w * 32 + j < size; ++j)
+        if (v >> j & 1) {
+          const uint64_t bit = off + w * 32 + j;
+          t.filter[bit / 64] |= uint64_t(1) << (bit % 64);
+        }
+    }
+  }
   t.cells.resize(p_.cells);
   const unsigned head = p_.flow_count_bits / 8;
   for (unsigned i = 0; i < p_.cell_hashes; ++i) {
@@ -157,7 +171,7 @@ flowradar_table flowradar_flowset::read() const {
 }
 
 void flowradar_flowset::clear() {
-  filter_.assign(filter_.size(), 0);
+  for (auto& a : filter_) a->clear();
   for (auto& a : cell_) a->clear();
   for (auto& a : count_) a->clear();
   for (auto& v : lane_alu_)
@@ -165,7 +179,8 @@ void flowradar_flowset::clear() {
 }
 
 uint64_t flowradar_flowset::memory_bits() const {
-  uint64_t bits = p_.filter_bits;
+  uint64_t bits = 0;
+  for (const auto& a : filter_) bits += a->memory_bits();
   for (size_t i = 0; i < cell_.size(); ++i) {
     bits += cell_[i]->memory_bits() + count_[i]->memory_bits();
     for (const auto& a : lane_alu_[i]) bits += a->memory_bits();

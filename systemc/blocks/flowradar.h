@@ -1,7 +1,8 @@
 // FlowRadar's encoded flowset (core, no SystemC): Li's thesis ch. 4 (FlowRadar), Fig. 4.2, Alg. 6.
 //
 //   flow filter    Bloom filter, m_f bits, k_f hashes, partitioned: hash i owns its own slice of
-//                  m_f / k_f bits (one register array per hash, one access per packet each)
+//                  m_f / k_f bits (one register array per hash, one access per packet each: the
+//                  slice in 32-bit words, test-and-set by flowradar_filter())
 //   counting table m_c cells, k_c hashes, partitioned alike: hash i owns cells [off_i, off_i+s_i)
 //                  cell = FlowXOR (the 5-tuple, 104 bits), FlowCount, PacketCount
 //
@@ -101,7 +102,7 @@ class flowradar_flowset {
   static uint32_t slice(const flowradar_flow& f, const lane& l);
 
   flowradar_params p_;
-  std::vector<uint64_t> filter_;
+  std::vector<std::unique_ptr<stateful_alu_if>> filter_;   // one per filter hash: its slice in 32-bit words
   std::vector<lane> lanes_;                       // the slices past the cell array's lo
   // The ALUs' register arrays: the core, or their RTL under `--rtl stateful_alu`.
   std::vector<std::unique_ptr<stateful_alu_if>> cell_, count_;        // one per hash

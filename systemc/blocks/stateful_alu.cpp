@@ -70,6 +70,14 @@ stateful_alu_program stateful_alu_program::flowradar_packet_count() {
   return p;
 }
 
+// The flow filter's test-and-set: the bit is set, and the old word tells whether it was.
+stateful_alu_program stateful_alu_program::flowradar_filter() {
+  stateful_alu_program p;
+  p.update_lo_1 = {true, when_always, stateful_alu_op::or_, stateful_alu_operand::mem_lo, stateful_alu_operand::phv_a, false, 0};
+  p.output = stateful_alu_output::lo_old;
+  return p;
+}
+
 stateful_alu_program stateful_alu_program::lossradar_cell() {
   stateful_alu_program p;
   p.update_lo_1 = {true, when_always, stateful_alu_op::xor_, stateful_alu_operand::mem_lo, stateful_alu_operand::phv_a, false, 0};

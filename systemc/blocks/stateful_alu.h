@@ -79,6 +79,7 @@ struct stateful_alu_program {
   static stateful_alu_program flowradar_cell();
   static stateful_alu_program flowradar_xor();
   static stateful_alu_program flowradar_packet_count();
+  static stateful_alu_program flowradar_filter();   // test-and-set: lo |= phv_a (a one-hot mask), out lo_old
   static stateful_alu_program fingerprint_vote();
   static stateful_alu_program lossradar_cell();   // every packet: lo ^= phv_a, hi += 1
   static stateful_alu_program lossradar_xor();    // every packet: lo ^= phv_a

@@ -275,7 +275,8 @@ TEST(FlowRadar, MemoryAndExportBytes) {
   const flowradar_params p{1000, 4, 300, 3, 16, 32, 0};
   EXPECT_EQ(flowradar_cell_bits(p), 2u * 16 + 3 * 32 + 32);
   flowradar_flowset fs(p);
-  EXPECT_EQ(fs.memory_bits(), 1000u + 300u * flowradar_cell_bits(p));
+  // The filter's 4 slices of 250 bits each take 8 words of 32 bits: 1,024 bits of SRAM.
+  EXPECT_EQ(fs.memory_bits(), 4u * 8 * 32 + 300u * flowradar_cell_bits(p));
   EXPECT_EQ(fs.alus_per_hash(), 5u);
   // Payload: 125 filter bytes + 300 cells x (104 + 16 + 32) bits = 5700 bytes: 5825 bytes in 4 frames.
   EXPECT_EQ(fs.read().export_bytes(), 5825u + 4 * 46);
