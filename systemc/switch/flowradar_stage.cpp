@@ -19,13 +19,18 @@ flowradar_stage::flowradar_stage(const flowradar_stage_config& cfg, unsigned swi
   frames_ = bank.export_frames();
 }
 
-uint64_t flowradar_stage::on_packet(const packet& p, uint64_t now) {
+uint64_t flowradar_stage::advance(uint64_t now) {
   const uint64_t e = now / epoch_ps_;
   const uint64_t ended = e - epoch_;
-  if (e != epoch_) {
+  if (ended) {
     end_epoch();
     epoch_ = e;
   }
+  return ended;
+}
+
+uint64_t flowradar_stage::on_packet(const packet& p, uint64_t now) {
+  const uint64_t ended = advance(now);
   flowradar_flow f;
   uint8_t key[flow_key_bytes];
   flow_key(p, key);

@@ -34,9 +34,12 @@ struct flowradar_epoch {
 class flowradar_stage {
  public:
   flowradar_stage(const flowradar_stage_config& cfg, unsigned switch_id);
-  // A data packet at ingress (first pass), at time now. Returns the epochs that ended since the
-  // previous packet: each hands a bank to the control plane, which exports it (idle ones too).
+  // Ends the epochs that are over at now. Returns how many: each hands a bank to the control
+  // plane, which exports it (idle ones too).
+  uint64_t advance(uint64_t now);
+  // A data packet at ingress (first pass), at time now: advance(now), then the update.
   uint64_t on_packet(const packet& p, uint64_t now);
+  uint64_t epoch_ps() const { return epoch_ps_; }
   // One bank's export, frame by frame (bytes on the wire).
   const std::vector<uint32_t>& export_frames() const { return frames_; }
   // End of run: the live epoch is handed over too.

@@ -77,6 +77,8 @@ switch_model::switch_model(sc_core::sc_module_name name, unsigned id, const std:
   if (cfg.flowradar.on) flowradar_ = std::make_unique<flowradar_stage>(cfg.flowradar, id);
   refresh_.sw = this;
   refresh_.fn = &switch_model::pfc_refresh;
+  flowradar_epoch_.sw = this;
+  flowradar_epoch_.fn = &switch_model::flowradar_epoch_end;
   csr.register_b_transport(this, &switch_model::b_transport);
 }
 
@@ -466,6 +468,13 @@ bool switch_model::watchdog_drops(unsigned port, unsigned prio, uint64_t now) {
 void switch_model::end_of_elaboration() {
   // Resolve each port's link once; the per-packet path then makes one direct call.
   for (auto& s : tx) tx_if_.push_back(s->size() ? s->get_interface(0) : nullptr);
+  // A collector gets each bank when its epoch ends, not when the next packet comes.
+  if (flowradar_ && cfg_.flowradar.collector >= 0) arm(flowradar_epoch_, flowradar_->epoch_ps());
+}
+
+void switch_model::flowradar_epoch_end(unsigned, uint64_t now) {
+  if (const uint64_t banks = flowradar_->advance(now)) flowradar_export(banks, now);
+  arm(flowradar_epoch_, (now / flowradar_->epoch_ps() + 1) * flowradar_->epoch_ps());
 }
 
 void switch_model::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {

@@ -260,6 +260,7 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   void recirculate(unsigned pipe, packet& p, uint64_t egress_done);
   void mirror(const packet& p, uint64_t now);             // ingress mirror session
   void flowradar_export(uint64_t banks, uint64_t now);     // FlowRadar: banks to the collector host
+  void flowradar_epoch_end(unsigned, uint64_t now);         // ... at each epoch boundary
   void recirculate_clear(unsigned pipe, uint64_t now);     // BalanceSketch's bucket clear
   packet& internal_frame(uint32_t bytes);                  // a mirror copy or a clear, from the pool
   bool queue_internal(packet& c, unsigned port, uint64_t now);   // false: refused and released
@@ -297,6 +298,7 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   std::vector<port_state> port_;
   std::vector<pipe_state> pipe_;
   waker refresh_;
+  waker flowradar_epoch_;   // FlowRadar with a collector: the epoch boundaries
   drop_counters drops_;
   switch_counters counters_;
   wave_trace* wave_ = nullptr;   // --vcd, else null
