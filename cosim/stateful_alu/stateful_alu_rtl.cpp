@@ -7,6 +7,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "Vstateful_alu.h"
 #include "Vstateful_alu_loop16.h"
@@ -114,7 +115,6 @@ stateful_alu_rtl::stateful_alu_rtl(const stateful_alu_config& cfg, const statefu
     default: m_ = std::make_unique<model_of<Vstateful_alu>>(); break;
   }
   m_->load(prog, cfg.width_bits);
-  cycles_ += 2;   // the reset's
   // The sweep's length is the Verilated ENTRIES: it must be the loop_entries the checks use.
   if (const uint32_t sweep = settle(); sweep != loop_entries)
     throw std::logic_error("--rtl stateful_alu: the RTL's sweep took " + std::to_string(sweep) +
@@ -123,9 +123,14 @@ stateful_alu_rtl::stateful_alu_rtl(const stateful_alu_config& cfg, const statefu
 
 stateful_alu_rtl::~stateful_alu_rtl() = default;
 
-void stateful_alu_rtl::tick(const in& x) const {
-  m_->tick(x);
-  ++cycles_;
+void stateful_alu_rtl::tick(const in& x) const { m_->tick(x); }
+
+void stateful_alu_rtl::issue(const in& x) const {
+  tick(x);
+  for (uint32_t k = 1; k < rtl_latency; ++k) tick(in{});
+  if (!(x.valid ? m_->out_valid : m_->rvalid))
+    throw std::logic_error("--rtl stateful_alu: no result " + std::to_string(rtl_latency) + " cycles after issue");
+  if (calls_) ++*calls_;
 }
 
 uint32_t stateful_alu_rtl::settle() const {
@@ -146,11 +151,8 @@ stateful_alu_result stateful_alu_rtl::execute(uint64_t pass_id, uint32_t index, 
   x.index = index;
   x.a = phv_a & mask_;
   x.b = phv_b & mask_;
-  tick(x);
-  for (uint32_t k = 1; k < rtl_latency; ++k) tick(in{});
-  if (!m_->out_valid) throw std::logic_error("--rtl stateful_alu: no result " + std::to_string(rtl_latency) + " cycles after issue");
+  issue(x);
   count_ = m_->cnt;
-  if (calls_) ++*calls_;
   return {m_->value, m_->p_lo, m_->p_hi, rtl_latency};
 }
 
@@ -160,10 +162,7 @@ stateful_alu_entry stateful_alu_rtl::read(uint32_t index) const {
   x.cp_valid = true;
   x.cp_op = 0;
   x.cp_index = index;
-  tick(x);
-  for (uint32_t k = 1; k < rtl_latency; ++k) tick(in{});
-  if (!m_->rvalid) throw std::logic_error("--rtl stateful_alu: no read data " + std::to_string(rtl_latency) + " cycles after the read");
-  if (calls_) ++*calls_;
+  issue(x);
   return {m_->rlo, cfg_.dual ? m_->rhi : 0};
 }
 
@@ -198,26 +197,24 @@ rtl_loop_block stateful_alu_rtl_loop() {
                                  "\"balance_sketch\" with lb.sketch.form = \"stateful_alu\"";
   };
   b.refuses = [](const config& c) -> std::pair<std::string, std::string> {
+    // The largest array each sketch would put on one ALU, by the key that sizes it.
     const int64_t n = stateful_alu_rtl::loop_entries;
+    auto per_hash = [&](const char* key, const char* hashes) {
+      return (c.integer(key) + c.integer(hashes) - 1) / c.integer(hashes);
+    };
+    std::vector<std::pair<std::string, int64_t>> arrays;
     if (c.boolean("telemetry.flowradar")) {
-      const int64_t k = c.integer("telemetry.flowradar_filter_hashes");
-      const int64_t words = ((c.integer("telemetry.flowradar_filter_bits") + k - 1) / k + 31) / 32;   // the largest slice
-      if (words > n)
-        return {"telemetry.flowradar_filter_bits", std::to_string(words) + " 32-bit words of flow filter per hash; the stateful "
-                                                   "ALU's RTL in the loop holds " + std::to_string(n) + " entries per array"};
-      const int64_t per_hash = (c.integer("telemetry.flowradar_cells") + c.integer("telemetry.flowradar_cell_hashes") - 1) /
-                               c.integer("telemetry.flowradar_cell_hashes");
-      if (per_hash > n)
-        return {"telemetry.flowradar_cells", std::to_string(per_hash) + " cells per hash; the stateful ALU's RTL in the loop "
-                                             "holds " + std::to_string(n) + " entries per array"};
+      arrays.push_back({"telemetry.flowradar_filter_bits", (per_hash("telemetry.flowradar_filter_bits", "telemetry.flowradar_filter_hashes") + 31) / 32});
+      arrays.push_back({"telemetry.flowradar_cells", per_hash("telemetry.flowradar_cells", "telemetry.flowradar_cell_hashes")});
     }
-    if (c.boolean("telemetry.lossradar") && c.integer("telemetry.lossradar_cells") / c.integer("telemetry.lossradar_hashes") > n)
-      return {"telemetry.lossradar_cells", std::to_string(c.integer("telemetry.lossradar_cells") / c.integer("telemetry.lossradar_hashes")) +
-                                           " cells per hash; the stateful ALU's RTL in the loop holds " + std::to_string(n) +
-                                           " entries per array"};
-    if (c.string("lb.mode") == "balance_sketch" && c.string("lb.sketch.form") == "stateful_alu" &&
-        c.integer("lb.sketch.buckets") > n)
-      return {"lb.sketch.buckets", "the stateful ALU's RTL in the loop holds " + std::to_string(n) + " entries per array"};
+    if (c.boolean("telemetry.lossradar"))
+      arrays.push_back({"telemetry.lossradar_cells", per_hash("telemetry.lossradar_cells", "telemetry.lossradar_hashes")});
+    if (c.string("lb.mode") == "balance_sketch" && c.string("lb.sketch.form") == "stateful_alu")
+      arrays.push_back({"lb.sketch.buckets", c.integer("lb.sketch.buckets")});
+    for (const auto& [key, entries] : arrays)
+      if (entries > n)
+        return {key, "an array of " + std::to_string(entries) + " entries; the stateful ALU's RTL in the loop holds " +
+                         std::to_string(n)};
     return {};
   };
   b.use = [](rtl_loop& loop, uint64_t* calls) {

@@ -48,7 +48,6 @@ class stateful_alu_rtl : public stateful_alu_if {
   // From the RTL's counter outputs.
   const stateful_alu_counters& counters() const override { return count_; }
   const stateful_alu_config& config() const override { return cfg_; }
-  uint64_t rtl_cycles() const { return cycles_; }   // edges taken, the program load's included
 
  private:
   struct model;                      // the outputs, behind one of the widths' models
@@ -56,6 +55,8 @@ class stateful_alu_rtl : public stateful_alu_if {
   struct in;
   uint32_t settle() const;   // clocks idle cycles until ready (after a reset or a clear): how many
   void tick(const in& x) const;
+  // An execution or a read: clocked through the pipeline until its result, which must come.
+  void issue(const in& x) const;
 
   stateful_alu_config cfg_;
   uint32_t mask_;
@@ -63,7 +64,6 @@ class stateful_alu_rtl : public stateful_alu_if {
   uint64_t* calls_;
   stateful_alu_pass_guard pass_;
   mutable stateful_alu_counters count_;
-  mutable uint64_t cycles_ = 0;
 };
 
 // `netasic run --rtl stateful_alu`.

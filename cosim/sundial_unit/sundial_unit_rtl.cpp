@@ -25,6 +25,14 @@ using namespace cosim::sundial_drive;
 namespace {
 
 [[noreturn]] void refuse(const std::string& what) { throw std::invalid_argument("--rtl sundial_unit: " + what); }
+// A timeout in oscillator cycles, as its 32-bit register holds it.
+uint32_t register_cycles(uint64_t ps, uint64_t period_ps, const char* reg) {
+  const uint64_t c = (ps + period_ps - 1) / period_ps;
+  if (c > UINT32_MAX)
+    refuse(std::string("a timeout of ") + std::to_string(c) + " oscillator cycles does not fit the 32-bit " + reg + " register");
+  return uint32_t(c);
+}
+
 [[noreturn]] void race(const std::string& what) {
   throw std::logic_error("--rtl sundial_unit: " + what + "; the RTL's answer could differ from the core's, so the run stops");
 }
@@ -137,9 +145,7 @@ sundial_unit_rtl::sundial_unit_rtl(const sundial_unit_config& cfg, oscillator& c
     refuse("a device has " + std::to_string(cfg.ports) + " ports, but the RTL was Verilated for PORTS = " +
            std::to_string(rtl_ports()) + " (rebuild it with that parameter, or run the core)");
   const uint64_t period = clock.config().period_ps;
-  const uint64_t first = (cfg.first_timeout_ps + period - 1) / period;
-  if (first > UINT32_MAX)
-    refuse("the first timeout is " + std::to_string(first) + " oscillator cycles; the RTL's FIRST_TIMEOUT register holds 32 bits");
+  const uint32_t first = register_cycles(cfg.first_timeout_ps, period, "FIRST_TIMEOUT");
   p_ = std::make_unique<impl>();
   impl& s = *p_;
   s.clk = &clock;
@@ -148,7 +154,7 @@ sundial_unit_rtl::sundial_unit_rtl(const sundial_unit_config& cfg, oscillator& c
   s.n = clock.cycles(start_ps);   // reset leaves the RTL as if it had just taken this edge
   s.adjust0 = clock.adjustment();
   s.last_now = start_ps;
-  configure(*s.m, s.cycles_for(cfg.sync_interval_ps), uint32_t(first), uint32_t(cfg.max_drift_ppb));
+  configure(*s.m, s.cycles_for(cfg.sync_interval_ps), first, uint32_t(cfg.max_drift_ppb));
   s.m.reset();
   // The core's constructor as commands; becoming root first, so that its send period is exact.
   if (cfg.root) s.command(op_root, 0, 0, start_ps, true, "becoming root");
@@ -247,15 +253,11 @@ void sundial_unit_rtl::set_link_delay(uint32_t port, int64_t delay_ps) {
 
 void sundial_unit_rtl::set_first_timeout(uint64_t ps) {
   sundial_check_first_timeout(ps);
-  const uint64_t c = p_->cycles_for(ps);
-  if (c > UINT32_MAX) refuse("a first timeout of " + std::to_string(c) + " cycles does not fit the 32-bit FIRST_TIMEOUT register");
-  p_->command(op_first, 0, c, p_->last_now, true, "the first timeout");
+  p_->command(op_first, 0, register_cycles(ps, p_->period_ps, "FIRST_TIMEOUT"), p_->last_now, true, "the first timeout");
 }
 
 void sundial_unit_rtl::arm_second_timeout(uint64_t ps) {
-  const uint64_t c = p_->cycles_for(ps);
-  if (c > UINT32_MAX) refuse("a second timeout of " + std::to_string(c) + " cycles does not fit the 32-bit SECOND_TIMEOUT register");
-  p_->command(op_second, 0, c, p_->last_now, true, "the second timeout");
+  p_->command(op_second, 0, register_cycles(ps, p_->period_ps, "SECOND_TIMEOUT"), p_->last_now, true, "the second timeout");
 }
 
 void sundial_unit_rtl::become_root(uint64_t now_ps) {

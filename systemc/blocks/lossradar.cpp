@@ -146,6 +146,7 @@ lossradar_meter_digest::lossradar_meter_digest(unsigned cells, unsigned hashes, 
 
 void lossradar_meter_digest::insert(const lossradar_sig& s) {
   ++pass_;
+  touched_ = true;
   const std::array<uint32_t, 5> w = words(s);
   for (unsigned i = 0; i < alu_.size(); ++i) {
     const uint32_t idx = shape_.index(s, i) - i * part_;
@@ -155,6 +156,7 @@ void lossradar_meter_digest::insert(const lossradar_sig& s) {
 
 lossradar_digest lossradar_meter_digest::read() const {
   lossradar_digest d = shape_;
+  if (!touched_) return d;   // nothing inserted since the last clear: every cell is 0
   for (unsigned i = 0; i < alu_.size(); ++i)
     for (uint32_t idx = 0; idx < part_; ++idx) {
       std::array<uint32_t, 5> w{};
@@ -172,6 +174,8 @@ lossradar_digest lossradar_meter_digest::read() const {
 }
 
 void lossradar_meter_digest::clear() {
+  if (!touched_) return;
+  touched_ = false;
   for (auto& v : alu_)
     for (auto& a : v) a->clear();
 }

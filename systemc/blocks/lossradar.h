@@ -132,6 +132,7 @@ class lossradar_meter_digest {
   // [hash]: the cell array, then the lanes. The ALUs' core, or their RTL under --rtl stateful_alu.
   std::vector<std::vector<std::unique_ptr<stateful_alu_if>>> alu_;
   uint64_t pass_ = 0;
+  bool touched_ = false;              // a packet since the last clear (an idle digest is not read out)
 };
 
 // The meters a switch updates at the end of its ingress, before the shared buffer (§5.4.1):

@@ -19,18 +19,16 @@ flowradar_stage::flowradar_stage(const flowradar_stage_config& cfg, unsigned swi
   frames_ = bank.export_frames();
 }
 
-uint64_t flowradar_stage::advance(uint64_t now) {
+void flowradar_stage::advance(uint64_t now) {
   const uint64_t e = now / epoch_ps_;
-  const uint64_t ended = e - epoch_;
-  if (ended) {
+  if (e != epoch_) {
     end_epoch();
     epoch_ = e;
   }
-  return ended;
 }
 
-uint64_t flowradar_stage::on_packet(const packet& p, uint64_t now) {
-  const uint64_t ended = advance(now);
+void flowradar_stage::on_packet(const packet& p, uint64_t now) {
+  advance(now);
   flowradar_flow f;
   uint8_t key[flow_key_bytes];
   flow_key(p, key);
@@ -40,7 +38,6 @@ uint64_t flowradar_stage::on_packet(const packet& p, uint64_t now) {
   auto [it, first] = truth_.try_emplace(f);
   if (first) it->second.hop = p.hops;
   ++it->second.packets;
-  return ended;
 }
 
 void flowradar_stage::end_epoch() {

@@ -34,11 +34,10 @@ struct flowradar_epoch {
 class flowradar_stage {
  public:
   flowradar_stage(const flowradar_stage_config& cfg, unsigned switch_id);
-  // Ends the epochs that are over at now. Returns how many: each hands a bank to the control
-  // plane, which exports it (idle ones too).
-  uint64_t advance(uint64_t now);
+  // Ends the epoch that is over at now (its bank goes to the control plane).
+  void advance(uint64_t now);
   // A data packet at ingress (first pass), at time now: advance(now), then the update.
-  uint64_t on_packet(const packet& p, uint64_t now);
+  void on_packet(const packet& p, uint64_t now);
   uint64_t epoch_ps() const { return epoch_ps_; }
   // One bank's export, frame by frame (bytes on the wire).
   const std::vector<uint32_t>& export_frames() const { return frames_; }

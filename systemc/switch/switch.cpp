@@ -139,8 +139,7 @@ void switch_model::pkt_receive(unsigned port, packet& p, uint64_t now) {
   }
   p.in_port = uint16_t(port);
   p.passes = 0;
-  if (flowradar_ && p.kind == pkt_kind::data)
-    if (const uint64_t banks = flowradar_->on_packet(p, now); banks && cfg_.flowradar.collector >= 0) flowradar_export(banks, now);
+  if (flowradar_ && p.kind == pkt_kind::data) flowradar_->on_packet(p, now);
   parse(port_[port].pipe, p, now);
 }
 
@@ -273,28 +272,27 @@ void switch_model::mirror(const packet& p, uint64_t now) {
   if (!queue_internal(m, out, now)) ++counters_.mirror_dropped;
 }
 
-void switch_model::flowradar_export(uint64_t banks, uint64_t now) {
-  // The control plane sends each bank the epochs handed it as UDP frames to the collector,
-  // through the egress queues like any frame (lowest priority), so they load the links they take.
+void switch_model::flowradar_export(uint64_t now) {
+  // The control plane sends the bank the epoch handed it as UDP frames to the collector, through
+  // the egress queues like any frame (lowest priority), so they load the links they take.
   const uint32_t collector_ip = host_ip(unsigned(cfg_.flowradar.collector));
-  for (uint64_t b = 0; b < banks; ++b)
-    for (uint32_t bytes : flowradar_->export_frames()) {
-      packet& m = internal_frame(bytes);
-      m.prio = 0;
-      m.ip.src = 0;                      // a switch has no host address
-      m.ip.dst = collector_ip;
-      m.ip.protocol = 17;
-      m.udp.src_port = uint16_t(id_);   // ECMP entropy: each switch's frames hash alike
-      m.udp.dst_port = flowradar_export_port;
-      const int r = routes_.lookup(host_of_ip(m.ip.dst), flow_hash(m));
-      if (r < 0 || !queue_internal(m, unsigned(r), now)) {
-        if (r < 0) stats_.release(m);
-        ++counters_.flowradar_export_dropped;
-        continue;
-      }
-      ++counters_.flowradar_export_frames;
-      counters_.flowradar_export_bytes += bytes;
+  for (uint32_t bytes : flowradar_->export_frames()) {
+    packet& m = internal_frame(bytes);
+    m.prio = 0;
+    m.ip.src = 0;                      // a switch has no host address
+    m.ip.dst = collector_ip;
+    m.ip.protocol = 17;
+    m.udp.src_port = uint16_t(id_);   // ECMP entropy: each switch's frames hash alike
+    m.udp.dst_port = flowradar_export_port;
+    const int r = routes_.lookup(host_of_ip(m.ip.dst), flow_hash(m));
+    if (r < 0 || !queue_internal(m, unsigned(r), now)) {
+      if (r < 0) stats_.release(m);
+      ++counters_.flowradar_export_dropped;
+      continue;
     }
+    ++counters_.flowradar_export_frames;
+    counters_.flowradar_export_bytes += bytes;
+  }
 }
 
 void switch_model::kick(unsigned port, uint64_t now) {
@@ -473,7 +471,8 @@ void switch_model::end_of_elaboration() {
 }
 
 void switch_model::flowradar_epoch_end(unsigned, uint64_t now) {
-  if (const uint64_t banks = flowradar_->advance(now)) flowradar_export(banks, now);
+  flowradar_->advance(now);   // the epoch's bank to the control plane (a packet at this instant may have done it)
+  flowradar_export(now);
   arm(flowradar_epoch_, (now / flowradar_->epoch_ps() + 1) * flowradar_->epoch_ps());
 }
 

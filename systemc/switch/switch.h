@@ -259,7 +259,7 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   void emit(unsigned port, packet& p, uint64_t start);    // egress: INT, onto the wire
   void recirculate(unsigned pipe, packet& p, uint64_t egress_done);
   void mirror(const packet& p, uint64_t now);             // ingress mirror session
-  void flowradar_export(uint64_t banks, uint64_t now);     // FlowRadar: banks to the collector host
+  void flowradar_export(uint64_t now);                     // FlowRadar: a bank to the collector host
   void flowradar_epoch_end(unsigned, uint64_t now);         // ... at each epoch boundary
   void recirculate_clear(unsigned pipe, uint64_t now);     // BalanceSketch's bucket clear
   packet& internal_frame(uint32_t bytes);                  // a mirror copy or a clear, from the pool
