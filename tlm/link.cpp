@@ -10,7 +10,8 @@ link_direction::link_direction(sc_core::sc_module_name name, const link_timing& 
 uint64_t link_direction::pkt_transport(packet& p, uint64_t start_ps) {
   const uint32_t frame = p.frame_bytes();
   const uint64_t next_start = start_ps + timing_.occupancy_ps(frame);
-  if (meter && !p.at_mac()) meter->sent(p, start_ps);   // the NIC's upstream meter, before the wire
+  if (meter && !p.at_mac())   // the NIC's upstream meters, before the wire
+    for (link_meter* m = meter; m; m = m->next) m->sent(p, start_ps);
   if (!up_) {
     ++counters_.dropped_down;
     on_drop(p);
@@ -53,7 +54,7 @@ void link_direction::deliver_due(std::deque<in_flight>& fifo, uint64_t now) {
     fifo.pop_front();
     if (!p->at_mac()) {
       ++*hop_counter;
-      if (meter) meter->arrived(*p, now);
+      for (link_meter* m = meter; m; m = m->next) m->arrived(*p, now);
     }
     out_if_->pkt_transport(*p, now);
   }

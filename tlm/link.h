@@ -17,7 +17,6 @@
 #include <string>
 
 #include "common/wave_trace.h"
-#include "blocks/lossradar.h"
 #include "common/rng.h"
 #include "tlm/event_queue.h"
 #include "tlm/frame_tap.h"
@@ -70,6 +69,17 @@ struct link_fault {
   explicit link_fault(double r, uint64_t seed) : rate(r), draws(seed) {}
 };
 
+// A host NIC's telemetry on its link (LossRadar's meters, FlowRadar's flowset at hosts): sent()
+// as a frame goes onto the wire, arrived() as one is delivered to the NIC. Frames handled at the
+// MAC (PFC, clock sync) are not shown. Several chain through `next`.
+class link_meter {
+ public:
+  virtual ~link_meter() = default;
+  virtual void sent(packet& p, uint64_t now_ps) = 0;
+  virtual void arrived(packet& p, uint64_t now_ps) = 0;
+  link_meter* next = nullptr;
+};
+
 // One direction of a link: a FIFO of frames in flight, ordered by arrival.
 class link_direction : public sc_core::sc_module, private pkt_fw_transport_if, private timed_client {
  public:
@@ -94,7 +104,7 @@ class link_direction : public sc_core::sc_module, private pkt_fw_transport_if, p
   wave_trace* wave = nullptr;
   uint32_t wave_busy = wave_trace::off, wave_frames = wave_trace::off;
   link_fault* fault = nullptr;       // injected random drops (null: none)
-  lossradar_link_hook* meter = nullptr;   // a host NIC's LossRadar meters on this direction (null: none)
+  link_meter* meter = nullptr;       // a host NIC's counters on this direction (null: none), chained
 
  private:
   uint64_t pkt_transport(packet& p, uint64_t start_ps) override;

@@ -24,9 +24,10 @@ struct drop_counters {
   uint64_t link_fault = 0;    // lost on a link with an injected random drop rate (faults.link_drop)
   uint64_t black_hole = 0;    // dropped by a switch's injected destination black hole (faults.black_hole)
   uint64_t pfc_watchdog = 0;  // the PFC watchdog (drop action) emptied a queue paused too long
+  uint64_t ttl_expired = 0;   // IP TTL reached 0 in a switch (RFC 1812): a routing loop (faults.misroute)
   uint64_t total() const {
     return buffer_full + queue_limit + no_route + link_down + dynamic_threshold + headroom + pipe_overrun + flowcut_hold_full +
-           link_fault + black_hole + pfc_watchdog;
+           link_fault + black_hole + pfc_watchdog + ttl_expired;
   }
 };
 
@@ -38,7 +39,7 @@ inline const char* drop_reason_name(uint64_t drop_counters::*r) {
       {&drop_counters::dynamic_threshold, "dynamic_threshold"}, {&drop_counters::headroom, "headroom"},
       {&drop_counters::pipe_overrun, "pipe_overrun"}, {&drop_counters::flowcut_hold_full, "flowcut_hold_full"},
       {&drop_counters::link_fault, "link_fault"}, {&drop_counters::black_hole, "black_hole"},
-      {&drop_counters::pfc_watchdog, "pfc_watchdog"}};
+      {&drop_counters::pfc_watchdog, "pfc_watchdog"}, {&drop_counters::ttl_expired, "ttl_expired"}};
   for (const auto& [m, n] : names)
     if (m == r) return n;
   return "unknown";

@@ -26,13 +26,13 @@ struct flow_view {
   }
 };
 
-// The flowlet's switches walked from the source's edge switch; empty when they do not form one
+// The flowlet's switches walked from its first hop; empty when they do not form one
 // path from it (the flow was seen off its path, or a switch of the path decoded nothing).
 std::vector<unsigned> walk(const flow_view& v, const std::set<unsigned>& at) {
   std::vector<unsigned> path;
-  if (!at.count(v.f.src_edge)) return path;
+  if (!at.count(v.f.first_hop)) return path;
   std::set<unsigned> left = at;
-  for (unsigned cur = v.f.src_edge;;) {
+  for (unsigned cur = v.f.first_hop;;) {
     path.push_back(cur);
     left.erase(cur);
     std::vector<unsigned> next;
@@ -64,6 +64,14 @@ void flowlet_segments(const flow_view& v, uint64_t a, uint64_t b, std::vector<se
   for (const auto& [key, n] : v.f.decoded)
     if (key.first >= a && key.first <= b) at.insert(key.second);
   const seg whole{v.id, a, b, -1, -1, status::undecoded, 0, 0, 0};
+  uint64_t entered = 0, here = 0;
+  if (sum_at(v, v.f.first_hop, a, b, entered))
+    for (unsigned s : at)
+      if (sum_at(v, s, a, b, here) && here > entered) {
+        seg l = whole;
+        l.status = status::looped;
+        return out.push_back(l);
+      }
   const std::vector<unsigned> path = walk(v, at);
   if (path.empty()) return out.push_back(whole);
   for (size_t i = 0; i + 1 < path.size(); ++i) {
@@ -78,7 +86,7 @@ void flowlet_segments(const flow_view& v, uint64_t a, uint64_t b, std::vector<se
     out.push_back(s);
   }
   const unsigned last = path.back();
-  if (last == v.f.dst_edge) return;   // on to the host: no counter past it
+  if (last == v.f.last_hop) return;   // no counter past it
   // Stopped (§4.6.1): proven only if no other neighbour may hold the flow undecoded.
   seg s = whole;
   s.up = int(last);
@@ -125,7 +133,7 @@ void stops_of(const flow_view& v, std::vector<flowradar_stop>& out) {
     for (const auto& [key, n] : v.f.decoded)
       if (key.first == e || key.first == e + 1) at.insert(key.second);
     const std::vector<unsigned> path = walk(v, at);
-    if (path.empty() || path.back() == v.f.dst_edge || !v.decoded(e, path.back())) continue;
+    if (path.empty() || path.back() == v.f.last_hop || !v.decoded(e, path.back())) continue;
     bool sure = true;
     std::set<unsigned> check(v.seen_at);
     for (unsigned n : v.net.neighbours[path.back()]) check.insert(n);
@@ -135,7 +143,37 @@ void stops_of(const flow_view& v, std::vector<flowradar_stop>& out) {
   }
 }
 
+// The slots in which a flow was counted more often somewhere than it entered.
+void loops_of(const flow_view& v, std::vector<flowradar_loop>& out) {
+  std::set<uint64_t> epochs;
+  for (const auto& [key, n] : v.f.decoded) epochs.insert(key.first);
+  for (uint64_t e : epochs) {
+    const auto here = v.f.decoded.find({e, v.f.first_hop});
+    if (here == v.f.decoded.end() || here->second == flowradar_loss_flow::no_count) continue;
+    uint64_t entered = here->second;
+    if (e > 0) {
+      const auto before = v.f.decoded.find({e - 1, v.f.first_hop});
+      if (before != v.f.decoded.end()) {
+        if (before->second == flowradar_loss_flow::no_count) continue;
+        entered += before->second;
+      } else if (v.unknown(e - 1, v.f.first_hop)) {
+        continue;
+      }
+    }
+    flowradar_loop l{v.id, e, entered, {}};
+    for (auto it = v.f.decoded.lower_bound({e, 0}); it != v.f.decoded.end() && it->first.first == e; ++it)
+      if (it->second != flowradar_loss_flow::no_count && it->second > entered) l.over.emplace_back(it->first.second, it->second);
+    if (!l.over.empty()) out.push_back(std::move(l));
+  }
+}
+
 }  // namespace
+
+std::vector<flowradar_loop> flowradar_loops(const std::vector<flowradar_loss_flow>& flows, const flowradar_loss_net& net) {
+  std::vector<flowradar_loop> out;
+  for (unsigned i = 0; i < flows.size(); ++i) loops_of(flow_view{flows[i], i, net, {}}, out);
+  return out;
+}
 
 std::vector<flowradar_stop> flowradar_stops(const std::vector<flowradar_loss_flow>& flows, const flowradar_loss_net& net) {
   std::vector<flowradar_stop> out;
@@ -153,6 +191,7 @@ const char* flowradar_loss_status_name(flowradar_loss_status s) {
     case status::lost: return "lost";
     case status::undecoded: return "undecoded";
     case status::open: return "open";
+    case status::looped: return "looped";
   }
   return "?";
 }

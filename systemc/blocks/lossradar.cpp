@@ -20,15 +20,15 @@ uint64_t mix(uint64_t x) {
 
 }  // namespace
 
-lossradar_sig lossradar_signature(const packet& p, lossradar_sig_kind kind) {
+lossradar_sig lossradar_signature(const packet& p, lossradar_sig_kind kind, unsigned decrements_ahead) {
   lossradar_sig s;
   s.a = uint64_t(p.ip.src) << 32 | p.ip.dst;
   s.b = uint64_t(p.l4_src_port()) << 48 | uint64_t(p.l4_dst_port()) << 32 | uint64_t(p.ip.protocol) << 16 |
         p.ip.identification;
   if (kind == lossradar_sig_kind::extended) {
     const bool syn = p.is_tcp() && (p.tcp.flags & tcp_header::flag_syn);
-    // The model's switches do not decrement TTL, so the downstream meter's TTL + h is the TTL itself.
-    s.ext = uint16_t((syn ? 1u : 0u) << 15 | (p.ip.ttl ? 1u : 0u) << 14 | (p.lr_stamp_us & 0x3FFFu));
+    const bool ttl_nonzero = p.ip.ttl > decrements_ahead;
+    s.ext = uint16_t((syn ? 1u : 0u) << 15 | (ttl_nonzero ? 1u : 0u) << 14 | (p.lr_stamp_us & 0x3FFFu));
   }
   return s;
 }

@@ -66,7 +66,11 @@ struct lossradar_sig {
 
 // The signature of `p` as a meter inserts it. `stamp_us`: the upstream meter's timestamp
 // carried in the packet (extended only, 14 bits: 2^14 us > one 10 ms batch).
-lossradar_sig lossradar_signature(const packet& p, lossradar_sig_kind kind);
+// The extended TTL bit: both meters of a segment insert the TTL as it is after the downstream
+// switch's decrement, so they agree (the thesis's downstream meter adds h instead, §5.6).
+// `decrements_ahead`: 1 at an upstream meter whose link leads to a switch, else 0. A packet that
+// switch drops for TTL (drops.ttl_expired: a loop) is lost with the bit 0.
+lossradar_sig lossradar_signature(const packet& p, lossradar_sig_kind kind, unsigned decrements_ahead);
 
 struct lossradar_cell {
   lossradar_sig xor_sum;
@@ -142,15 +146,6 @@ class lossradar_switch_hook {
  public:
   virtual ~lossradar_switch_hook() = default;
   virtual void ingress_end(unsigned sw, unsigned in_port, unsigned out_port, packet& p, uint64_t now_ps) = 0;
-};
-
-// A host NIC's meters on its link: the upstream meter as a frame goes onto the wire, the
-// downstream meter as one is delivered to the NIC.
-class lossradar_link_hook {
- public:
-  virtual ~lossradar_link_hook() = default;
-  virtual void sent(packet& p, uint64_t now_ps) = 0;
-  virtual void arrived(packet& p, uint64_t now_ps) = 0;
 };
 
 }  // namespace netasic

@@ -42,6 +42,8 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
         sc.black_hole_from_ps.resize(t.hosts.size(), UINT64_MAX);
         sc.black_hole_from_ps[b.host] = b.from_ps;
       }
+    for (const fault_config::misroute& m : cfg_.faults.misroutes)
+      if (m.sw == s) sc.misroutes.push_back({m.host, m.port, m.from_ps, m.to_ps});
     std::vector<uint64_t> rates;
     for (unsigned li : n.port_link) {
       const topo_link& l = t.links[li];
@@ -145,6 +147,19 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
     }
     pl.set_up(!l.failed);
   }
+
+  if (cfg_.sw.flowradar.on && cfg_.sw.flowradar.hosts)   // each its own hashes: ids after the switches'
+    for (unsigned h = 0; h < t.hosts.size(); ++h) {
+      host_flowradar_.push_back(std::make_unique<flowradar_stage>(cfg_.sw.flowradar, unsigned(t.switches.size()) + h));
+      const unsigned node = t.hosts[h], li = t.nodes[node].port_link[0];
+      packet_link& pl = *links_[li];
+      for (bool from_host : {true, false}) {
+        link_direction& d = (t.links[li].a == node) == from_host ? pl.a_to_b : pl.b_to_a;
+        host_flowradar_meters_.push_back(std::make_unique<flowradar_host_meter>(*host_flowradar_.back(), from_host));
+        host_flowradar_meters_.back()->next = d.meter;
+        d.meter = host_flowradar_meters_.back().get();
+      }
+    }
 
   if (!cfg_.faults.link_flaps.empty()) {
     for (const fault_config::link_flap& f : cfg_.faults.link_flaps) {

@@ -47,6 +47,13 @@ struct fault_config {
   std::vector<link_drop> link_drops;
   std::vector<black_hole> black_holes;
   std::vector<link_flap> link_flaps;
+  // faults.misroute: switch index sends every packet to host index out of its port `port` over
+  // [from_ps, to_ps), whatever its routes say.
+  struct misroute {
+    unsigned sw = 0, host = 0, port = 0;
+    uint64_t from_ps = 0, to_ps = UINT64_MAX;
+  };
+  std::vector<misroute> misroutes;
 };
 
 struct fabric_config {
@@ -92,6 +99,8 @@ class fabric : public sc_core::sc_module {
   const std::vector<std::unique_ptr<switch_model>>& switches() const { return switches_; }
   const std::vector<std::unique_ptr<packet_link>>& links() const { return links_; }
   const std::vector<std::unique_ptr<nic_endpoint>>& hosts() const { return hosts_; }
+  // telemetry.flowradar_hosts: host h's flowset (null: hosts keep none).
+  flowradar_stage* host_flowradar(unsigned h) const { return h < host_flowradar_.size() ? host_flowradar_[h].get() : nullptr; }
   const route_controller& controller() const { return *ctrl_; }
   const sundial_controller* sundial() const { return sundial_.get(); }
   clock_driver* clock() { return clock_.get(); }
@@ -137,6 +146,8 @@ class fabric : public sc_core::sc_module {
   std::unique_ptr<deter_queue_log> deter_log_;
   std::unique_ptr<pfc_deadlock_monitor> deadlock_;
   std::vector<std::unique_ptr<link_fault>> link_faults_;
+  std::vector<std::unique_ptr<flowradar_stage>> host_flowradar_;
+  std::vector<std::unique_ptr<flowradar_host_meter>> host_flowradar_meters_;
   std::vector<uint64_t> flap_next_ps_;   // per faults.link_flap entry: its next step (down or up)
   std::vector<bool> flap_down_;          // per entry: its link is down now by its doing
   sc_core::sc_event flap_step_;

@@ -56,7 +56,7 @@ packet* host_nic::make_data(flow_ctx& f) {
   p->ip.ecn = 1;   // ECT(1): RoCEv2 traffic is ECN-capable
   p->ip.dscp = uint8_t(cfg_.data_priority << 3);
   p->prio = cfg_.data_priority;
-  p->ip.ttl = 64;
+  p->ip.ttl = ipv4_header::initial_ttl;
   p->ip.identification = f.ip_id++;   // consecutive per connection, retransmissions too (DETER reads drops from gaps)
   p->ip.protocol = 17;
   p->ip.src = host_ip(f.src);
@@ -205,7 +205,7 @@ void host_nic::replay_send(uint64_t now) {
     p->eth.dst_mac = 0x020000000000ull | t.dst;
     p->ip.version = 4;
     p->ip.ihl = 5;
-    p->ip.ttl = 64;
+    p->ip.ttl = ipv4_header::initial_ttl;
     p->ip.src = host_ip(t.src);
     p->ip.dst = host_ip(t.dst);
     p->ip.identification = t.ip_id;
@@ -288,6 +288,7 @@ void host_nic::pkt_receive(unsigned, packet& p, uint64_t now) {
     p.payload_bytes = 0;
     p.ce_echo = ce;
     std::swap(p.ip.src, p.ip.dst);
+    p.ip.ttl = ipv4_header::initial_ttl;
     const uint64_t mac = p.eth.src_mac;
     p.eth.src_mac = p.eth.dst_mac;
     p.eth.dst_mac = mac;
@@ -362,6 +363,7 @@ void host_nic::send_cnp(flow_ctx& f, const packet& data, uint64_t now) {
   c.eth.dst_mac = data.eth.src_mac;
   c.ip = data.ip;
   std::swap(c.ip.src, c.ip.dst);
+  c.ip.ttl = ipv4_header::initial_ttl;   // a new packet, not the data's decremented TTL
   c.ip.identification = f.ack_ip_id++;   // the ACKs' connection (same 5-tuple)
   c.ip.ecn = 0;
   c.ip.dscp = uint8_t(cfg_.ack_priority << 3);

@@ -41,6 +41,8 @@ const std::vector<std::pair<std::string, std::string>>& declared_units() {
       {"drops.*", "packets"},
       {"drops_by_priority.*", "packets"},
       {"link_flap.outages", "outages"},
+      {"misroute.misrouted_packets", "packets"},
+      {"misroute.loop_returns", "packets back at the misrouting switch"},
       {"link_flap.frames_sent_while_down", "frames"},
       {"link_flap.frames_lost_in_flight", "frames"},
       {"memory.*", "bytes"},
@@ -127,6 +129,8 @@ const std::vector<std::pair<std::string, std::string>>& declared_units() {
       {"flowradar.solver_iterations", "iterations"},
       {"flowradar.loss_map_flowlets", "flowlets"},
       {"flowradar.loss_map_open_flowlets", "flowlets"},
+      {"flowradar.loss_map_looped_flowlets", "flowlets"},
+      {"flowradar.loss_map_loop_drops", "packets"},
       {"flowradar.loss_map_lost_segments", "segments"},
       {"flowradar.loss_map_undecoded", "segments"},
       {"flowradar.loss_map_true_segments", "segments"},
@@ -137,6 +141,9 @@ const std::vector<std::pair<std::string, std::string>>& declared_units() {
       {"flowradar.black_hole_found_pairs", "(flow, switch) pairs"},
       {"flowradar.black_hole_true_pairs", "(flow, switch) pairs"},
       {"flowradar.black_hole_matched_pairs", "(flow, switch) pairs"},
+      {"flowradar.loop_found_flows", "flows"},
+      {"flowradar.loop_true_flows", "flows"},
+      {"flowradar.loop_matched_flows", "flows"},
   };
   return t;
 }

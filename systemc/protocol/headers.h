@@ -30,6 +30,7 @@ struct ipv4_header {                // RFC 791, no options
   uint32_t dst;
   static constexpr uint32_t bytes = 20;
   static constexpr uint8_t proto_tcp = 6, proto_udp = 17;
+  static constexpr uint8_t initial_ttl = 64;   // what a host sends (the Linux default)
 };
 
 struct udp_header {                 // RFC 768

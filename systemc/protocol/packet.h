@@ -38,6 +38,7 @@ struct packet {
   uint8_t lr_batch = 0;             // LossRadar: batch ID written by the last upstream meter
   uint16_t lr_stamp_us = 0;         // LossRadar: that meter's 14-bit us timestamp (extended signature)
   uint32_t lr_meter = UINT32_MAX;   // LossRadar blackbox mode: the last upstream meter's ID (its segment)
+  uint16_t misrouted_by = 0;        // faults.misroute: 1 + the last switch whose faulty entry sent it; back there = a loop
   packet* next = nullptr;           // intrusive list link (pool free list, switch queues)
   uint64_t rx_end_ps = 0;           // last bit in at the current receiver (cut-through)
   uint64_t sent_ps = 0;             // data: when the sender scheduled it; echoed by its ACK (RTT)

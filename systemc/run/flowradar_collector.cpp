@@ -33,20 +33,6 @@ struct totals {
   }
 };
 
-// Switch-to-switch adjacency of the topology (links that work).
-std::vector<std::vector<unsigned>> neighbours(const topology& t) {
-  std::vector<int> sw_of(t.nodes.size(), -1);
-  for (unsigned s = 0; s < t.switches.size(); ++s) sw_of[t.switches[s]] = int(s);
-  std::vector<std::set<unsigned>> adj(t.switches.size());
-  for (const topo_link& l : t.links)
-    if (!l.failed && sw_of[l.a] >= 0 && sw_of[l.b] >= 0) {
-      adj[unsigned(sw_of[l.a])].insert(unsigned(sw_of[l.b]));
-      adj[unsigned(sw_of[l.b])].insert(unsigned(sw_of[l.a]));
-    }
-  std::vector<std::vector<unsigned>> out;
-  for (const auto& s : adj) out.emplace_back(s.begin(), s.end());
-  return out;
-}
 
 // Scores one epoch: `at[s]` is switch s's export of it (null: idle).
 std::vector<epoch_score> score_epoch(uint64_t epoch, const std::vector<const flowradar_epoch*>& at,
@@ -128,17 +114,17 @@ void flowradar_finish(fabric& fab, run_result& r, const drop_log& drops) {
   const flowradar_stage_config& cfg = fab.config().sw.flowradar;
   if (!cfg.on) return;
   const auto& sws = fab.switches();
+  const flowradar_sites sites(fab.config().topo, cfg.hosts);
   std::map<uint64_t, std::vector<const flowradar_epoch*>> epochs;
-  for (unsigned s = 0; s < sws.size(); ++s) {
-    flowradar_stage* st = sws[s]->flowradar();
+  for (unsigned s = 0; s < sites.size(); ++s) {
+    flowradar_stage* st = s < sws.size() ? sws[s]->flowradar() : fab.host_flowradar(s - unsigned(sws.size()));
     st->finish();
     for (const flowradar_epoch& e : st->exported()) {
       auto& v = epochs[e.epoch];
-      v.resize(sws.size(), nullptr);
+      v.resize(sites.size(), nullptr);
       v[s] = &e;
     }
   }
-  const auto adj = neighbours(fab.config().topo);
   totals t;
   std::string csv = "epoch,start_ms,switch,flows,single_decoded_flows,decoded_flows,missed_flows,wrong_flows,"
                     "counted_flows,wrong_counters,solver_iterations,export_bytes\n";
@@ -149,15 +135,16 @@ void flowradar_finish(fabric& fab, run_result& r, const drop_log& drops) {
   std::map<uint64_t, flowradar_decoded_epoch> decoded;
   for (const auto& [epoch, at] : epochs) {
     last_epoch = epoch;
-    for (const epoch_score& e : score_epoch(epoch, at, adj, cfg.routing, t, decoded[epoch]))
+    for (const epoch_score& e : score_epoch(epoch, at, sites.adj, cfg.routing, t, decoded[epoch]))
       csv += fmt::format("{},{:.3f},{},{},{},{},{},{},{},{},{},{}\n", e.epoch, double(e.epoch * cfg.epoch_ps) * 1e-9,
-                         fab.config().topo.nodes[fab.config().topo.switches[e.sw]].name, e.flows, e.single, e.decoded,
+                         sites.name(e.sw), e.flows, e.single, e.decoded,
                          e.missed, e.wrong, e.counted, e.wrong_counters, e.iterations, bank_bytes);
   }
   r.files.emplace_back("flowradar.csv", csv);
   const flowradar_flowset one(bank.params);
   r.summary["flowradar"] = {
       {"switches", sws.size()},
+      {"hosts", sites.size() - sws.size()},
       {"epochs", epochs.empty() ? 0 : last_epoch + 1},
       {"flows", t.flows},
       {"single_decoded_flows", t.single},

@@ -6,6 +6,7 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <string>
 #include <vector>
 
 #include "blocks/flowradar_decode.h"
@@ -16,7 +17,21 @@
 
 namespace netasic {
 
-// One epoch as the collector exported and decoded it: per switch, its bank (null: idle, it saw
+// The places that keep a FlowRadar flowset, "sites": the switches (site = switch index) and, with
+// telemetry.flowradar_hosts, the hosts after them (site = switch count + host index).
+struct flowradar_sites {
+  const topology& t;
+  std::vector<int> site_of;                    // node -> its site, -1: keeps no flowset
+  std::vector<std::vector<unsigned>> adj;      // site -> the sites it has working links to
+  flowradar_sites(const topology& topo, bool hosts);
+  size_t size() const { return adj.size(); }
+  std::string name(int site) const;            // "-" for -1
+  // The site that counts a host's flows first (as their source) and last (as their destination):
+  // the host when it keeps a flowset, else its edge switch; -1: not a host of this fabric.
+  int end_of(uint32_t ip) const;
+};
+
+// One epoch as the collector exported and decoded it: per site, its bank (null: idle, it saw
 // nothing) and what NetDecode made of it.
 struct flowradar_decoded_epoch {
   std::vector<const flowradar_epoch*> at;

@@ -18,6 +18,7 @@ constexpr uint64_t ps_per_us = 1'000'000;
 loss_class truth_class(const std::string& reason) {
   if (reason == "link_fault") return loss_class::random;
   if (reason == "black_hole") return loss_class::black_hole;
+  if (reason == "ttl_expired") return loss_class::loop;
   if (reason == "buffer_full" || reason == "queue_limit" || reason == "dynamic_threshold" || reason == "headroom")
     return loss_class::congestion;
   return loss_class::unknown;
@@ -35,7 +36,7 @@ nlohmann::json pct(uint64_t num, uint64_t den) {
 }  // namespace
 
 // A host NIC's meter on one of its link's directions.
-struct lossradar_collector::host_hook : lossradar_link_hook {
+struct lossradar_collector::host_hook : link_meter {
   lossradar_collector* c = nullptr;
   unsigned seg = 0;
   bool up = false;   // the NIC sends on this direction: its upstream meter
@@ -57,6 +58,7 @@ lossradar_collector::lossradar_collector(fabric& fab) : fab_(fab), cfg_(fab.conf
       s.name = fmt::format("{}:p{}>{}:p{}", t.nodes[from].name, l.port_on(from), t.nodes[to].name, l.port_on(to));
       // Both ends of a segment hash alike; each segment its own seed (per-switch hash seeds).
       s.seed = fab.config().seed * 0x2545F4914F6CDD1Dull + li * 2 + dir;
+      s.to_switch = t.nodes[to].kind == node_kind::sw;
       s.up = new_meter(s.seed);
       s.down = new_meter(s.seed);
       seg_.push_back(std::move(s));
@@ -106,7 +108,9 @@ lossradar_collector::lossradar_collector(fabric& fab) : fab_(fab), cfg_(fab.conf
       hook->c = this;
       hook->seg = li * 2 + dir;
       hook->up = dir == away;
-      (dir ? pl.b_to_a : pl.a_to_b).meter = hook.get();
+      link_meter*& chain = (dir ? pl.b_to_a : pl.a_to_b).meter;
+      hook->next = chain;
+      chain = hook.get();
       host_hooks_.push_back(std::move(hook));
     }
   }
@@ -137,7 +141,7 @@ void lossradar_collector::upstream(unsigned seg, packet& p, uint64_t now) {
   p.lr_batch = uint8_t(batch);
   p.lr_stamp_us = uint16_t(now / ps_per_us & 0x3FFF);
   p.lr_meter = seg;
-  seg_[seg].up.d[batch & 1].insert(lossradar_signature(p, cfg_.sig));
+  seg_[seg].up.d[batch & 1].insert(lossradar_signature(p, cfg_.sig, seg_[seg].to_switch ? 1 : 0));
   highest_batch_ = std::max(highest_batch_, batch);
   if (!pending_) {   // the collection of this batch, T + timeout after it ends
     pending_ = true;
@@ -154,7 +158,7 @@ void lossradar_collector::downstream(unsigned seg, packet& p, uint64_t now) {
     ++late_;   // its batch was already read out: past T + timeout (raise telemetry.lossradar_timeout)
     return;
   }
-  const lossradar_sig sig = lossradar_signature(p, cfg_.sig);
+  const lossradar_sig sig = lossradar_signature(p, cfg_.sig, 0);
   const unsigned um = p.lr_meter;
   if (cfg_.blackbox.empty() || um == seg) {   // full deployment: the segment's own upstream meter
     seg_[seg].down.d[batch & 1].insert(sig);
@@ -321,6 +325,13 @@ nlohmann::json lossradar_collector::fault_scores() const {
                    std::any_of(into.begin(), into.end(), [&](unsigned s) { return covers(l.segment, s); });
           });
   }
+  for (const fault_config::misroute& m : fc.faults.misroutes) {
+    const unsigned node = t.switches[m.sw];
+    score(fmt::format("misroute {} {} -> {} from {} us", t.nodes[node].name, t.nodes[t.hosts[m.host]].name,
+                      t.nodes[t.links[t.nodes[node].port_link[m.port]].other(node)].name, double(m.from_ps) / double(ps_per_us)),
+          [&](const drop_record& r) { return r.reason == "ttl_expired" && host_of_ip(r.dst) == m.host; },
+          [&](const lossradar_listing& l) { return l.loss.cls == loss_class::loop && host_of_ip(l.loss.sig.dst()) == m.host; });
+  }
   return out;
 }
 
@@ -362,7 +373,7 @@ nlohmann::json lossradar_collector::summary() const {
   s["switch_meter_bytes_max"] = most;
   s["switch_meter_bytes_mean"] = metered ? double(total) / double(metered) : 0.0;
   if (cfg_.sig == lossradar_sig_kind::extended) {
-    for (loss_class c : {loss_class::congestion, loss_class::random, loss_class::black_hole}) {
+    for (loss_class c : {loss_class::congestion, loss_class::random, loss_class::black_hole, loss_class::loop}) {
       uint64_t truth = 0, classified = 0, correct = 0;
       for (const drop_record& r : log_.records) truth += truth_class(r.reason) == c;
       for (const lossradar_listing& l : listed_)

@@ -56,6 +56,7 @@ class lossradar_collector : private lossradar_switch_hook, private timed_client 
   struct segment {
     std::string name;                 // "leaf0:p2>spine1:p0"
     uint64_t seed = 0;                // its digests' hash functions (both ends alike)
+    bool to_switch = false;           // leads into a switch, which decrements TTL
     meter up, down;
     // Blackbox mode: past a switch without meters, this segment's downstream meter keeps one
     // digest per upstream meter its packets come from (`through`, by that meter's segment), and

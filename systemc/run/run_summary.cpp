@@ -82,6 +82,12 @@ void add_run(json& s, const config& cfg, const fabric& fab, const run_result& r,
   if (!fab.config().faults.link_drops.empty()) s["drops"]["link_fault"] = st.dropped.link_fault;
   if (!fab.config().faults.black_holes.empty()) s["drops"]["black_hole"] = st.dropped.black_hole;
   if (!fab.config().faults.link_flaps.empty()) add_link_flaps(s, fab);
+  if (!fab.config().faults.misroutes.empty() || st.dropped.ttl_expired) {
+    s["drops"]["ttl_expired"] = st.dropped.ttl_expired;
+    uint64_t misrouted = 0, returns = 0;
+    for (const auto& sw : fab.switches()) misrouted += sw->counters().misrouted, returns += sw->counters().loop_returns;
+    s["misroute"] = {{"misrouted_packets", misrouted}, {"loop_returns", returns}};
+  }
   const topology& topo = fab.config().topo;
   s["topology"] = {{"hosts", topo.hosts.size()}, {"switches", topo.switches.size()},
                    {"links", topo.links.size()}, {"route_register_writes", fab.controller().register_writes()}};

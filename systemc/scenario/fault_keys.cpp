@@ -1,6 +1,9 @@
 #include "scenario/fault_keys.h"
 
+#include <algorithm>
 #include <sstream>
+#include <tuple>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -46,6 +49,32 @@ void read_link_drop(const config& c, fabric_config& f, const std::string& e) {
   }
 }
 
+// "US": a time in us, the whole token a number in [0, 1e9], else the entry's error under `key`.
+uint64_t entry_time_ps(const config& c, const char* key, const std::string& e, const std::string& token, const std::string& what) {
+  double us = -1;
+  size_t used = 0;
+  try {
+    us = std::stod(token, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != token.size() || !(us >= 0 && us <= 1e9))
+    fail(c, key, fmt::format("entry '{}': {} '{}' must be a time in us, from 0 to 1e9", e, what, token));
+  return to_ps(us, 1e6);
+}
+
+// The switch and host an entry names, as indices, else the entry's error under `key`.
+std::pair<unsigned, unsigned> switch_and_host(const config& c, const char* key, const topology& t, const std::string& e,
+                                              const std::string& sw, const std::string& host) {
+  const unsigned s = t.find_node(sw), h = t.find_node(host);
+  if (s == topology::no_node || t.nodes[s].kind != node_kind::sw)
+    fail(c, key, fmt::format("entry '{}': no switch named '{}'", e, sw));
+  if (h == topology::no_node || t.nodes[h].kind != node_kind::host)
+    fail(c, key, fmt::format("entry '{}': no host named '{}'", e, host));
+  return {unsigned(std::find(t.switches.begin(), t.switches.end(), s) - t.switches.begin()),
+          unsigned(std::find(t.hosts.begin(), t.hosts.end(), h) - t.hosts.begin())};
+}
+
 void read_black_hole(const config& c, fabric_config& f, const std::string& e) {
   const char* key = "faults.black_hole";
   const topology& t = f.topo;
@@ -56,43 +85,48 @@ void read_black_hole(const config& c, fabric_config& f, const std::string& e) {
                              t.hosts.empty() ? "host0" : t.nodes[t.hosts.back()].name));
   uint64_t from_ps = 0;
   if (const size_t at = host.find('@'); at != std::string::npos) {
-    const std::string when = host.substr(at + 1);
+    from_ps = entry_time_ps(c, key, e, host.substr(at + 1), "start time @");
     host = host.substr(0, at);
-    double us = -1;
-    size_t used = 0;
-    try {
-      us = std::stod(when, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used == 0 || used != when.size() || !(us >= 0 && us <= 1e9))
-      fail(c, key, fmt::format("entry '{}': '@{}' must be a start time in us, from 0 to 1e9", e, when));
-    from_ps = to_ps(us, 1e6);
   }
-  const unsigned s = t.find_node(sw), h = t.find_node(host);
-  if (s == topology::no_node || t.nodes[s].kind != node_kind::sw)
-    fail(c, key, fmt::format("entry '{}': no switch named '{}'", e, sw));
-  if (h == topology::no_node || t.nodes[h].kind != node_kind::host)
-    fail(c, key, fmt::format("entry '{}': no host named '{}'", e, host));
-  const unsigned si = unsigned(std::find(t.switches.begin(), t.switches.end(), s) - t.switches.begin());
-  const unsigned hi = unsigned(std::find(t.hosts.begin(), t.hosts.end(), h) - t.hosts.begin());
+  const auto [si, hi] = switch_and_host(c, key, t, e, sw, host);
   for (const auto& b : f.faults.black_holes)
     if (b.sw == si && b.host == hi) fail(c, key, fmt::format("entry '{}' is listed twice", e));
   f.faults.black_holes.push_back({si, hi, from_ps});
 }
 
-// A time in us, the whole token a number in [0, 1e9], else the entry's error.
-uint64_t flap_time_ps(const config& c, const std::string& e, const std::string& token, const std::string& what) {
-  double us = -1;
-  size_t used = 0;
-  try {
-    us = std::stod(token, &used);
-  } catch (const std::exception&) {
-    used = 0;
+// "SWITCH=HOST->NEXT[@US[-US]]": SWITCH sends HOST's packets to its neighbour NEXT.
+void read_misroute(const config& c, fabric_config& f, const std::string& e) {
+  const char* key = "faults.misroute";
+  const topology& t = f.topo;
+  std::string sw, rest;
+  const size_t arrow = e.find("->");
+  if (!split_entry(e.substr(0, arrow), sw, rest) || arrow == std::string::npos || arrow + 2 == e.size())
+    fail(c, key, fmt::format("entry '{}' must be SWITCH=HOST->NEXT (the switch sends every packet to HOST to its neighbour "
+                             "NEXT), with @US or @US-US for when, e.g. 'edge0=host0->agg0@10000'", e));
+  std::string next = e.substr(arrow + 2);
+  fault_config::misroute m;
+  if (const size_t at = next.find('@'); at != std::string::npos) {
+    const std::string when = next.substr(at + 1);
+    next = next.substr(0, at);
+    const size_t dash = when.find('-');
+    m.from_ps = entry_time_ps(c, key, e, when.substr(0, dash), "start time @");
+    if (dash != std::string::npos) {
+      m.to_ps = entry_time_ps(c, key, e, when.substr(dash + 1), "end time");
+      if (m.to_ps <= m.from_ps) fail(c, key, fmt::format("entry '{}': the end time must be after the start time", e));
+    }
   }
-  if (used == 0 || used != token.size() || !(us >= 0 && us <= 1e9))
-    fail(c, "faults.link_flap", fmt::format("entry '{}': {} '{}' must be a time in us, from 0 to 1e9", e, what, token));
-  return to_ps(us, 1e6);
+  std::tie(m.sw, m.host) = switch_and_host(c, key, t, e, sw, rest);
+  const unsigned node = t.switches[m.sw], to = t.find_node(next);
+  if (to == topology::no_node || t.nodes[to].kind != node_kind::sw)
+    fail(c, key, fmt::format("entry '{}': no switch named '{}' (NEXT must be a switch)", e, next));
+  const auto& ports = t.nodes[node].port_link;
+  const auto li = std::find_if(ports.begin(), ports.end(), [&](unsigned l) { return t.links[l].other(node) == to && !t.links[l].failed; });
+  if (li == ports.end()) fail(c, key, fmt::format("entry '{}': {} has no working link to {}", e, sw, next));
+  m.port = unsigned(li - ports.begin());
+  for (const auto& o : f.faults.misroutes)
+    if (o.sw == m.sw && o.host == m.host && m.from_ps < o.to_ps && o.from_ps < m.to_ps)
+      fail(c, key, fmt::format("entry '{}': overlaps another entry for {} at {}", e, rest, sw));
+  f.faults.misroutes.push_back(m);
 }
 
 // "LINK down@US up@US [every US]": the link's outage [down, up), repeated every US when given.
@@ -112,11 +146,11 @@ fault_config::link_flap parse_link_flap(const config& c, const topology& t, cons
       fail(c, key, fmt::format("entry '{}': link {} is down for the whole run (topology.failed_links)", e, t.links[li].name));
   links = m.links;
   fault_config::link_flap f;
-  f.down_ps = flap_time_ps(c, e, w[1].substr(5), "down@");
-  f.up_ps = flap_time_ps(c, e, w[2].substr(3), "up@");
+  f.down_ps = entry_time_ps(c, key, e, w[1].substr(5), "down@");
+  f.up_ps = entry_time_ps(c, key, e, w[2].substr(3), "up@");
   if (f.up_ps <= f.down_ps) fail(c, key, fmt::format("entry '{}': the link must come up after it goes down", e));
   if (w.size() == 5) {
-    f.every_ps = flap_time_ps(c, e, w[4], "every");
+    f.every_ps = entry_time_ps(c, key, e, w[4], "every");
     if (f.every_ps <= f.up_ps - f.down_ps)
       fail(c, key, fmt::format("entry '{}': the period {} us must be longer than the outage ({} us), or the outages overlap", e,
                                w[4], double(f.up_ps - f.down_ps) * 1e-6));
@@ -158,6 +192,11 @@ void declare_fault_keys(param_registry& r) {
   r.string_list("faults.black_hole", "", {},
                 "Destination black holes: \"SWITCH=HOST\" drops, in the switch's ingress tables, every packet to HOST; "
                 "\"SWITCH=HOST@US\" from US microseconds on");
+  r.string_list("faults.misroute", "", {},
+                "Stale route entries: \"SWITCH=HOST->NEXT\" makes SWITCH send every packet to HOST to its neighbour switch NEXT, "
+                "whatever its routes say; \"...@US\" from US microseconds on, \"...@US-US\" over that window. When NEXT routes HOST "
+                "back through SWITCH, the packets loop until their TTL runs out (drops.ttl_expired), as the thesis's transient "
+                "loop (§4.6.1)");
   r.string_list("faults.link_flap", "", {},
                 "Links that go down and come back: \"LINK down@US up@US\" takes LINK (the link grammar: FROM-TO, every parallel "
                 "link, or FROM-TO#i) down at US microseconds and up at US; \"... every US\" repeats the outage with that period to "
@@ -168,6 +207,7 @@ void read_faults(const config& c, fabric_config& f) {
   for (const std::string& e : c.list("faults.link_drop")) read_link_drop(c, f, e);
   for (const std::string& e : c.list("faults.black_hole")) read_black_hole(c, f, e);
   for (const std::string& e : c.list("faults.link_flap")) read_link_flap(c, f, e);
+  for (const std::string& e : c.list("faults.misroute")) read_misroute(c, f, e);
 }
 
 }  // namespace netasic

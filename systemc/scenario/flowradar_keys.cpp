@@ -26,6 +26,7 @@ void flowradar_keys(K& k) {
   k.real("telemetry.flowradar_epoch", ms_as_ps, fr(&S::epoch_ps), 0.001, 1e6, "FlowRadar epoch (time slot): the banks swap and one is exported at every multiple of it");
   k.integer("telemetry.flowradar_seed", "", pr(&flowradar_params::seed), 0, std::numeric_limits<int64_t>::max(), "FlowRadar hash seed; each switch mixes its id into it, so neighbours hash differently");
   k.integer("telemetry.flowradar_collector", "host", fr(&S::collector), -1, 16383, "FlowRadar: the host every switch sends its banks to each epoch, as UDP frames through the fabric at priority 0 (their load shows on the links); -1: exported out of band, no frames");
+  k.boolean("telemetry.flowradar_hosts", fr(&S::hosts), "FlowRadar: every host NIC keeps an encoded flowset too (the same sizes), counting the data packets it sends and receives, so the loss map and the loop and black-hole analyses see the first and last links (the thesis's \"switches (or hosts)\")");
   k.boolean("telemetry.flowradar_routing", fr(&S::routing), "FlowRadar collector: FlowDecode checks only a flow's previous and next hop (routing information) instead of every neighbour");
 }
 
@@ -44,7 +45,7 @@ void read_flowradar(const config& c, fabric_config& f) {
     unused_by_mode(c, {"telemetry.flowradar_filter_bits", "telemetry.flowradar_filter_hashes", "telemetry.flowradar_cells",
                        "telemetry.flowradar_cell_hashes", "telemetry.flowradar_flow_count_bits",
                        "telemetry.flowradar_packet_count_bits", "telemetry.flowradar_epoch", "telemetry.flowradar_seed",
-                       "telemetry.flowradar_routing", "telemetry.flowradar_collector"},
+                       "telemetry.flowradar_routing", "telemetry.flowradar_collector", "telemetry.flowradar_hosts"},
                    "when telemetry.flowradar is false");
     return;
   }

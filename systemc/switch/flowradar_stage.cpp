@@ -27,7 +27,7 @@ void flowradar_stage::advance(uint64_t now) {
   }
 }
 
-void flowradar_stage::on_packet(const packet& p, uint64_t now) {
+void flowradar_stage::on_packet(const packet& p, uint64_t now, unsigned hop) {
   advance(now);
   flowradar_flow f;
   uint8_t key[flow_key_bytes];
@@ -36,7 +36,7 @@ void flowradar_stage::on_packet(const packet& p, uint64_t now) {
   banks_.update(f);
   dirty_ = true;
   auto [it, first] = truth_.try_emplace(f);
-  if (first) it->second.hop = p.hops;
+  if (first) it->second.hop = hop;
   ++it->second.packets;
 }
 

@@ -8,6 +8,7 @@
 
 #include "blocks/flowradar.h"
 #include "protocol/packet.h"
+#include "tlm/link.h"
 
 namespace netasic {
 
@@ -17,12 +18,13 @@ struct flowradar_stage_config {   // telemetry.flowradar*
   uint64_t epoch_ps = 10'000'000'000ull;   // 10 ms, the paper's time slot (§4.3)
   bool routing = true;            // the collector's FlowDecode knows each flow's path
   int collector = -1;             // telemetry.flowradar_collector: the host the banks go to as frames; -1 none
+  bool hosts = false;             // telemetry.flowradar_hosts: every host NIC keeps a flowset too
 };
 
 // Not hardware: what the simulator knows of one flow at one switch in one epoch.
 struct flowradar_truth {
   uint64_t packets = 0;
-  unsigned hop = 0;               // switches the flow's first packet here had passed before
+  unsigned hop = 0;               // the place on its path of the flow's first packet here: 0 the source NIC, 1 the first switch
 };
 
 struct flowradar_epoch {
@@ -36,8 +38,9 @@ class flowradar_stage {
   flowradar_stage(const flowradar_stage_config& cfg, unsigned switch_id);
   // Ends the epoch that is over at now (its bank goes to the control plane).
   void advance(uint64_t now);
-  // A data packet at ingress (first pass), at time now: advance(now), then the update.
-  void on_packet(const packet& p, uint64_t now);
+  // A data packet at ingress (first pass), at time now, `hop` places into its path (as
+  // flowradar_truth::hop): advance(now), then the update.
+  void on_packet(const packet& p, uint64_t now, unsigned hop);
   uint64_t epoch_ps() const { return epoch_ps_; }
   // One bank's export, frame by frame (bytes on the wire).
   const std::vector<uint32_t>& export_frames() const { return frames_; }
@@ -57,6 +60,24 @@ class flowradar_stage {
   std::map<flowradar_flow, flowradar_truth> truth_;
   std::vector<flowradar_epoch> out_;   // epochs with traffic; an idle one exports an empty bank
   std::vector<uint32_t> frames_;
+};
+
+// FlowRadar at a host NIC (telemetry.flowradar_hosts; the thesis counts "upstream and downstream
+// switches (or hosts)", §4.6.2): the NIC's flowset counts the data packets it puts on its link
+// (hop 0) and those delivered to it (after every switch). One meter per link direction.
+class flowradar_host_meter : public link_meter {
+ public:
+  flowradar_host_meter(flowradar_stage& stage, bool from_host) : stage_(stage), from_host_(from_host) {}
+  void sent(packet& p, uint64_t now) override {
+    if (from_host_ && p.kind == pkt_kind::data) stage_.on_packet(p, now, 0);
+  }
+  void arrived(packet& p, uint64_t now) override {
+    if (!from_host_ && p.kind == pkt_kind::data) stage_.on_packet(p, now, p.hops + 1u);
+  }
+
+ private:
+  flowradar_stage& stage_;
+  bool from_host_;
 };
 
 }  // namespace netasic

@@ -139,7 +139,7 @@ void switch_model::pkt_receive(unsigned port, packet& p, uint64_t now) {
   }
   p.in_port = uint16_t(port);
   p.passes = 0;
-  if (flowradar_ && p.kind == pkt_kind::data) flowradar_->on_packet(p, now);
+  if (flowradar_ && p.kind == pkt_kind::data) flowradar_->on_packet(p, now, p.hops + 1u);
   parse(port_[port].pipe, p, now);
 }
 
@@ -216,12 +216,20 @@ void switch_model::enqueue(packet& p, uint64_t now) {
   } else {
     uint32_t base, size;
     const uint32_t dst = host_of_ip(p.ip.dst);
+    // RFC 1812: a router decrements TTL and discards the packet when it reaches 0.
+    if (p.ip.ttl <= 1) return drop(p, &drop_counters::ttl_expired);
+    --p.ip.ttl;
     if (dst < cfg_.black_hole_from_ps.size() && now >= cfg_.black_hole_from_ps[dst]) return drop(p, &drop_counters::black_hole);
-    if (!routes_.group(dst, p.in_port, base, size)) return drop(p, &drop_counters::no_route);
-    const lb_route r = lb_.route(p, flow_hash(p), base, size, now);
-    if (r.held) return;
-    if (r.clear) recirculate_clear(port_[p.in_port].pipe, now);
-    out = r.port;
+    const int wrong = cfg_.misroutes.empty() ? -1 : misroute_port(p, dst, now);
+    if (wrong >= 0) {
+      out = unsigned(wrong);
+    } else {
+      if (!routes_.group(dst, p.in_port, base, size)) return drop(p, &drop_counters::no_route);
+      const lb_route r = lb_.route(p, flow_hash(p), base, size, now);
+      if (r.held) return;
+      if (r.clear) recirculate_clear(port_[p.in_port].pipe, now);
+      out = r.port;
+    }
   }
   if (p.kind == pkt_kind::data && p.passes == 0) {
     p.path_sig = (p.path_sig ^ (id_ << 8 | out)) * 0x9E3779B1u;
@@ -248,6 +256,30 @@ void switch_model::enqueue(packet& p, uint64_t now) {
   kick(out, now);
 }
 
+int switch_model::misroute_port(packet& p, uint32_t dst, uint64_t now) {
+  for (const switch_config::misroute& m : cfg_.misroutes) {
+    if (m.host != dst || now < m.from_ps || now >= m.to_ps) continue;
+    ++counters_.misrouted;
+    if (p.misrouted_by == id_ + 1) {   // sent by this entry before and back: a loop
+      ++counters_.loop_returns;
+      if (p.kind == pkt_kind::data) {
+        loop_return r{{}, now};
+        uint8_t key[flow_key_bytes];
+        flow_key(p, key);
+        std::copy(key, key + flowradar_flow_bytes, r.flow.begin());
+        const auto [last, fresh] = loop_logged_ps_.try_emplace(r.flow, now);
+        if (fresh || now - last->second >= 100'000'000) {
+          last->second = now;
+          loop_returns_.push_back(r);
+        }
+      }
+    }
+    p.misrouted_by = uint16_t(id_ + 1);
+    return int(m.port);
+  }
+  return -1;
+}
+
 void switch_model::mirror(const packet& p, uint64_t now) {
   // The copy is made by the ingress deparser and queued on its own: the original's verdict
   // does not decide the copy's, and the copy costs buffer and an egress pass like any frame.
@@ -264,6 +296,7 @@ void switch_model::mirror(const packet& p, uint64_t now) {
     m.ip.src = p.ip.src;
     m.ip.dst = mc.collector_ip;
     m.ip.protocol = 47;   // GRE
+    m.ip.ttl = ipv4_header::initial_ttl;
     m.udp = p.udp;        // ECMP entropy: the copy follows the hash of the flow it mirrors
     const int r = routes_.lookup(host_of_ip(m.ip.dst), flow_hash(m));
     if (r < 0) return drop(m, &drop_counters::no_route);
@@ -282,6 +315,7 @@ void switch_model::flowradar_export(uint64_t now) {
     m.ip.src = 0;                      // a switch has no host address
     m.ip.dst = collector_ip;
     m.ip.protocol = 17;
+    m.ip.ttl = ipv4_header::initial_ttl;
     m.udp.src_port = uint16_t(id_);   // ECMP entropy: each switch's frames hash alike
     m.udp.dst_port = flowradar_export_port;
     const int r = routes_.lookup(host_of_ip(m.ip.dst), flow_hash(m));

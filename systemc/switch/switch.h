@@ -23,6 +23,7 @@
 #include <array>
 #include <deque>
 #include <memory>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -113,6 +114,14 @@ struct switch_config {
   // faults.black_hole: host index -> from when every packet to it is dropped by the ingress
   // tables here (UINT64_MAX: never).
   std::vector<uint64_t> black_hole_from_ps;
+  // faults.misroute: from from_ps to to_ps every packet to `host` leaves by `port`, whatever the
+  // route table says (a stale entry, as in a VM migration's transient loop, thesis §4.6.1).
+  struct misroute {
+    uint32_t host = 0;
+    unsigned port = 0;
+    uint64_t from_ps = 0, to_ps = UINT64_MAX;
+  };
+  std::vector<misroute> misroutes;
 
   uint64_t ingress_ps() const { return uint64_t(parser_cycles + stages * stage_cycles + tm_cycles) * clock_period_ps; }
   uint64_t egress_ps() const { return uint64_t(stages * stage_cycles + deparser_cycles) * clock_period_ps; }
@@ -147,6 +156,15 @@ struct switch_counters {
   uint64_t flowcut_hold_full_resumes = 0;   // ... whose draining flow was let go on its old path
   uint64_t flowcut_source_pauses = 0;    // drains that paused their source (flowcut.source_pause)
   uint64_t pfc_watchdog_storms = 0;      // PFC watchdog: a queue found paused too long (a storm began)
+  uint64_t misrouted = 0;                // packets sent by a faults.misroute entry
+  uint64_t loop_returns = 0;             // ... that had been sent by this switch's entry before: looped
+};
+
+// A data packet back at the switch whose misroute entry sent it before (faults.misroute): the
+// ground truth of a routing loop. Logged at most once per flow per 100 us.
+struct loop_return {
+  flowradar_flow flow{};                 // its 5-tuple
+  uint64_t t_ps = 0;
 };
 
 // --vcd: the ids of a switch's traced signals (wave_trace::off: not traced), per front-panel port.
@@ -205,6 +223,7 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   const flowcut_table* flowcut() const { return lb_.flowcut() ? &lb_.flowcut()->table() : nullptr; }
   void lb_advance(uint64_t now_ps) { lb_.advance(now_ps); }
   flowradar_stage* flowradar() { return flowradar_.get(); }   // null: telemetry.flowradar off
+  const std::vector<loop_return>& loop_returns() const { return loop_returns_; }   // faults.misroute's loops
   uint64_t tx_bytes(unsigned port) const { return port_[port].tx_bytes; }   // sent so far
   // Trace these signals into `w` from now on (once, before the run).
   void attach_waves(wave_trace& w, const switch_waves& ids);
@@ -261,6 +280,7 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   void mirror(const packet& p, uint64_t now);             // ingress mirror session
   void flowradar_export(uint64_t now);                     // FlowRadar: a bank to the collector host
   void flowradar_epoch_end(unsigned, uint64_t now);         // ... at each epoch boundary
+  int misroute_port(packet& p, uint32_t dst, uint64_t now);  // faults.misroute's port for p, or -1
   void recirculate_clear(unsigned pipe, uint64_t now);     // BalanceSketch's bucket clear
   packet& internal_frame(uint32_t bytes);                  // a mirror copy or a clear, from the pool
   bool queue_internal(packet& c, unsigned port, uint64_t now);   // false: refused and released
@@ -301,6 +321,8 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   waker flowradar_epoch_;   // FlowRadar with a collector: the epoch boundaries
   drop_counters drops_;
   switch_counters counters_;
+  std::vector<loop_return> loop_returns_;
+  std::map<flowradar_flow, uint64_t> loop_logged_ps_;   // flow -> its last loop_return
   wave_trace* wave_ = nullptr;   // --vcd, else null
   switch_waves wave_ids_;
 };

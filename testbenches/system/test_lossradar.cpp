@@ -193,6 +193,42 @@ TEST(LossRadar, RefusesBadFaultsAndMetersBeforeTheRun) {
   expect_refused("bh_switch", "[faults]\nblack_hole = [\"spine7=host1\"]\n", "faults.black_hole", "no switch named 'spine7'");
   expect_refused("bh_host", "[faults]\nblack_hole = [\"spine0=host99\"]\n", "faults.black_hole", "no host named 'host99'");
   expect_refused("bh_not_switch", "[faults]\nblack_hole = [\"host2=host1\"]\n", "faults.black_hole", "no switch named 'host2'");
+  const std::string m = "[faults]\nmisroute = [";
+  expect_refused("mr_form", m + "\"leaf0=host0\"]\n", "faults.misroute", "SWITCH=HOST->NEXT");
+  expect_refused("mr_switch", m + "\"leaf9=host0->spine0\"]\n", "faults.misroute", "no switch named 'leaf9'");
+  expect_refused("mr_host", m + "\"leaf0=host99->spine0\"]\n", "faults.misroute", "no host named 'host99'");
+  expect_refused("mr_next_host", m + "\"leaf0=host4->host1\"]\n", "faults.misroute", "no switch named 'host1'");
+  expect_refused("mr_no_link", m + "\"leaf0=host4->leaf1\"]\n", "faults.misroute", "leaf0 has no working link to leaf1");
+  expect_refused("mr_time", m + "\"leaf0=host4->spine0@soon\"]\n", "faults.misroute", "must be a time in us");
+  expect_refused("mr_order", m + "\"leaf0=host4->spine0@50-40\"]\n", "faults.misroute", "end time must be after");
+  expect_refused("mr_overlap", m + "\"leaf0=host4->spine0@0-50\", \"leaf0=host4->spine1@40\"]\n", "faults.misroute",
+                 "overlaps another entry");
+}
+
+// LossRadar's loop class (§5.5.1.2: packets dropped by loops have TTL 0) on the §4.6.1 loop
+// (scenarios/telemetry/flowradar_loop.toml): every packet the loop kills is listed, and
+// classified a loop; nothing else is. The meters insert the TTL as it is after the downstream
+// switch's decrement, so the packet a switch drops for TTL carries 0. Control: without the
+// stale entry no packet dies of TTL and nothing is called a loop.
+TEST(LossRadar, ClassifiesTheLoopsLossesByTheirTtl) {
+  const std::string loop = std::string(NETASIC_SOURCE_DIR) + "/scenarios/telemetry/flowradar_loop.toml";
+  auto run_loop = [&](const std::string& name, const std::string& sets) {
+    const fs::path d = scratch("LossRadar", name);
+    const outcome o = netasic_cli("run " + loop + " --quiet --out " + d.string() +
+                                  " --set telemetry.lossradar=true" + sets);
+    EXPECT_EQ(o.code, 0) << o.output;
+    return nlohmann::json::parse(slurp(d / "summary.json"))["lossradar"];
+  };
+  const nlohmann::json l = run_loop("loop", "");
+  EXPECT_EQ(l["failed_digests"], 0);
+  EXPECT_EQ(l["matched_packets"], l["dropped_packets"]);
+  const nlohmann::json& c = l["classes"]["loop"];
+  EXPECT_EQ(c["true_packets"], 90);
+  EXPECT_EQ(c["classified_packets"], 90);
+  EXPECT_EQ(c["precision_pct"], 100.0);
+  const nlohmann::json none = run_loop("no_loop", " --set 'faults.misroute=[]'");
+  EXPECT_EQ(none["classes"]["loop"]["true_packets"], 0);
+  EXPECT_EQ(none["classes"]["loop"]["classified_packets"], 0);
 }
 
 TEST(LossRadar, RefusesABlackboxThatNamesNoSwitchOrEverySwitch) {

@@ -196,7 +196,7 @@ TEST(LossRadar, SignatureCarriesTheFiveTupleAndIpIdAndTheExtendedBits) {
   p.ip.identification = 0xBEEF;
   p.ip.ttl = 64;
   p.lr_stamp_us = 0x3ABC;
-  const lossradar_sig b = lossradar_signature(p, lossradar_sig_kind::basic);
+  const lossradar_sig b = lossradar_signature(p, lossradar_sig_kind::basic, 0);
   EXPECT_EQ(b.src(), 0x0A000001u);
   EXPECT_EQ(b.dst(), 0x0A000007u);
   EXPECT_EQ(b.sport(), 50000);
@@ -206,15 +206,17 @@ TEST(LossRadar, SignatureCarriesTheFiveTupleAndIpIdAndTheExtendedBits) {
   EXPECT_EQ(b.ext, 0);
   // 120 bits: nothing above the 5-tuple and IP_ID is set.
   EXPECT_EQ(b.b >> 24 & 0xFF, 0u);
-  const lossradar_sig e = lossradar_signature(p, lossradar_sig_kind::extended);
+  const lossradar_sig e = lossradar_signature(p, lossradar_sig_kind::extended, 1);
   EXPECT_TRUE(e.syn());
   EXPECT_TRUE(e.ttl_nonzero());
   EXPECT_EQ(e.stamp_us(), 0x3ABC);
-  p.ip.ttl = 0;
+  // TTL 1 toward a switch: that switch drops it (TTL 0 after its decrement); toward a host not.
+  p.ip.ttl = 1;
   p.tcp.flags = tcp_header::flag_ack;
-  const lossradar_sig z = lossradar_signature(p, lossradar_sig_kind::extended);
+  const lossradar_sig z = lossradar_signature(p, lossradar_sig_kind::extended, 1);
   EXPECT_FALSE(z.syn());
   EXPECT_FALSE(z.ttl_nonzero());
+  EXPECT_TRUE(lossradar_signature(p, lossradar_sig_kind::extended, 0).ttl_nonzero());
 }
 
 TEST(LossRadar, CellsMustSplitIntoTheHashes) {
