@@ -56,7 +56,6 @@ packet* host_nic::make_data(flow_ctx& f) {
   p->ip.ecn = 1;   // ECT(1): RoCEv2 traffic is ECN-capable
   p->ip.dscp = uint8_t(cfg_.data_priority << 3);
   p->prio = cfg_.data_priority;
-  p->ip.ttl = ipv4_header::initial_ttl;
   p->ip.identification = f.ip_id++;   // consecutive per connection, retransmissions too (DETER reads drops from gaps)
   p->ip.protocol = 17;
   p->ip.src = host_ip(f.src);
@@ -205,7 +204,6 @@ void host_nic::replay_send(uint64_t now) {
     p->eth.dst_mac = 0x020000000000ull | t.dst;
     p->ip.version = 4;
     p->ip.ihl = 5;
-    p->ip.ttl = ipv4_header::initial_ttl;
     p->ip.src = host_ip(t.src);
     p->ip.dst = host_ip(t.dst);
     p->ip.identification = t.ip_id;

@@ -55,7 +55,6 @@ packet* tcp_host::make_segment(conn& c, const tcp_segment& s, uint64_t now) {
   p->ip.ecn = s.ect ? 2 : 0;   // ECT(0), RFC 3168
   p->ip.dscp = uint8_t(cfg_.data_priority << 3);
   p->prio = cfg_.data_priority;
-  p->ip.ttl = ipv4_header::initial_ttl;
   p->ip.protocol = ipv4_header::proto_tcp;
   p->ip.identification = s.ip_id;
   p->ip.src = host_ip(f.src);
@@ -176,7 +175,6 @@ void tcp_host::send_ack(conn& c, const flow_ctx& f, const tcp_ack& a, uint64_t n
   p.ip.ihl = 5;
   p.ip.dscp = uint8_t(cfg_.ack_priority << 3);   // not ECT: RFC 3168 section 6.1.4
   p.prio = cfg_.ack_priority;
-  p.ip.ttl = ipv4_header::initial_ttl;
   p.ip.protocol = ipv4_header::proto_tcp;
   p.ip.identification = c.ack_ip_id++;
   p.ip.src = host_ip(f.dst);

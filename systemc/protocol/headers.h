@@ -23,14 +23,14 @@ struct ipv4_header {                // RFC 791, no options
   uint16_t identification;
   uint16_t flags : 3;
   uint16_t fragment_offset : 13;
-  uint8_t ttl;
+  uint8_t ttl = initial_ttl;        // each switch decrements it; a fresh packet starts here
   uint8_t protocol;                 // 17 = UDP (RoCEv2), 6 = TCP
   uint16_t checksum;
   uint32_t src;
   uint32_t dst;
   static constexpr uint32_t bytes = 20;
   static constexpr uint8_t proto_tcp = 6, proto_udp = 17;
-  static constexpr uint8_t initial_ttl = 64;   // what a host sends (the Linux default)
+  static constexpr uint8_t initial_ttl = 64;   // what hosts and switches send (the Linux default)
 };
 
 struct udp_header {                 // RFC 768

@@ -296,7 +296,6 @@ void switch_model::mirror(const packet& p, uint64_t now) {
     m.ip.src = p.ip.src;
     m.ip.dst = mc.collector_ip;
     m.ip.protocol = 47;   // GRE
-    m.ip.ttl = ipv4_header::initial_ttl;
     m.udp = p.udp;        // ECMP entropy: the copy follows the hash of the flow it mirrors
     const int r = routes_.lookup(host_of_ip(m.ip.dst), flow_hash(m));
     if (r < 0) return drop(m, &drop_counters::no_route);
@@ -315,7 +314,6 @@ void switch_model::flowradar_export(uint64_t now) {
     m.ip.src = 0;                      // a switch has no host address
     m.ip.dst = collector_ip;
     m.ip.protocol = 17;
-    m.ip.ttl = ipv4_header::initial_ttl;
     m.udp.src_port = uint16_t(id_);   // ECMP entropy: each switch's frames hash alike
     m.udp.dst_port = flowradar_export_port;
     const int r = routes_.lookup(host_of_ip(m.ip.dst), flow_hash(m));
