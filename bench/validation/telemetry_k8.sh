@@ -56,7 +56,7 @@ for s in range(1, seeds + 1):
     r["loss_pct"] = 100.0 * r["packets"]["dropped"] / r["packets"]["sent"]
     rs.append(r)
 head("flowradar_k8.toml")
-row("data packets dropped, of those sent (%)", rs, "loss_pct", "{:.2f}", "0.1 % (ch. 5's same setup)")
+row("packets dropped, of those sent (%)", rs, "loss_pct", "{:.2f}", "0.1 % (ch. 5's same setup)")
 row("flows per (epoch, switch)", rs, "flowradar.per_switch_epoch", "{:.1f}", "1K-1,000K")
 row("flows at the busiest (epoch, switch)", rs, "flowradar.busiest", "{:.0f}")
 row("SingleDecode: flows decoded (%)", rs, "flowradar.single_pct")
