@@ -413,7 +413,7 @@ std::string html_page_head(const std::string& title) {
 }
 
 std::string report_html(const json& summary, const std::vector<flow_record>& flows, const probe_set& probes,
-                        const clock_result* clock) {
+                        const clock_result* clock, const telemetry_result* telemetry) {
   validate_probe_set(probes);
   const std::string title = "netasic report: " + scenario_name(summary);
   page pg;
@@ -423,6 +423,7 @@ std::string report_html(const json& summary, const std::vector<flow_record>& flo
   deadlock_section(pg, summary);
   flow_sections(pg, flows);
   if (clock && !probes.t_s.empty()) report::clock_section(pg, *clock, probes);
+  if (telemetry && (telemetry->flowradar || telemetry->lossradar)) report::telemetry_section(pg, *telemetry, summary);
   probe_sections(pg, probes);
   summary_section(pg, summary);
   pg.html += "</body>\n</html>\n";
@@ -430,9 +431,9 @@ std::string report_html(const json& summary, const std::vector<flow_record>& flo
 }
 
 void write_report_html(const std::string& path, const json& summary, const std::vector<flow_record>& flows,
-                       const probe_set& probes, const clock_result* clock) {
+                       const probe_set& probes, const clock_result* clock, const telemetry_result* telemetry) {
   // Built before the file is opened: an error leaves no half-written page.
-  write_file(path, report_html(summary, flows, probes, clock));
+  write_file(path, report_html(summary, flows, probes, clock, telemetry));
 }
 
 }  // namespace netasic

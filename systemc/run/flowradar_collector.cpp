@@ -133,12 +133,18 @@ void flowradar_finish(fabric& fab, run_result& r, const drop_log& drops) {
   const uint64_t bank_bytes = bank.export_bytes();
   uint64_t last_epoch = 0;
   std::map<uint64_t, flowradar_decoded_epoch> decoded;
+  telemetry_result& plot = r.telemetry;
+  plot.flowradar = true;
+  plot.epoch_ms = double(cfg.epoch_ps) / 1e9;
   for (const auto& [epoch, at] : epochs) {
     last_epoch = epoch;
-    for (const epoch_score& e : score_epoch(epoch, at, sites.adj, cfg.routing, t, decoded[epoch]))
+    flowradar_epoch_flows& sum = plot.epochs.emplace_back(flowradar_epoch_flows{epoch, 0, 0, 0});
+    for (const epoch_score& e : score_epoch(epoch, at, sites.adj, cfg.routing, t, decoded[epoch])) {
+      sum.flows += e.flows, sum.single_decoded += e.single, sum.decoded += e.decoded;
       csv += fmt::format("{},{:.3f},{},{},{},{},{},{},{},{},{},{}\n", e.epoch, double(e.epoch * cfg.epoch_ps) * 1e-9,
                          sites.name(e.sw), e.flows, e.single, e.decoded,
                          e.missed, e.wrong, e.counted, e.wrong_counters, e.iterations, bank_bytes);
+    }
   }
   r.files.emplace_back("flowradar.csv", csv);
   const flowradar_flowset one(bank.params);

@@ -151,7 +151,7 @@ std::string csv_row(const places& p, const flowradar_flow& f, uint64_t report, u
 
 // The loss map's rows (every segment that is not lossless) and its scores.
 void loss_map_report(const places& p, const loss_input& in, const std::vector<flowradar_loss_segment>& segs,
-                     const score& sc, uint64_t epoch_ps, std::string& csv, nlohmann::json& o) {
+                     const score& sc, uint64_t epoch_ps, std::string& csv, nlohmann::json& o, telemetry_result& plot) {
   std::map<segment_key, const flowradar_loss_segment*> found;
   std::set<std::pair<unsigned, uint64_t>> unsure;   // flowlets, or their segments, not decoded
   uint64_t flowlets = 0, lost_packets = 0, undecoded = 0, open = 0, looped = 0;
@@ -183,10 +183,12 @@ void loss_map_report(const places& p, const loss_input& in, const std::vector<fl
   for (const auto& [k, t] : sc.drop_at) {
     auto it = found.find(k);
     if (it == found.end()) continue;
-    const uint64_t reported = (it->second->last_epoch + 2) * epoch_ps;
-    within_20 += reported - std::min(reported, t) <= 20'000'000'000ull;
-    within_50 += reported - std::min(reported, t) <= 50'000'000'000ull;
+    const uint64_t reported = (it->second->last_epoch + 2) * epoch_ps, delay_ps = reported - std::min(reported, t);
+    within_20 += delay_ps <= 20'000'000'000ull;
+    within_50 += delay_ps <= 50'000'000'000ull;
+    plot.loss_delay_ms.push_back(double(delay_ps) / 1e9);
   }
+  plot.loss_map_drops = sc.observable;
   o["loss_map_flowlets"] = flowlets;
   o["loss_map_lost_segments"] = found.size();
   o["loss_map_lost_packets"] = lost_packets;
@@ -323,7 +325,7 @@ void flowradar_loss_report(const fabric& fab, const std::map<uint64_t, flowradar
   std::string csv = "report_epoch,first_epoch,last_epoch,src,dst,sport,dport,proto,upstream,downstream,status,"
                     "upstream_packets,downstream_packets,lost_packets,dropped_packets\n";
   auto& o = r.summary["flowradar"];
-  loss_map_report(p, in, segs, sc, epoch_ps, csv, o);
+  loss_map_report(p, in, segs, sc, epoch_ps, csv, o, r.telemetry);
   const std::vector<flowradar_loop> loops = flowradar_loops(in.flows, in.net);
   black_hole_report(p, in, sc, loops, epoch_ps, csv, o);
   loop_report(fab, p, in, sc, loops, epoch_ps, csv, o);

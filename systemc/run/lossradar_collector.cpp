@@ -401,6 +401,17 @@ std::string lossradar_collector::losses_csv() const {
   return out;
 }
 
+void lossradar_collector::report(telemetry_result& t) const {
+  t.lossradar = true;
+  t.batch_ms = double(cfg_.batch_ps) / 1e9;
+  const auto at = [&t](uint64_t batch) -> lossradar_batch_losses& {
+    for (uint64_t b = t.batches.size(); b <= batch; ++b) t.batches.push_back({b, {}, {}});
+    return t.batches[batch];
+  };
+  for (const lossradar_listing& l : listed_) ++at(l.loss.batch).listed[size_t(l.loss.cls)];
+  for (const drop_record& r : log_.records) ++at(r.t_ps / cfg_.batch_ps).dropped[size_t(truth_class(r.reason))];
+}
+
 std::string lossradar_collector::drops_csv() const {
   const topology& t = fab_.config().topo;
   std::string out = "t_us,reason,at,segment,src_host,dst_host,sport,dport,proto,ip_id,listed\n";

@@ -23,6 +23,7 @@
 
 #include "blocks/lossradar.h"
 #include "blocks/lossradar_analyzer.h"
+#include "output/report_telemetry.h"
 #include "tlm/drop_log.h"
 #include "tlm/event_queue.h"
 
@@ -46,6 +47,7 @@ class lossradar_collector : private lossradar_switch_hook, private timed_client 
   nlohmann::json summary() const;     // summary.json's "lossradar"
   std::string losses_csv() const;     // lossradar.csv: every listed loss
   std::string drops_csv() const;      // lossradar_drops.csv: the drop log, and whether each was listed
+  void report(telemetry_result& t) const;   // report.html's losses per batch, listed and in the drop log
   const std::vector<lossradar_listing>& listings() const { return listed_; }
   const drop_log& log() const { return log_; }
 

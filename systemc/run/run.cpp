@@ -189,6 +189,7 @@ run_result run_scenario(const config& cfg, progress_mode progress, const run_tap
     r.summary["lossradar"] = lossradar->summary();
     r.files.push_back({"lossradar.csv", lossradar->losses_csv()});
     r.files.push_back({"lossradar_drops.csv", lossradar->drops_csv()});
+    lossradar->report(r.telemetry);
   }
   if (memory) r.files.push_back({"memory.csv", memory_csv});
   deter_finish(cfg, fab, r, sim_end);

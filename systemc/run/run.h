@@ -11,6 +11,7 @@
 #include "clock/clock_network.h"
 #include "common/params.h"
 #include "common/wave_trace.h"
+#include "output/report_telemetry.h"
 #include "output/run_data.h"
 
 namespace netasic {
@@ -22,6 +23,7 @@ struct run_result {
   std::vector<link_record> links;   // every switch port's link, one direction
   // With the clock layer: its result. Its per-sample series are in `probes` ("clock.ALG.*").
   std::optional<clock_result> clock;
+  telemetry_result telemetry;       // FlowRadar's and LossRadar's figures for the report (neither on: empty)
   std::optional<wave_dump> waves;   // --vcd / --fst: the traced signals (fabric/wave_signals.h)
   std::vector<std::pair<std::string, std::string>> files;   // more files for the run directory (name, bytes): DETER's
   bool accounting_ok = false;

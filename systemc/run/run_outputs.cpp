@@ -68,7 +68,8 @@ void write_run_outputs(const std::string& dir, const config& cfg, const run_resu
     if (!run_file(name)) throw std::logic_error("run outputs: '" + name + "' is not in run_file's list of what a run writes");
     write_file((d / name).string(), bytes);
   }
-  write_report_html((d / "report.html").string(), r.summary, r.flows, r.probes, r.clock ? &*r.clock : nullptr);
+  write_report_html((d / "report.html").string(), r.summary, r.flows, r.probes, r.clock ? &*r.clock : nullptr,
+                    &r.telemetry);
   write_file((d / "summary.json").string(), r.summary.dump(2) + "\n");   // last: its presence says complete
   fs::remove(d / incomplete_marker);
 }

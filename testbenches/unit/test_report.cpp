@@ -11,6 +11,7 @@
 #include "clock/clock_network.h"
 #include "output/plot.h"
 #include "output/report.h"
+#include "output/report_telemetry.h"
 
 #include "output_samples.h"
 
@@ -192,4 +193,87 @@ TEST(Report, OpensWithTheHeadlineFiguresAndEndsWithEveryValue) {
   EXPECT_GT(all, html.find("<h2>Flow completion times</h2>"));
   EXPECT_EQ(html.find("<h2", all + 1), std::string::npos) << "the flat list is the last section";
   EXPECT_NE(html.find("<details><summary>drops (2 values)</summary>", all), std::string::npos);
+}
+
+// The telemetry section from a hand-made typed result: FlowRadar's flows per epoch and its loss
+// map's delay CDF, LossRadar's losses per batch beside the drop log's, and the score table read
+// from the summary. Control: the same page without the result, or with neither block on, has no
+// section.
+TEST(ReportPage, TelemetrySectionDrawsTheTypedResult) {
+  telemetry_result t;
+  t.flowradar = t.lossradar = true;
+  t.epoch_ms = 10;
+  t.epochs = {{0, 20, 8, 20}, {1, 30, 12, 29}, {2, 10, 10, 10}};   // 60 flows, SingleDecode 30, NetDecode 59
+  t.loss_delay_ms = {35, 5, 15, 60};   // 4 reported of 8 observable drops: 2 within 20 ms, 3 within 50 ms
+  t.loss_map_drops = 8;
+  t.batch_ms = 1;
+  const size_t congestion = size_t(loss_class::congestion), random = size_t(loss_class::random);
+  lossradar_batch_losses b0, b1, b2;
+  b0.batch = 0, b1.batch = 1, b2.batch = 2;
+  b0.listed[congestion] = 7, b0.dropped[congestion] = 6, b0.dropped[random] = 1;
+  b2.listed[random] = 2, b2.dropped[random] = 2;
+  t.batches = {b0, b1, b2};
+  const nlohmann::json summary = {
+      {"flowradar", {{"loss_map_true_segments", 5}, {"loss_map_lost_segments", 4}, {"loss_map_precision_pct", 100.0},
+                     {"loss_map_recall_pct", 80.0}, {"black_hole_true_pairs", 0}, {"black_hole_found_pairs", 0},
+                     {"black_hole_precision_pct", nullptr}, {"black_hole_recall_pct", nullptr}}},
+      {"lossradar", {{"dropped_packets", 9}, {"listed_packets", 9}, {"matched_packets", 9}, {"detected_pct", 100.0},
+                     {"faults", {{{"fault", "link_drop core0:p0>agg0:p2 0.01"}, {"dropped_packets", 3},
+                                  {"classified_packets", 2}, {"precision_pct", 100.0}, {"recall_pct", 66.7}}}}}}};
+
+  const std::vector<telemetry_figure> figs = telemetry_figures(t);
+  ASSERT_EQ(figs.size(), 4u);   // flows per epoch, delay CDF, LossRadar listed, drop log
+  const auto sum = [](const plot_series& s) { double v = 0; for (double y : s.y) v += y; return v; };
+  EXPECT_EQ(sum(figs[0].spec.series[0]), 60);
+  EXPECT_EQ(sum(figs[0].spec.series[1]), 30);
+  EXPECT_EQ(sum(figs[0].spec.series[2]), 59);
+  EXPECT_EQ(figs[0].spec.series[0].x, (std::vector<double>{0, 10, 20}));   // epoch starts in ms
+  // The CDF over all 8 observable drops: it ends at 4 / 8, and at 20 ms stands at 2 / 8.
+  const plot_series& cdf = figs[1].spec.series[0];
+  EXPECT_DOUBLE_EQ(cdf.y.back(), 0.5);
+  EXPECT_DOUBLE_EQ(cdf.x.back(), 60);
+  EXPECT_NE(figs[1].caption.find("Within 20 ms 25.0 %, within 50 ms 37.5 %"), std::string::npos) << figs[1].caption;
+  // LossRadar: congestion and random only (no other class has a loss), the same in both plots.
+  for (size_t i : {2, 3}) {
+    ASSERT_EQ(figs[i].spec.series.size(), 2u);
+    EXPECT_EQ(figs[i].spec.series[0].title, "congestion");
+    EXPECT_EQ(figs[i].spec.series[1].title, "random");
+    EXPECT_EQ(figs[i].spec.ymax, 7);   // one y axis for both
+  }
+  EXPECT_EQ(sum(figs[2].spec.series[0]), 7);
+  EXPECT_EQ(sum(figs[2].spec.series[1]), 2);
+  EXPECT_EQ(sum(figs[3].spec.series[0]), 6);
+  EXPECT_EQ(sum(figs[3].spec.series[1]), 3);
+  EXPECT_EQ(figs[3].spec.series[1].y, (std::vector<double>{1, 0, 2}));   // the empty batch is a 0
+
+  const std::string html = report_html(summary, {}, probe_set{}, nullptr, &t);
+  const size_t at = html.find("<h2 id=\"telemetry\">Telemetry</h2>");
+  ASSERT_NE(at, std::string::npos);
+  const size_t end = html.find("<h2", at + 1);
+  EXPECT_EQ(count(html.substr(at, end - at), "<svg"), 4u);
+  EXPECT_NE(html.find("<h3>FlowRadar</h3>", at), std::string::npos);
+  EXPECT_NE(html.find("<h3>LossRadar</h3>", at), std::string::npos);
+  EXPECT_NE(html.find("<tr><td>FlowRadar</td><td>loss map: (flow, flowlet, upstream switch) segments with drops</td>"
+                      "<td>5 segments</td><td>4 segments</td><td>100.0 %</td><td>80.0 %</td></tr>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<td>0 pairs</td><td>0 pairs</td><td>-</td><td>-</td>"), std::string::npos);
+  EXPECT_NE(html.find("<tr><td>LossRadar</td><td>fault: link_drop core0:p0&gt;agg0:p2 0.01</td><td>3 packets</td>"
+                      "<td>2 packets</td><td>100.0 %</td><td>66.7 %</td></tr>"),
+            std::string::npos);
+  // Every axis says its unit.
+  for (const telemetry_figure& f : figs) {
+    EXPECT_NE(f.spec.xlabel.find("(ms)"), std::string::npos) << f.spec.title;
+    EXPECT_FALSE(f.spec.ylabel.empty()) << f.spec.title;
+  }
+
+  // Controls: no result, or neither block on, and there is no section.
+  EXPECT_EQ(report_html(summary, {}, probe_set{}).find("id=\"telemetry\""), std::string::npos);
+  const telemetry_result off;
+  EXPECT_EQ(report_html(summary, {}, probe_set{}, nullptr, &off).find("id=\"telemetry\""), std::string::npos);
+  // Only LossRadar: its figures and no FlowRadar heading.
+  t.flowradar = false;
+  EXPECT_EQ(telemetry_figures(t).size(), 2u);
+  const std::string lr = report_html(summary, {}, probe_set{}, nullptr, &t);
+  EXPECT_EQ(lr.find("<h3>FlowRadar</h3>"), std::string::npos);
+  EXPECT_NE(lr.find("<h3>LossRadar</h3>"), std::string::npos);
 }
