@@ -34,10 +34,41 @@ struct totals {
 };
 
 
-// Scores one epoch: `at[s]` is switch s's export of it (null: idle).
+// One flowset the collector decodes: a switch's (or one of its ports'), or a host's.
+struct flowset_ref {
+  unsigned site;
+  std::string name;
+  flowradar_stage* stage;
+};
+
+// Every flowset of the run, site by site, and their neighbours: the flowsets of the sites next to
+// its own (NetDecode's FlowDecode looks there).
+std::vector<flowset_ref> flowsets(const fabric& fab, const flowradar_sites& sites, std::vector<std::vector<unsigned>>& adj) {
+  std::vector<flowset_ref> out;
+  std::vector<std::vector<unsigned>> of_site(sites.size());
+  const auto& sws = fab.switches();
+  for (unsigned s = 0; s < sites.size(); ++s) {
+    if (s >= sws.size()) {
+      of_site[s].push_back(unsigned(out.size()));
+      out.push_back({s, sites.name(int(s)), fab.host_flowradar(s - unsigned(sws.size()))});
+      continue;
+    }
+    const auto& tables = sws[s]->flowradar();
+    for (size_t p = 0; p < tables.size(); ++p) {
+      of_site[s].push_back(unsigned(out.size()));
+      out.push_back({s, tables.size() > 1 ? fmt::format("{}:p{}", sites.name(int(s)), p) : sites.name(int(s)), tables[p].get()});
+    }
+  }
+  adj.assign(out.size(), {});
+  for (unsigned i = 0; i < out.size(); ++i)
+    for (unsigned b : sites.adj[out[i].site]) adj[i].insert(adj[i].end(), of_site[b].begin(), of_site[b].end());
+  return out;
+}
+
+// Scores one epoch: `at[i]` is flowset i's export of it (null: idle).
 std::vector<epoch_score> score_epoch(uint64_t epoch, const std::vector<const flowradar_epoch*>& at,
                                      const std::vector<std::vector<unsigned>>& adj, bool routing, totals& t,
-                                     flowradar_decoded_epoch& decoded) {
+                                     flowradar_net_result& res) {
   using clock = std::chrono::steady_clock;
   const size_t n = at.size();
   flowradar_net_input in;
@@ -60,7 +91,7 @@ std::vector<epoch_score> score_epoch(uint64_t epoch, const std::vector<const flo
   for (unsigned s = 0; s < n; ++s)
     if (at[s]) single[s] = flowradar_single_decode(at[s]->table).flows.size();
   t.single_s += std::chrono::duration<double>(clock::now() - t0).count();
-  const flowradar_net_result res = flowradar_net_decode(in);
+  res = flowradar_net_decode(in);
   t.flow_s += res.flow_decode_s;
   t.counter_s += res.counter_decode_s;
   for (unsigned s = 0; s < n; ++s) {
@@ -83,8 +114,40 @@ std::vector<epoch_score> score_epoch(uint64_t epoch, const std::vector<const flo
     t.add(e);
     out.push_back(e);
   }
-  decoded = {at, res.sw};
   return out;
+}
+
+// The flowsets' decode of one epoch, merged site by site (flowradar_decoded_epoch).
+flowradar_decoded_epoch by_site(const std::vector<flowset_ref>& sets, size_t sites, const std::vector<const flowradar_epoch*>& at,
+                                const flowradar_net_result& res) {
+  flowradar_decoded_epoch d;
+  d.active.assign(sites, 0);
+  d.sw.resize(sites);
+  d.incomplete.resize(sites);
+  std::vector<std::map<flowradar_flow, size_t>> index(sites);   // flow -> its place in d.sw[site], in decode order
+  for (unsigned i = 0; i < sets.size(); ++i) {
+    if (!at[i]) continue;
+    const unsigned s = sets[i].site;
+    const flowradar_net_switch& x = res.sw[i];
+    if (!d.active[s]) d.sw[s].flows_complete = d.sw[s].counters_ok = true;
+    d.active[s] = 1;
+    d.sw[s].flows_complete = d.sw[s].flows_complete && x.flows_complete;
+    d.sw[s].counters_ok = d.sw[s].counters_ok && x.counters_ok;
+    if (!x.flows_complete) d.incomplete[s].push_back(&at[i]->table);
+    flowradar_net_switch& m = d.sw[s];
+    for (size_t k = 0; k < x.flows.size(); ++k) {
+      const auto [it, fresh] = index[s].try_emplace(x.flows[k], m.flows.size());
+      if (fresh) {
+        m.flows.push_back(x.flows[k]);
+        m.packets.push_back(x.packets[k]);
+        m.counted.push_back(x.counted[k]);
+      } else {
+        m.packets[it->second] += x.packets[k];
+        m.counted[it->second] = m.counted[it->second] && x.counted[k];
+      }
+    }
+  }
+  return d;
 }
 
 }  // namespace
@@ -115,21 +178,22 @@ void flowradar_finish(fabric& fab, run_result& r, const drop_log& drops) {
   if (!cfg.on) return;
   const auto& sws = fab.switches();
   const flowradar_sites sites(fab.config().topo, cfg.hosts);
+  std::vector<std::vector<unsigned>> adj;
+  const std::vector<flowset_ref> sets = flowsets(fab, sites, adj);
   std::map<uint64_t, std::vector<const flowradar_epoch*>> epochs;
-  for (unsigned s = 0; s < sites.size(); ++s) {
-    flowradar_stage* st = s < sws.size() ? sws[s]->flowradar() : fab.host_flowradar(s - unsigned(sws.size()));
-    st->finish();
-    for (const flowradar_epoch& e : st->exported()) {
+  for (unsigned i = 0; i < sets.size(); ++i) {
+    sets[i].stage->finish();
+    for (const flowradar_epoch& e : sets[i].stage->exported()) {
       auto& v = epochs[e.epoch];
-      v.resize(sites.size(), nullptr);
-      v[s] = &e;
+      v.resize(sets.size(), nullptr);
+      v[i] = &e;
     }
   }
   totals t;
   std::string csv = "epoch,start_ms,switch,flows,single_decoded_flows,decoded_flows,missed_flows,wrong_flows,"
                     "counted_flows,wrong_counters,solver_iterations,export_bytes\n";
   flowradar_table bank;
-  bank.params = sws.empty() ? cfg.params : sws[0]->flowradar()->params();
+  bank.params = sets.empty() ? cfg.params : sets[0].stage->params();
   const uint64_t bank_bytes = bank.export_bytes();
   uint64_t last_epoch = 0;
   std::map<uint64_t, flowradar_decoded_epoch> decoded;
@@ -139,17 +203,22 @@ void flowradar_finish(fabric& fab, run_result& r, const drop_log& drops) {
   for (const auto& [epoch, at] : epochs) {
     last_epoch = epoch;
     flowradar_epoch_flows& sum = plot.epochs.emplace_back(flowradar_epoch_flows{epoch, 0, 0, 0});
-    for (const epoch_score& e : score_epoch(epoch, at, sites.adj, cfg.routing, t, decoded[epoch])) {
+    flowradar_net_result res;
+    for (const epoch_score& e : score_epoch(epoch, at, adj, cfg.routing, t, res)) {
       sum.flows += e.flows, sum.single_decoded += e.single, sum.decoded += e.decoded;
       csv += fmt::format("{},{:.3f},{},{},{},{},{},{},{},{},{},{}\n", e.epoch, double(e.epoch * cfg.epoch_ps) * 1e-9,
-                         sites.name(e.sw), e.flows, e.single, e.decoded,
+                         sets[e.sw].name, e.flows, e.single, e.decoded,
                          e.missed, e.wrong, e.counted, e.wrong_counters, e.iterations, bank_bytes);
     }
+    decoded[epoch] = by_site(sets, sites.size(), at, res);
   }
   r.files.emplace_back("flowradar.csv", csv);
   const flowradar_flowset one(bank.params);
+  size_t per_switch = 0;   // flowsets at the switch with the most
+  for (const auto& sw : sws) per_switch = std::max(per_switch, sw->flowradar().size());
   r.summary["flowradar"] = {
       {"switches", sws.size()},
+      {"flowsets_per_switch_max", per_switch},
       {"hosts", sites.size() - sws.size()},
       {"epochs", epochs.empty() ? 0 : last_epoch + 1},
       {"flows", t.flows},
@@ -161,9 +230,10 @@ void flowradar_finish(fabric& fab, run_result& r, const drop_log& drops) {
       {"wrong_counter_flows", t.wrong_counters},
       {"solver_iterations", t.iterations},
       {"epoch_export_bytes", bank_bytes},
-      {"export_gbps", double(bank_bytes) * 8 / double(cfg.epoch_ps) * 1e3},
-      {"export_frames_per_bank", sws.empty() ? 0 : sws[0]->flowradar()->export_frames().size()},
+      {"export_gbps", double(bank_bytes * per_switch) * 8 / double(cfg.epoch_ps) * 1e3},
+      {"export_frames_per_bank", sets.empty() ? 0 : sets[0].stage->export_frames().size()},
       {"memory_bits", one.memory_bits()},
+      {"switch_memory_bits_max", one.memory_bits() * per_switch},
       {"single_decode_wall_s", t.single_s},
       {"flow_decode_wall_s", t.flow_s},
       {"counter_decode_wall_s", t.counter_s},

@@ -63,7 +63,7 @@ void gather(const places& p, const std::map<uint64_t, flowradar_decoded_epoch>& 
             bool drained, loss_input& in) {
   for (const auto& [e, d] : epochs)
     for (unsigned s = 0; s < d.sw.size(); ++s) {
-      if (!d.at[s]) continue;
+      if (!d.active[s]) continue;
       const flowradar_net_switch& x = d.sw[s];
       for (size_t i = 0; i < x.flows.size(); ++i) {
         const int es = p.end_of(ip_at(x.flows[i], 0)), ed = p.end_of(ip_at(x.flows[i], 4));
@@ -81,8 +81,10 @@ void gather(const places& p, const std::map<uint64_t, flowradar_decoded_epoch>& 
   in.net.drained = drained;
   in.net.maybe_there = [&epochs, &in](unsigned f, unsigned s, uint64_t e) {
     auto it = epochs.find(e);
-    if (it == epochs.end() || !it->second.at[s] || it->second.sw[s].flows_complete) return false;
-    return it->second.at[s]->table.filter_has(in.flow[f]);
+    if (it == epochs.end()) return false;
+    for (const flowradar_table* t : it->second.incomplete[s])
+      if (t->filter_has(in.flow[f])) return true;
+    return false;
   };
 }
 

@@ -31,11 +31,15 @@ struct flowradar_sites {
   int end_of(uint32_t ip) const;
 };
 
-// One epoch as the collector exported and decoded it: per site, its bank (null: idle, it saw
-// nothing) and what NetDecode made of it.
+// One epoch as the collector decoded it, per site: whether a flowset of the site exported it (an
+// idle one saw nothing), what NetDecode found in its flowsets (one, or one per port with
+// telemetry.flowradar_per_port: their flows merged, counts summed, counted only where every
+// flowset holding the flow counted it; complete when each of them is), and the flowsets NetDecode
+// left incomplete (a flow in their filters may be there undecoded).
 struct flowradar_decoded_epoch {
-  std::vector<const flowradar_epoch*> at;
+  std::vector<uint8_t> active;
   std::vector<flowradar_net_switch> sw;
+  std::vector<std::vector<const flowradar_table*>> incomplete;
 };
 
 // Builds the loss map over every epoch and scores it: appends flowradar_loss.csv to r.files and

@@ -27,6 +27,7 @@ void flowradar_keys(K& k) {
   k.integer("telemetry.flowradar_seed", "", pr(&flowradar_params::seed), 0, std::numeric_limits<int64_t>::max(), "FlowRadar hash seed; each switch mixes its id into it, so neighbours hash differently");
   k.integer("telemetry.flowradar_collector", "host", fr(&S::collector), -1, 16383, "FlowRadar: the host every switch sends its banks to each epoch, as UDP frames through the fabric at priority 0 (their load shows on the links); -1: exported out of band, no frames");
   k.boolean("telemetry.flowradar_hosts", fr(&S::hosts), "FlowRadar: every host NIC keeps an encoded flowset too (the same sizes), counting the data packets it sends and receives, so the loss map and the loop and black-hole analyses see the first and last links (the thesis's \"switches (or hosts)\")");
+  k.boolean("telemetry.flowradar_per_port", fr(&S::per_port), "FlowRadar: an encoded flowset per ingress port (each of the configured size, counting the packets that port receives) instead of one per switch (§4.5's two deployments; per switch multiplexes the ports' flows in less memory)");
   k.boolean("telemetry.flowradar_routing", fr(&S::routing), "FlowRadar collector: FlowDecode checks only a flow's previous and next hop (routing information) instead of every neighbour");
 }
 
@@ -45,7 +46,8 @@ void read_flowradar(const config& c, fabric_config& f) {
     unused_by_mode(c, {"telemetry.flowradar_filter_bits", "telemetry.flowradar_filter_hashes", "telemetry.flowradar_cells",
                        "telemetry.flowradar_cell_hashes", "telemetry.flowradar_flow_count_bits",
                        "telemetry.flowradar_packet_count_bits", "telemetry.flowradar_epoch", "telemetry.flowradar_seed",
-                       "telemetry.flowradar_routing", "telemetry.flowradar_collector", "telemetry.flowradar_hosts"},
+                       "telemetry.flowradar_routing", "telemetry.flowradar_collector", "telemetry.flowradar_hosts",
+                       "telemetry.flowradar_per_port"},
                    "when telemetry.flowradar is false");
     return;
   }

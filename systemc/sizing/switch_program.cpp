@@ -165,18 +165,20 @@ void route_classes(program& p, const switch_program_inputs& in) {
 // FlowRadar (thesis ch. 4, Alg. 6; flowradar.md): the flow filter's k_f slices as 32-bit words
 // (test-and-set one bit: or_ with a one-hot mask, the old word out), then per counting-table hash
 // the cell array (dual: FlowXOR slice + FlowCount), the FlowXOR lanes and PacketCount, all after
-// the filter (they need its "new flow" bit).
+// the filter (they need its "new flow" bit). Per port (telemetry.flowradar_per_port) every array
+// holds the ports' flowsets one after another (index + port * size), as LossRadar's digests do.
 void flowradar_program(program& p, const switch_program_inputs& in) {
   const flowradar_params& f = in.sw.flowradar.params;
+  const uint64_t sets = in.sw.flowradar.per_port ? in.ports : 1;
   std::vector<std::string> filter;
   for (unsigned i = 0; i < f.filter_hashes; ++i) {
     filter.push_back(fmt::format("fr_filter_{}", i));
-    const uint64_t words = (uint64_t(flowradar_slice_size(f.filter_bits, f.filter_hashes, i)) + 31) / 32;
+    const uint64_t words = sets * ((uint64_t(flowradar_slice_size(f.filter_bits, f.filter_hashes, i)) + 31) / 32);
     p.registers.push_back(register_decl{"flowradar", filter.back(), words, 32, false, true, gress::ingress, {}, "telemetry.flowradar_filter_bits"});
   }
   const std::string k = "telemetry.flowradar_cells";
   for (unsigned i = 0; i < f.cell_hashes; ++i) {
-    const uint64_t n = flowradar_slice_size(f.cells, f.cell_hashes, i);
+    const uint64_t n = sets * flowradar_slice_size(f.cells, f.cell_hashes, i);
     p.registers.push_back(register_decl{"flowradar", fmt::format("fr_cell_{}", i), n, f.flow_count_bits, true, true, gress::ingress, filter, k});
     unsigned lane = 0;
     for (unsigned rest = flowradar_flow_bytes - f.flow_count_bits / 8; rest > 0; ++lane) {

@@ -19,7 +19,11 @@ struct flowradar_stage_config {   // telemetry.flowradar*
   bool routing = true;            // the collector's FlowDecode knows each flow's path
   int collector = -1;             // telemetry.flowradar_collector: the host the banks go to as frames; -1 none
   bool hosts = false;             // telemetry.flowradar_hosts: every host NIC keeps a flowset too
+  bool per_port = false;          // telemetry.flowradar_per_port: a flowset per ingress port, not per switch
 };
+
+// The id a per-port flowset mixes into its hashes: apart from every switch's and host's.
+inline unsigned flowradar_port_table_id(unsigned switch_id, unsigned port) { return 0x40000000u + switch_id * 4096u + port; }
 
 // Not hardware: what the simulator knows of one flow at one switch in one epoch.
 struct flowradar_truth {

@@ -74,7 +74,12 @@ switch_model::switch_model(sc_core::sc_module_name name, unsigned id, const std:
   if (cfg.flowcut_on && (cfg.flowcut.variant == flowcut_variant::full_switch || has_hosts))
     lb_.use_flowcut(cfg.flowcut, cfg.host_port, [this](unsigned port) { return tm_.port_bytes(port); },
                     [this](packet& p, uint64_t now) { enqueue(p, now); }, flowcut_buffer());
-  if (cfg.flowradar.on) flowradar_ = std::make_unique<flowradar_stage>(cfg.flowradar, id);
+  if (cfg.flowradar.on) {   // one flowset, or one per ingress port (each its own hashes)
+    if (!cfg.flowradar.per_port) flowradar_.push_back(std::make_unique<flowradar_stage>(cfg.flowradar, id));
+    else
+      for (unsigned p = 0; p < port_rate_bps.size(); ++p)
+        flowradar_.push_back(std::make_unique<flowradar_stage>(cfg.flowradar, flowradar_port_table_id(id, p)));
+  }
   refresh_.sw = this;
   refresh_.fn = &switch_model::pfc_refresh;
   flowradar_epoch_.sw = this;
@@ -139,7 +144,8 @@ void switch_model::pkt_receive(unsigned port, packet& p, uint64_t now) {
   }
   p.in_port = uint16_t(port);
   p.passes = 0;
-  if (flowradar_ && p.kind == pkt_kind::data) flowradar_->on_packet(p, now, p.hops + 1u);
+  if (!flowradar_.empty() && p.kind == pkt_kind::data)
+    flowradar_[cfg_.flowradar.per_port ? port : 0]->on_packet(p, now, p.hops + 1u);
   parse(port_[port].pipe, p, now);
 }
 
@@ -308,7 +314,8 @@ void switch_model::flowradar_export(uint64_t now) {
   // The control plane sends the bank the epoch handed it as UDP frames to the collector, through
   // the egress queues like any frame (lowest priority), so they load the links they take.
   const uint32_t collector_ip = host_ip(unsigned(cfg_.flowradar.collector));
-  for (uint32_t bytes : flowradar_->export_frames()) {
+  for (size_t table = 0; table < flowradar_.size(); ++table)
+  for (uint32_t bytes : flowradar_[table]->export_frames()) {
     packet& m = internal_frame(bytes);
     m.prio = 0;
     m.ip.src = 0;                      // a switch has no host address
@@ -499,13 +506,14 @@ void switch_model::end_of_elaboration() {
   // Resolve each port's link once; the per-packet path then makes one direct call.
   for (auto& s : tx) tx_if_.push_back(s->size() ? s->get_interface(0) : nullptr);
   // A collector gets each bank when its epoch ends, not when the next packet comes.
-  if (flowradar_ && cfg_.flowradar.collector >= 0) arm(flowradar_epoch_, flowradar_->epoch_ps());
+  if (!flowradar_.empty() && cfg_.flowradar.collector >= 0) arm(flowradar_epoch_, cfg_.flowradar.epoch_ps);
 }
 
 void switch_model::flowradar_epoch_end(unsigned, uint64_t now) {
-  flowradar_->advance(now);   // the epoch's bank to the control plane (a packet at this instant may have done it)
+  // The epoch's banks to the control plane (a packet at this instant may have done it).
+  for (auto& table : flowradar_) table->advance(now);
   flowradar_export(now);
-  arm(flowradar_epoch_, (now / flowradar_->epoch_ps() + 1) * flowradar_->epoch_ps());
+  arm(flowradar_epoch_, (now / cfg_.flowradar.epoch_ps + 1) * cfg_.flowradar.epoch_ps);
 }
 
 void switch_model::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {

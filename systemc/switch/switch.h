@@ -222,7 +222,8 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   const load_balancer& lb() const { return lb_; }
   const flowcut_table* flowcut() const { return lb_.flowcut() ? &lb_.flowcut()->table() : nullptr; }
   void lb_advance(uint64_t now_ps) { lb_.advance(now_ps); }
-  flowradar_stage* flowradar() { return flowradar_.get(); }   // null: telemetry.flowradar off
+  // FlowRadar's flowsets: none (telemetry.flowradar off), one, or one per port (per ingress port).
+  const std::vector<std::unique_ptr<flowradar_stage>>& flowradar() const { return flowradar_; }
   const std::vector<loop_return>& loop_returns() const { return loop_returns_; }   // faults.misroute's loops
   uint64_t tx_bytes(unsigned port) const { return port_[port].tx_bytes; }   // sent so far
   // Trace these signals into `w` from now on (once, before the run).
@@ -312,7 +313,7 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   uint8_t sync_prio_ = 7;
   uint64_t sync_dropped_ = 0, sync_wait_max_ps_ = 0;
   load_balancer lb_;   // every next-hop decision
-  std::unique_ptr<flowradar_stage> flowradar_;
+  std::vector<std::unique_ptr<flowradar_stage>> flowradar_;
   traffic_manager tm_;
   std::vector<pkt_fw_transport_if*> tx_if_;   // tx[p]'s bound link (null: no cable)
   std::vector<port_state> port_;

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -154,6 +155,48 @@ TEST(FlowRadar, FindsTheTransientLoopAndTheBlackHoleOfSection461) {
   EXPECT_EQ(none["drops"].value("ttl_expired", 0), 0);   // shown only with a misroute, or when nonzero
   EXPECT_EQ(none["flowradar"]["loop_true_flows"], 0);
   EXPECT_EQ(none["flowradar"]["loop_found_flows"], 0);
+}
+
+// Per-port flowsets (telemetry.flowradar_per_port, §4.5's other deployment): on the §4.6.1 loop
+// scenario every port's flowset decodes, and merged port by port into their switches they give
+// the same loss map, loops and black holes as one flowset per switch, row for row (in another
+// order), with four
+// times the memory at a 4-port switch. The thesis's reason to prefer per switch, multiplexing:
+// on flowradar.toml the same cells in total (24 per switch, or 6 per port) decode more flows
+// per switch (the control: the per-port flowsets, each with a quarter, decode fewer).
+TEST(FlowRadar, PerPortFlowsetsGiveTheSameAnalysesAndMultiplexWorse) {
+  const std::string loop = std::string(NETASIC_SOURCE_DIR) + "/scenarios/telemetry/flowradar_loop.toml";
+  auto loop_run = [&](const std::string& name, const std::string& sets) {
+    const fs::path d = scratch("FlowRadar", name);
+    const outcome o = netasic_cli("run " + loop + " --quiet --out " + d.string() + " --set telemetry.flowradar_hosts=true" + sets);
+    EXPECT_EQ(o.code, 0) << o.output;
+    return d;
+  };
+  const fs::path sw = loop_run("per_switch", ""), port = loop_run("per_port", " --set telemetry.flowradar_per_port=true");
+  const json a = json::parse(slurp(sw / "summary.json"))["flowradar"], b = json::parse(slurp(port / "summary.json"))["flowradar"];
+  EXPECT_TRUE(all_decoded(b)) << b.dump(1);
+  EXPECT_EQ(a["flowsets_per_switch_max"], 1);
+  EXPECT_EQ(b["flowsets_per_switch_max"], 4);
+  EXPECT_EQ(b["switch_memory_bits_max"].get<uint64_t>(), 4 * b["memory_bits"].get<uint64_t>());
+  auto rows = [](const fs::path& csv) {   // the rows, in any order (decode order differs)
+    std::multiset<std::string> out;
+    std::istringstream in(slurp(csv));
+    for (std::string line; std::getline(in, line);) out.insert(line);
+    return out;
+  };
+  EXPECT_EQ(rows(port / "flowradar_loss.csv"), rows(sw / "flowradar_loss.csv"));
+  EXPECT_GT(rows(sw / "flowradar_loss.csv").size(), 60u);
+  for (const char* k : {"loop_found_flows", "loop_matched_flows", "black_hole_found_pairs", "black_hole_matched_pairs",
+                        "loss_map_lost_segments", "loss_map_exact_segments"})
+    EXPECT_EQ(a[k], b[k]) << k;
+  size_t port_rows = 0;
+  for (auto& r : csv_rows(port / "flowradar.csv")) port_rows += r["switch"].find(":p") != std::string::npos;
+  EXPECT_GT(port_rows, 20u);
+  // Multiplexing: the same 24 cells a switch.
+  const json one = run(scratch("FlowRadar", "mux_switch"), " --set telemetry.flowradar_cells=24");
+  const json four = run(scratch("FlowRadar", "mux_port"), " --set telemetry.flowradar_cells=6 --set telemetry.flowradar_per_port=true");
+  EXPECT_EQ(one["flows"], four["flows"]);
+  EXPECT_GT(one["single_decoded_flows"].get<uint64_t>(), four["single_decoded_flows"].get<uint64_t>() + 50);
 }
 
 TEST(FlowRadar, RefusesBadSizesBeforeTheRun) {
