@@ -43,7 +43,7 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
         sc.black_hole_from_ps[b.host] = b.from_ps;
       }
     for (const fault_config::misroute& m : cfg_.faults.misroutes)
-      if (m.sw == s) sc.misroutes.push_back({m.host, m.port, m.from_ps, m.to_ps});
+      if (m.sw == s) sc.misroutes.push_back(m.entry);
     std::vector<uint64_t> rates;
     for (unsigned li : n.port_link) {
       const topo_link& l = t.links[li];

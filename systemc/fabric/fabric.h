@@ -47,11 +47,10 @@ struct fault_config {
   std::vector<link_drop> link_drops;
   std::vector<black_hole> black_holes;
   std::vector<link_flap> link_flaps;
-  // faults.misroute: switch index sends every packet to host index out of its port `port` over
-  // [from_ps, to_ps), whatever its routes say.
+  // faults.misroute: the stale entry of switch index `sw`.
   struct misroute {
-    unsigned sw = 0, host = 0, port = 0;
-    uint64_t from_ps = 0, to_ps = UINT64_MAX;
+    unsigned sw = 0;
+    switch_config::misroute entry;
   };
   std::vector<misroute> misroutes;
 };

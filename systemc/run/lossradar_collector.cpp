@@ -325,8 +325,9 @@ nlohmann::json lossradar_collector::fault_scores() const {
                    std::any_of(into.begin(), into.end(), [&](unsigned s) { return covers(l.segment, s); });
           });
   }
-  for (const fault_config::misroute& m : fc.faults.misroutes) {
-    const unsigned node = t.switches[m.sw];
+  for (const fault_config::misroute& f : fc.faults.misroutes) {
+    const switch_config::misroute& m = f.entry;
+    const unsigned node = t.switches[f.sw];
     score(fmt::format("misroute {} {} -> {} from {} us", t.nodes[node].name, t.nodes[t.hosts[m.host]].name,
                       t.nodes[t.links[t.nodes[node].port_link[m.port]].other(node)].name, double(m.from_ps) / double(ps_per_us)),
           [&](const drop_record& r) { return r.reason == "ttl_expired" && host_of_ip(r.dst) == m.host; },

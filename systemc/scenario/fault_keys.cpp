@@ -95,16 +95,17 @@ void read_black_hole(const config& c, fabric_config& f, const std::string& e) {
 }
 
 // "SWITCH=HOST->NEXT[@US[-US]]": SWITCH sends HOST's packets to its neighbour NEXT.
-void read_misroute(const config& c, fabric_config& f, const std::string& e) {
+void read_misroute(const config& c, fabric_config& fc, const std::string& e) {
   const char* key = "faults.misroute";
-  const topology& t = f.topo;
+  const topology& t = fc.topo;
   std::string sw, rest;
   const size_t arrow = e.find("->");
   if (!split_entry(e.substr(0, arrow), sw, rest) || arrow == std::string::npos || arrow + 2 == e.size())
     fail(c, key, fmt::format("entry '{}' must be SWITCH=HOST->NEXT (the switch sends every packet to HOST to its neighbour "
                              "NEXT), with @US or @US-US for when, e.g. 'edge0=host0->agg0@10000'", e));
   std::string next = e.substr(arrow + 2);
-  fault_config::misroute m;
+  fault_config::misroute f;
+  switch_config::misroute& m = f.entry;
   if (const size_t at = next.find('@'); at != std::string::npos) {
     const std::string when = next.substr(at + 1);
     next = next.substr(0, at);
@@ -115,18 +116,18 @@ void read_misroute(const config& c, fabric_config& f, const std::string& e) {
       if (m.to_ps <= m.from_ps) fail(c, key, fmt::format("entry '{}': the end time must be after the start time", e));
     }
   }
-  std::tie(m.sw, m.host) = switch_and_host(c, key, t, e, sw, rest);
-  const unsigned node = t.switches[m.sw], to = t.find_node(next);
+  std::tie(f.sw, m.host) = switch_and_host(c, key, t, e, sw, rest);
+  const unsigned node = t.switches[f.sw], to = t.find_node(next);
   if (to == topology::no_node || t.nodes[to].kind != node_kind::sw)
     fail(c, key, fmt::format("entry '{}': no switch named '{}' (NEXT must be a switch)", e, next));
   const auto& ports = t.nodes[node].port_link;
   const auto li = std::find_if(ports.begin(), ports.end(), [&](unsigned l) { return t.links[l].other(node) == to && !t.links[l].failed; });
   if (li == ports.end()) fail(c, key, fmt::format("entry '{}': {} has no working link to {}", e, sw, next));
   m.port = unsigned(li - ports.begin());
-  for (const auto& o : f.faults.misroutes)
-    if (o.sw == m.sw && o.host == m.host && m.from_ps < o.to_ps && o.from_ps < m.to_ps)
+  for (const auto& o : fc.faults.misroutes)
+    if (o.sw == f.sw && o.entry.host == m.host && m.from_ps < o.entry.to_ps && o.entry.from_ps < m.to_ps)
       fail(c, key, fmt::format("entry '{}': overlaps another entry for {} at {}", e, rest, sw));
-  f.faults.misroutes.push_back(m);
+  fc.faults.misroutes.push_back(f);
 }
 
 // "LINK down@US up@US [every US]": the link's outage [down, up), repeated every US when given.

@@ -314,8 +314,9 @@ void switch_model::flowradar_export(uint64_t now) {
   // The control plane sends the bank the epoch handed it as UDP frames to the collector, through
   // the egress queues like any frame (lowest priority), so they load the links they take.
   const uint32_t collector_ip = host_ip(unsigned(cfg_.flowradar.collector));
-  for (size_t table = 0; table < flowradar_.size(); ++table)
-  for (uint32_t bytes : flowradar_[table]->export_frames()) {
+  std::vector<uint32_t> frames;   // every flowset's bank, one after another
+  for (const auto& table : flowradar_) frames.insert(frames.end(), table->export_frames().begin(), table->export_frames().end());
+  for (uint32_t bytes : frames) {
     packet& m = internal_frame(bytes);
     m.prio = 0;
     m.ip.src = 0;                      // a switch has no host address
