@@ -12,6 +12,7 @@
 #include "common/rng.h"
 #include "scenario/key_binding.h"
 #include "scenario/scenario.h"
+#include "topology/traffic_matrix.h"
 #include "workload/trace_reader.h"
 
 namespace netasic {
@@ -40,6 +41,8 @@ void traffic_keys(K& k) {
   k.unbound.choice("traffic.trace_mode", "flows", {"flows", "packets"}, "traffic.trace played as flows (grouped by 5-tuple, sent by the NICs' transport) or as packets (a pcap or packet list: each host sends its frames at their recorded times, open-loop, no transport; traffic.pattern = \"list\", the run ends sim.drain after the last frame)");
   k.unbound.string_list("traffic.trace_hosts", "", {}, "traffic.trace's addresses: \"ADDRESS=HOST\" per host; unlisted 10.0.0.0/8 addresses are host (address & 0xFFFFFF)");
   k.unbound.string("traffic.cdf", "websearch", "Flow-size CDF: websearch, fb_hadoop, datamining, enterprise, or a file path (SIZE_BYTES PERCENT per line)");
+  // Read by traffic_matrix_destinations (topology/traffic_matrix.h).
+  k.unbound.string("traffic.matrix", "", "Poisson: destinations from a ToR-to-ToR traffic matrix, the ones `netasic paths --throughput` solves: \"all_to_all\", \"uniform:P\" (each ToR sends to a fraction P of the ToRs, drawn from sim.seed) or \"permutation\" (the near-worst permutation of ToRs); a ToR's hosts share its demands, each flow goes to a ToR by its demand, then to a host there uniformly; traffic.load stays per host link. Empty: uniform over all hosts");
   k.boolean("traffic.remote_only", &T::remote_only, "Poisson: destinations only under another top-of-rack (leaf or edge) switch, as in LetFlow's testbed; traffic.load stays per host link");
   k.real("traffic.load", "fraction", &T::load, 0.0001, 1, "Average offered load per host link, payload bytes over link rate (poisson)");
   k.integer("traffic.flow_size", "bytes", &T::flow_size_bytes, 0, int64_t(max_flow_bytes), "Fixed flow size for incast/permutation/all_to_all; 0 = draw from traffic.cdf");
@@ -58,7 +61,57 @@ void reject_unused_by_pattern(const config& c, const traffic_spec& t) {
   if (t.pattern == traffic_pattern::list) reject_unused(c, {"traffic.flow_size", "traffic.start", "traffic.cdf"}, pattern);
   else if (t.pattern != traffic_pattern::poisson && t.flow_size_bytes > 0)
     reject_unused(c, {"traffic.cdf"}, "when traffic.flow_size fixes the flow size");
-  if (t.pattern != traffic_pattern::poisson) reject_unused(c, {"traffic.remote_only"}, pattern);
+  if (t.pattern != traffic_pattern::poisson) reject_unused(c, {"traffic.remote_only", "traffic.matrix"}, pattern);
+}
+
+// traffic.matrix: the matrix's demands as each ToR's destination host ranges, by weight.
+void matrix_destinations(const config& c, const topology& topo, uint64_t seed, traffic_spec& t) {
+  const std::string m = c.string("traffic.matrix");
+  if (m.empty()) return;
+  if (t.remote_only) fail(c, "traffic.matrix", "cannot be combined with traffic.remote_only (a matrix says where flows go)");
+  traffic_matrix tm;
+  if (m == "all_to_all") {
+    tm = all_to_all_traffic(topo);
+  } else if (m == "permutation") {
+    tm = near_worst_permutation(topo);
+  } else if (m.rfind("uniform:", 0) == 0) {
+    double p = 0;
+    size_t used = 0;
+    try {
+      p = std::stod(m.substr(8), &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != m.size() - 8 || !(p > 0 && p <= 1))
+      fail(c, "traffic.matrix", fmt::format("'{}': P in uniform:P must be a fraction in (0, 1]", m));
+    tm = uniform_random_traffic(topo, p, seed);
+  } else {
+    fail(c, "traffic.matrix", fmt::format("'{}' is not a matrix (choices: all_to_all, uniform:P, permutation)", m));
+  }
+  const std::vector<unsigned> tors = tor_switches(topo);
+  if (tors.size() < 2) fail(c, "traffic.matrix", "needs at least two switches with hosts");
+  std::map<unsigned, unsigned> index;   // ToR node -> its place in tors
+  for (unsigned i = 0; i < tors.size(); ++i) index[tors[i]] = i;
+  std::vector<std::pair<uint32_t, uint32_t>> range(tors.size(), {UINT32_MAX, 0});   // a ToR's hosts, [first, end)
+  t.tor_of.resize(t.hosts);
+  for (uint32_t h = 0; h < t.hosts; ++h) {
+    const unsigned i = index.at(topo.host_switch(h));
+    t.tor_of[h] = i;
+    range[i].first = std::min(range[i].first, h);
+    range[i].second = std::max(range[i].second, h + 1);
+  }
+  for (unsigned i = 0; i < tors.size(); ++i)   // the builders number a ToR's hosts contiguously
+    if (range[i].second - range[i].first != hosts_on(topo, tors[i]))
+      fail(c, "traffic.matrix", fmt::format("the hosts of {} are not numbered contiguously", topo.nodes[tors[i]].name));
+  t.dsts.assign(tors.size(), {});
+  for (const demand& d : tm.demands) {
+    auto& v = t.dsts[index.at(d.src)];
+    const auto [first, end] = range[index.at(d.dst)];
+    v.push_back({first, end, (v.empty() ? 0.0 : v.back().weight) + d.rate});
+  }
+  for (unsigned i = 0; i < tors.size(); ++i)
+    if (t.dsts[i].empty())
+      fail(c, "traffic.matrix", fmt::format("'{}' gives ToR {} no destination", m, topo.nodes[tors[i]].name));
 }
 
 // remote_only: each host's ToR range (the builders number a ToR's hosts contiguously).
@@ -158,7 +211,7 @@ std::vector<flow_spec> make_flows(const config& c, const fabric_config& f) {
   // A clock-only run: the list pattern with no flows listed.
   if (t.pattern == traffic_pattern::list && c.list("traffic.flows").empty() && c.string("traffic.trace").empty() &&
       c.string("clock.algorithm") != "off") {
-    reject_unused(c, {"traffic.trace_format", "traffic.trace_mode", "traffic.trace_hosts", "traffic.flow_size", "traffic.start", "traffic.cdf", "traffic.load", "traffic.remote_only",
+    reject_unused(c, {"traffic.trace_format", "traffic.trace_mode", "traffic.trace_hosts", "traffic.flow_size", "traffic.start", "traffic.cdf", "traffic.load", "traffic.remote_only", "traffic.matrix",
                       "traffic.incast.senders", "traffic.incast.receiver"}, "with traffic.pattern = \"list\"");
     return {};
   }
@@ -166,6 +219,7 @@ std::vector<flow_spec> make_flows(const config& c, const fabric_config& f) {
   t.hosts = uint32_t(f.topo.hosts.size());
   t.host_rate_bps = c.real("topology.host_rate") * 1e9;
   if (t.remote_only) find_racks(f.topo, t);
+  matrix_destinations(c, f.topo, f.seed, t);
   if (t.pattern == traffic_pattern::poisson || (t.pattern != traffic_pattern::list && t.flow_size_bytes == 0)) {
     try {
       t.cdf = flow_size_cdf::load(c.string("traffic.cdf"), c.base_dir("traffic.cdf"));

@@ -96,7 +96,14 @@ void poisson(const traffic_spec& s, rng& r, std::vector<flow_spec>& out) {
       t += r.exponential(mean_gap_ps);
       if (t >= end_ps) break;
       uint32_t dst;
-      if (s.remote_only) {   // uniform over the hosts outside src's ToR range [lo, hi)
+      if (!s.dsts.empty()) {   // a range by weight, then a host in it
+        const auto& ranges = s.dsts[s.tor_of[src]];
+        double x = r.uniform() * ranges.back().weight;   // weights are cumulative
+        const auto it = std::upper_bound(ranges.begin(), ranges.end(), x,
+                                         [](double v, const traffic_spec::dst_range& d) { return v < d.weight; });
+        const traffic_spec::dst_range& d = it == ranges.end() ? ranges.back() : *it;
+        dst = d.first + uint32_t(r.below(d.end - d.first));
+      } else if (s.remote_only) {   // uniform over the hosts outside src's ToR range [lo, hi)
         const uint32_t lo = s.tor_first[src], hi = s.tor_end[src];
         dst = uint32_t(r.below(s.hosts - (hi - lo)));
         if (dst >= lo) dst += hi - lo;

@@ -48,6 +48,15 @@ struct traffic_spec {
   // under host h's ToR, tor_end[h] one past its last (a ToR's hosts are numbered contiguously).
   bool remote_only = false;
   std::vector<uint32_t> tor_first, tor_end;
+  // poisson with traffic.matrix: a ToR-to-ToR traffic matrix spread over the hosts. Host h's
+  // flows go to the host ranges dsts[tor_of[h]] (each [first, end), picked by weight, then a
+  // host uniformly in it). Empty: uniform over all other hosts (or remote_only).
+  struct dst_range {
+    uint32_t first = 0, end = 0;
+    double weight = 0;              // cumulative over the ToR's ranges, in order
+  };
+  std::vector<uint32_t> tor_of;
+  std::vector<std::vector<dst_range>> dsts;
 };
 
 // traffic.flows: each item "SRC->DST BYTES@START_US", optionally repeated as

@@ -399,3 +399,43 @@ TEST(Traffic, RemoteOnlyDestinationsLeaveTheRackUniformly) {
   spec.tor_end.assign(hosts, hosts);
   EXPECT_NE(error_of(spec).find("traffic.remote_only"), std::string::npos) << error_of(spec);
 }
+
+TEST(Traffic, MatrixDestinationsFollowTheDemands) {
+  // 4 racks of 6 hosts; rack r sends to rack (r + 1) % 4 with weight 1 and to (r + 2) % 4 with
+  // weight 3 (cumulative weights 1 and 4). Every flow lands in one of its rack's ranges, a range
+  // is picked in proportion to its weight and a host in it uniformly (binomial, 6 sd). Control:
+  // without the matrix a host's flows reach every other rack.
+  constexpr uint32_t hosts = 24, rack = 6;
+  auto spec = poisson_spec("fb_hadoop", 0.5, hosts, 200'000'000'000);
+  for (uint32_t h = 0; h < hosts; ++h) spec.tor_of.push_back(h / rack);
+  for (uint32_t r = 0; r < 4; ++r) {
+    const uint32_t a = (r + 1) % 4, b = (r + 2) % 4;
+    spec.dsts.push_back({{a * rack, a * rack + rack, 1.0}, {b * rack, b * rack + rack, 4.0}});
+  }
+  const auto flows = gen(spec, 9);
+  std::vector<std::vector<double>> count(hosts, std::vector<double>(hosts, 0));
+  std::vector<double> sent(hosts, 0);
+  for (const auto& f : flows) {
+    const uint32_t r = f.src / rack, d = f.dst / rack;
+    ASSERT_TRUE(d == (r + 1) % 4 || d == (r + 2) % 4) << f.src << "->" << f.dst;
+    ++count[f.src][f.dst];
+    ++sent[f.src];
+  }
+  for (uint32_t s = 0; s < hosts; ++s) {
+    ASSERT_GT(sent[s], 400);
+    for (uint32_t d = 0; d < hosts; ++d) {
+      const uint32_t r = s / rack, dr = d / rack;
+      const double p = dr == (r + 1) % 4 ? 0.25 / rack : dr == (r + 2) % 4 ? 0.75 / rack : 0.0;
+      const double mean = sent[s] * p, sd = std::sqrt(sent[s] * p * (1 - p));
+      if (p == 0) EXPECT_EQ(count[s][d], 0) << s << "->" << d;
+      else EXPECT_NEAR(count[s][d], mean, 6 * sd) << s << "->" << d;
+    }
+  }
+  auto plain = spec;
+  plain.tor_of.clear();
+  plain.dsts.clear();
+  std::set<uint32_t> racks_reached;
+  for (const auto& f : gen(plain, 9))
+    if (f.src == 0) racks_reached.insert(f.dst / rack);
+  EXPECT_EQ(racks_reached.size(), 4u);
+}
