@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The Flattened Clos paper's packet simulation (§5, Table 3): FC (up-down), FC+EDST and the Clos
+# baseline, each under the three traffic matrices (all-to-all, uniform random over 12.5% of the
+# ToRs, near-worst permutation), over SEEDS seeds (default 5: sim.seed, and the FC wiring's
+# topology.seed). Runs scenarios/flattened_clos/table3_fc.toml and table3_clos.toml; prints per
+# cell the FCT (p50 and p99, us) and the FCT slowdown (p50, p99), mean with min-max over the
+# seeds, and the PFC pause frames.
+#   bench/validation/fc_table3.sh [BIN] [OUTDIR]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+bin=${1:-build/netasic}
+out=${2:-out/validation/fc_table3}
+seeds=${SEEDS:-5}
+[ -x "$bin" ] || { echo "error: $bin not found; build the netasic target first" >&2; exit 1; }
+once() {   # once DIR ARGS...: one run unless its summary is there
+  local dir=$1
+  shift
+  [ -f "$dir/summary.json" ] || "$bin" run "$@" --quiet --out "$dir"
+}
+for s in $(seq 1 "$seeds"); do
+  for m in all_to_all uniform:0.125 permutation; do
+    once "$out/fc/$m/seed$s" scenarios/flattened_clos/table3_fc.toml --set sim.seed="$s" --set topology.seed="$s" --set traffic.matrix="$m"
+    once "$out/fc_edst/$m/seed$s" scenarios/flattened_clos/table3_fc.toml --set sim.seed="$s" --set topology.seed="$s" \
+      --set traffic.matrix="$m" --set topology.routing=edst
+    once "$out/clos/$m/seed$s" scenarios/flattened_clos/table3_clos.toml --set sim.seed="$s" --set traffic.matrix="$m"
+  done
+done
+python3 - "$out" "$seeds" <<'PY'
+import csv, json, statistics, sys
+out, seeds = sys.argv[1], int(sys.argv[2])
+def pct(v, q):
+    v = sorted(v)
+    return v[min(len(v) - 1, int(q * len(v)))]
+def cell(vals, fmt="{:.0f}"):
+    return f"{fmt.format(statistics.mean(vals))} ({fmt.format(min(vals))}-{fmt.format(max(vals))})"
+print("| setup | traffic | flows completed | FCT p50 (us) | FCT p99 (us) | slowdown p50 | slowdown p99 | PFC pauses sent |")
+print("|---|---|---|---|---|---|---|---|")
+for setup in ("fc", "fc_edst", "clos"):
+    for m in ("all_to_all", "uniform:0.125", "permutation"):
+        done, p50, p99, s50, s99, pauses = [], [], [], [], [], []
+        for s in range(1, seeds + 1):
+            d = f"{out}/{setup}/{m}/seed{s}"
+            j = json.load(open(f"{d}/summary.json"))
+            fct = [float(r["fct_us"]) for r in csv.DictReader(open(f"{d}/flows.csv")) if r["fct_us"]]
+            done.append(100.0 * j["flows"]["completed"] / max(1, j["flows"]["total"]))
+            p50.append(pct(fct, 0.5)); p99.append(pct(fct, 0.99))
+            s50.append(j["fct_slowdown"]["p50"]); s99.append(j["fct_slowdown"]["p99"])
+            pauses.append(j["pfc"]["pause_frames_sent"])
+        print(f"| {setup} | {m} | {cell(done, '{:.1f}')}% | {cell(p50)} | {cell(p99)} | {cell(s50, '{:.2f}')} | "
+              f"{cell(s99, '{:.2f}')} | {cell(pauses)} |")
+PY
