@@ -128,26 +128,34 @@ std::vector<pair_paths> routing_paths(const topology& t, const switch_config& sw
 
 namespace {
 
-route_plan plan_of(const topology& t, const switch_config& sw) {
+// paths: the routing's path set, or null to compute it here.
+route_plan plan_of(const topology& t, const switch_config& sw, const std::vector<pair_paths>* paths) {
   switch (sw.routing) {
-    case route_kind::updown: return plan_updown_routes(t, updown_paths(t));
+    case route_kind::updown: return plan_updown_routes(t, paths ? *paths : updown_paths(t));
     case route_kind::edst: {
       const spanning_trees st = edge_disjoint_spanning_trees(t);
-      return plan_path_routes(t, edst_paths(t, st), edst_classes(st), [&](unsigned n, unsigned p) { return edst_port_class(t, st, n, p); });
+      return plan_path_routes(t, paths ? *paths : edst_paths(t, st), edst_classes(st), [&](unsigned n, unsigned p) { return edst_port_class(t, st, n, p); });
     }
     case route_kind::ksp:
-      return plan_path_routes(t, ksp_paths(t, sw.ksp_paths), ksp_classes(t), [&](unsigned n, unsigned p) { return ksp_port_class(t, n, p); });
+      return plan_path_routes(t, paths ? *paths : ksp_paths(t, sw.ksp_paths), ksp_classes(t), [&](unsigned n, unsigned p) { return ksp_port_class(t, n, p); });
     default: return plan_routes(t, sw.lb.mode == lb_mode::wcmp ? sw.lb.wcmp_table_size : 0);
   }
+}
+
+route_plan with_cbd_check(const topology& t, route_plan plan) {
+  const dependency_graph g = plan_dependencies(t, plan);
+  plan.cbd_cycle = g.describe(g.find_cycle());
+  return plan;
 }
 
 }  // namespace
 
 route_plan plan_fabric_routes(const topology& t, const switch_config& sw) {
-  route_plan plan = plan_of(t, sw);
-  const dependency_graph g = plan_dependencies(t, plan);
-  plan.cbd_cycle = g.describe(g.find_cycle());
-  return plan;
+  return with_cbd_check(t, plan_of(t, sw, nullptr));
+}
+
+route_plan plan_fabric_routes(const topology& t, const switch_config& sw, const std::vector<pair_paths>& paths) {
+  return with_cbd_check(t, plan_of(t, sw, &paths));
 }
 
 }  // namespace netasic
