@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -57,7 +58,8 @@ route_plan plan_path_routes(const topology& t, const std::vector<pair_paths>& pa
     for (unsigned p = 0; p < t.nodes[t.switches[s]].port_link.size(); ++p) r.port_class.push_back(cls(t.switches[s], p));
   }
   // (switch index, destination ToR node, class) -> egress ports the paths take
-  std::map<std::tuple<unsigned, unsigned, unsigned>, std::set<uint16_t>> turns;
+  const auto turn_key = [&](unsigned sw, unsigned dst, unsigned c) { return (uint64_t(sw) * t.nodes.size() + dst) * C + c; };
+  std::unordered_map<uint64_t, std::set<uint16_t>> turns;
   std::set<std::pair<unsigned, unsigned>> unrouted;   // (source ToR, destination ToR)
   for (const pair_paths& pp : pairs) {
     if (pp.paths.empty()) unrouted.insert({pp.src, pp.dst});
@@ -65,7 +67,7 @@ route_plan plan_path_routes(const topology& t, const std::vector<pair_paths>& pa
       for (size_t i = 0; i < p.links.size(); ++i) {
         const unsigned x = p.nodes[i];
         const unsigned c = i == 0 ? 0 : cls(x, t.links[p.links[i - 1]].port_on(x));
-        turns[{sw_index[x], pp.dst, c}].insert(uint16_t(t.links[p.links[i]].port_on(x)));
+        turns[turn_key(sw_index[x], pp.dst, c)].insert(uint16_t(t.links[p.links[i]].port_on(x)));
       }
   }
   std::vector<std::map<std::vector<uint16_t>, uint32_t>> groups(t.switches.size());
@@ -74,6 +76,9 @@ route_plan plan_path_routes(const topology& t, const std::vector<pair_paths>& pa
     if (fresh) plan.per_switch[sw].members.insert(plan.per_switch[sw].members.end(), ports.begin(), ports.end());
     return (it->second << 16) | uint32_t(ports.size());
   };
+  // A prefix's entries are the same for each of its hosts: the first host whose link is up fills
+  // them (later hosts would only find the same groups again).
+  std::vector<char> prefix_done(plan.addresses->prefixes, 0);
   for (unsigned h = 0; h < t.hosts.size(); ++h) {
     const unsigned host_link = t.nodes[t.hosts[h]].port_link[0];
     const unsigned tor = t.host_switch(h);
@@ -86,12 +91,14 @@ route_plan plan_path_routes(const topology& t, const std::vector<pair_paths>& pa
     }
     const size_t prefix = plan.addresses->prefix_of_host[h];
     plan.per_switch[sw_index[tor]].host_routes.push_back({h, group_of(sw_index[tor], {uint16_t(t.links[host_link].port_on(tor))})});
+    const bool fill = !prefix_done[prefix];
+    prefix_done[prefix] = 1;
     for (unsigned s = 0; s < t.switches.size(); ++s) {
       if (t.switches[s] == tor) continue;
       if (unrouted.count({t.switches[s], tor}))
         plan.unreachable.push_back(fmt::format("{} -> {}", t.nodes[t.switches[s]].name, t.nodes[t.hosts[h]].name));
-      for (unsigned c = 0; c < C; ++c) {
-        const auto it = turns.find({s, tor, c});
+      for (unsigned c = 0; fill && c < C; ++c) {
+        const auto it = turns.find(turn_key(s, tor, c));
         if (it != turns.end()) plan.per_switch[s].route[prefix * C + c] = group_of(s, {it->second.begin(), it->second.end()});
       }
     }
