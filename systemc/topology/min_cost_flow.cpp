@@ -23,7 +23,14 @@ unsigned min_cost_flow::add_arc(unsigned from, unsigned to, int64_t capacity, in
 // search of the whole graph.
 void min_cost_flow::find_region(unsigned s, unsigned t) {
   const size_t n = out_.size();
-  if (reach_.size() != n) reach_.assign(n, 0), region_mark_.assign(n, 0), dist_.resize(n), via_.resize(n), queued_.assign(n, 0), queue_.resize(n + 1);
+  if (reach_.size() != n) {   // the first solve since arcs were added
+    reach_.assign(n, 0);
+    region_mark_.assign(n, 0);
+    dist_.resize(n);
+    via_.resize(n);
+    queued_.assign(n, 0);
+    queue_.resize(n + 1);
+  }
   if (reach_source_ != s) {
     std::fill(reach_.begin(), reach_.end(), 0);
     std::vector<unsigned> todo{s};
