@@ -4,7 +4,9 @@
 # 5 wiring seeds. For each seed and routing (updown = FC, edst, ksp = 32 shortest paths,
 # shortest_path = ECMP's paths), `netasic paths --throughput` solves the max-concurrent-flow LP
 # for the near-worst permutation, uniform random with 10% of ToRs (traffic seed = wiring seed)
-# and all-to-all; then the tables are printed (mean with the min-max over the seeds).
+# and all-to-all; then the tables are printed (mean with the min-max over the seeds). The Clos
+# baseline (scenarios/clos/clos_fc50.toml: the same hosts on a Clos sized by Appendix A.3) has no
+# random wiring; its uniform traffic takes each seed as the FC's does.
 #   bench/validation/fc_throughput.sh [BIN] [OUTDIR]
 # BIN defaults to build/netasic, OUTDIR to out/validation/fc_throughput. SEEDS overrides 5
 # seeds, TORS the 50 ToRs. A result file that exists is kept (delete it to solve again).
@@ -17,18 +19,21 @@ seeds=${SEEDS:-5}
 tors=${TORS:-50}
 mkdir -p "$out"
 
-once() {   # once FILE ROUTING SEED TRAFFIC...: one `netasic paths` unless FILE is there
+once() {   # once FILE ROUTING SEED TRAFFIC...: one `netasic paths` unless FILE is there (routing clos: the Clos)
   local file=$1 routing=$2 seed=$3
   shift 3
   local args=()
   for t in "$@"; do args+=(--throughput "$t"); done
-  [ -s "$file" ] || "$bin" paths scenarios/clos/fc_table2.toml --set topology.tors="$tors" --set topology.seed="$seed" \
-    --set topology.routing="$routing" "${args[@]}" > "$file.tmp" && mv "$file.tmp" "$file"
+  [ -s "$file" ] && return
+  if [ "$routing" = clos ]; then "$bin" paths scenarios/clos/clos_fc50.toml "${args[@]}" > "$file.tmp"
+  else "$bin" paths scenarios/clos/fc_table2.toml --set topology.tors="$tors" --set topology.seed="$seed" \
+    --set topology.routing="$routing" "${args[@]}" > "$file.tmp"; fi
+  mv "$file.tmp" "$file"
 }
 
 for pass in fast all_to_all; do
   for s in $(seq 1 "$seeds"); do
-    for r in updown edst ksp shortest_path; do
+    for r in updown edst ksp shortest_path clos; do
       if [ $pass = fast ]; then once "$out/${r}_seed${s}_fast.txt" "$r" "$s" permutation "uniform:0.1:$s"
       else once "$out/${r}_seed${s}_a2a.txt" "$r" "$s" all_to_all; fi
     done

@@ -1,16 +1,19 @@
 #!/usr/bin/env python3
 """Tables of docs/validation/flattened-clos.md from bench/validation/fc_throughput.sh's result
 files: max-concurrent-flow throughput per host (fraction of host line rate) by routing and
-traffic, FC's ratio to EDST, LP solve times, and the FC vs EDST path statistics (Table 2), each
-as mean (min-max) over the wiring seeds."""
+traffic (the Clos baseline of the same hosts beside the FC routings), FC's ratio to EDST and to
+the Clos, LP solve times, and the FC vs EDST path statistics (Table 2), each as mean (min-max)
+over the wiring seeds."""
 import re
 import sys
 from collections import defaultdict
 from pathlib import Path
 
-ROUTINGS = [("updown", "FC (up-down)"), ("edst", "EDST"), ("ksp", "KSP, 32 paths"), ("shortest_path", "ECMP paths (all shortest)")]
+# Result files are named ROUTING_seedS_*.txt; clos is the Clos baseline (clos_fc50.toml).
+ROUTINGS = [("updown", "FC (up-down)"), ("edst", "EDST"), ("ksp", "KSP, 32 paths"), ("shortest_path", "ECMP paths (all shortest)"),
+            ("clos", "Clos, 704 hosts (A.3)")]
 TRAFFIC = [("all_to_all", "all-to-all"), ("uniform", "uniform random, 10% of ToRs"), ("permutation", "near-worst permutation")]
-TP = re.compile(r"throughput \((\w+)[^,]*, topology.routing = (\w+)\): ([0-9.]+) of host line rate.*LP: (\d+) demands, (\d+) columns, (\d+) rows; GLPK simplex ([0-9.]+) s")
+TP = re.compile(r"throughput \((\w+)[^,]*, topology.routing = \w+\): ([0-9.]+) of host line rate.*LP: (\d+) demands, (\d+) columns, (\d+) rows; GLPK simplex ([0-9.]+) s")
 STATS = re.compile(r"^(up-down paths|EDST paths \((\d+) edge-disjoint spanning trees\)|32-shortest paths|shortest paths): \d+ ToR pairs, "
                    r"([0-9.]+) paths per pair \(fewest (\d+)\), mean length ([0-9.]+) hops \(longest (\d+)\), mean shortest ([0-9.]+) hops")
 
@@ -27,16 +30,17 @@ def main(out):
     cols = {}
     stats = defaultdict(lambda: defaultdict(list))   # path set -> field -> values
     for f in sorted(Path(out).glob("*_seed*_*.txt")):
-        seed = int(re.search(r"_seed(\d+)_", f.name).group(1))
+        routing, seed = re.match(r"(\w+?)_seed(\d+)_", f.name).groups()
+        seed = int(seed)
         for line in f.read_text().splitlines():
             m = TP.search(line)
             if m:
-                key = (m.group(1), m.group(2))
-                tp[key][seed] = float(m.group(3))
-                secs[key].append(float(m.group(7)))
-                cols[key] = f"{m.group(5)} x {m.group(6)}"
+                key = (m.group(1), routing)
+                tp[key][seed] = float(m.group(2))
+                secs[key].append(float(m.group(6)))
+                cols[key] = f"{m.group(4)} x {m.group(5)}"
             m = STATS.search(line)
-            if m and f.name.endswith("_fast.txt"):
+            if m and f.name.endswith("_fast.txt") and routing != "clos":
                 name = "EDST" if m.group(1).startswith("EDST") else m.group(1)
                 if name == "EDST":
                     stats[name]["trees"].append(int(m.group(2)))
@@ -44,13 +48,16 @@ def main(out):
                     continue
                 for i, k in ((3, "paths"), (4, "fewest"), (5, "length"), (6, "longest"), (7, "shortest")):
                     stats[name][k].append(float(m.group(i)))
-    print("| traffic | " + " | ".join(r[1] for r in ROUTINGS) + " | FC / EDST |")
-    print("|---|" + "---|" * (len(ROUTINGS) + 1))
+    print("| traffic | " + " | ".join(r[1] for r in ROUTINGS) + " | FC / EDST | FC / Clos |")
+    print("|---|" + "---|" * (len(ROUTINGS) + 2))
     for t, tname in TRAFFIC:
         cells = [spread(list(tp[(t, r)].values())) for r, _ in ROUTINGS]
-        fc, ed = tp[(t, "updown")], tp[(t, "edst")]
-        ratio = [fc[s] / ed[s] for s in fc if s in ed and ed[s] > 0]
-        print(f"| {tname} | " + " | ".join(cells) + f" | {spread(ratio, '{:.2f}')} |")
+        fc = tp[(t, "updown")]
+        ratios = []
+        for base in ("edst", "clos"):   # per seed: the same wiring, or the same traffic seed
+            b = tp[(t, base)]
+            ratios.append(spread([fc[s] / b[s] for s in fc if s in b and b[s] > 0], '{:.2f}'))
+        print(f"| {tname} | " + " | ".join(cells) + f" | {ratios[0]} | {ratios[1]} |")
     print("\nLP size (columns x rows, seed 1's) and GLPK simplex time (s), mean (min-max):\n")
     print("| traffic | " + " | ".join(r[1] for r in ROUTINGS) + " |")
     print("|---|" + "---|" * len(ROUTINGS))

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -57,7 +58,8 @@ route_plan plan_path_routes(const topology& t, const std::vector<pair_paths>& pa
     for (unsigned p = 0; p < t.nodes[t.switches[s]].port_link.size(); ++p) r.port_class.push_back(cls(t.switches[s], p));
   }
   // (switch index, destination ToR node, class) -> egress ports the paths take
-  std::map<std::tuple<unsigned, unsigned, unsigned>, std::set<uint16_t>> turns;
+  const auto turn_key = [&](unsigned sw, unsigned dst, unsigned c) { return (uint64_t(sw) * t.nodes.size() + dst) * C + c; };
+  std::unordered_map<uint64_t, std::set<uint16_t>> turns;
   std::set<std::pair<unsigned, unsigned>> unrouted;   // (source ToR, destination ToR)
   for (const pair_paths& pp : pairs) {
     if (pp.paths.empty()) unrouted.insert({pp.src, pp.dst});
@@ -65,7 +67,7 @@ route_plan plan_path_routes(const topology& t, const std::vector<pair_paths>& pa
       for (size_t i = 0; i < p.links.size(); ++i) {
         const unsigned x = p.nodes[i];
         const unsigned c = i == 0 ? 0 : cls(x, t.links[p.links[i - 1]].port_on(x));
-        turns[{sw_index[x], pp.dst, c}].insert(uint16_t(t.links[p.links[i]].port_on(x)));
+        turns[turn_key(sw_index[x], pp.dst, c)].insert(uint16_t(t.links[p.links[i]].port_on(x)));
       }
   }
   std::vector<std::map<std::vector<uint16_t>, uint32_t>> groups(t.switches.size());
@@ -74,6 +76,9 @@ route_plan plan_path_routes(const topology& t, const std::vector<pair_paths>& pa
     if (fresh) plan.per_switch[sw].members.insert(plan.per_switch[sw].members.end(), ports.begin(), ports.end());
     return (it->second << 16) | uint32_t(ports.size());
   };
+  // A prefix's entries are the same for each of its hosts: the first host whose link is up fills
+  // them (later hosts would only find the same groups again).
+  std::vector<char> prefix_done(plan.addresses->prefixes, 0);
   for (unsigned h = 0; h < t.hosts.size(); ++h) {
     const unsigned host_link = t.nodes[t.hosts[h]].port_link[0];
     const unsigned tor = t.host_switch(h);
@@ -86,12 +91,14 @@ route_plan plan_path_routes(const topology& t, const std::vector<pair_paths>& pa
     }
     const size_t prefix = plan.addresses->prefix_of_host[h];
     plan.per_switch[sw_index[tor]].host_routes.push_back({h, group_of(sw_index[tor], {uint16_t(t.links[host_link].port_on(tor))})});
+    const bool fill = !prefix_done[prefix];
+    prefix_done[prefix] = 1;
     for (unsigned s = 0; s < t.switches.size(); ++s) {
       if (t.switches[s] == tor) continue;
       if (unrouted.count({t.switches[s], tor}))
         plan.unreachable.push_back(fmt::format("{} -> {}", t.nodes[t.switches[s]].name, t.nodes[t.hosts[h]].name));
-      for (unsigned c = 0; c < C; ++c) {
-        const auto it = turns.find({s, tor, c});
+      for (unsigned c = 0; fill && c < C; ++c) {
+        const auto it = turns.find(turn_key(s, tor, c));
         if (it != turns.end()) plan.per_switch[s].route[prefix * C + c] = group_of(s, {it->second.begin(), it->second.end()});
       }
     }
@@ -128,26 +135,34 @@ std::vector<pair_paths> routing_paths(const topology& t, const switch_config& sw
 
 namespace {
 
-route_plan plan_of(const topology& t, const switch_config& sw) {
+// paths: the routing's path set, or null to compute it here.
+route_plan plan_of(const topology& t, const switch_config& sw, const std::vector<pair_paths>* paths) {
   switch (sw.routing) {
-    case route_kind::updown: return plan_updown_routes(t, updown_paths(t));
+    case route_kind::updown: return plan_updown_routes(t, paths ? *paths : updown_paths(t));
     case route_kind::edst: {
       const spanning_trees st = edge_disjoint_spanning_trees(t);
-      return plan_path_routes(t, edst_paths(t, st), edst_classes(st), [&](unsigned n, unsigned p) { return edst_port_class(t, st, n, p); });
+      return plan_path_routes(t, paths ? *paths : edst_paths(t, st), edst_classes(st), [&](unsigned n, unsigned p) { return edst_port_class(t, st, n, p); });
     }
     case route_kind::ksp:
-      return plan_path_routes(t, ksp_paths(t, sw.ksp_paths), ksp_classes(t), [&](unsigned n, unsigned p) { return ksp_port_class(t, n, p); });
+      return plan_path_routes(t, paths ? *paths : ksp_paths(t, sw.ksp_paths), ksp_classes(t), [&](unsigned n, unsigned p) { return ksp_port_class(t, n, p); });
     default: return plan_routes(t, sw.lb.mode == lb_mode::wcmp ? sw.lb.wcmp_table_size : 0);
   }
+}
+
+route_plan with_cbd_check(const topology& t, route_plan plan) {
+  const dependency_graph g = plan_dependencies(t, plan);
+  plan.cbd_cycle = g.describe(g.find_cycle());
+  return plan;
 }
 
 }  // namespace
 
 route_plan plan_fabric_routes(const topology& t, const switch_config& sw) {
-  route_plan plan = plan_of(t, sw);
-  const dependency_graph g = plan_dependencies(t, plan);
-  plan.cbd_cycle = g.describe(g.find_cycle());
-  return plan;
+  return with_cbd_check(t, plan_of(t, sw, nullptr));
+}
+
+route_plan plan_fabric_routes(const topology& t, const switch_config& sw, const std::vector<pair_paths>& paths) {
+  return with_cbd_check(t, plan_of(t, sw, &paths));
 }
 
 }  // namespace netasic

@@ -61,11 +61,14 @@ traffic_matrix traffic_of(const topology& t, const traffic_spec& s) {
 }
 
 // The LP of §4.2 over the paths the scenario routes on (shortest_path: every shortest path).
-std::string throughput_lines(const topology& t, const switch_config& sw, const std::string& routing, const std::vector<std::string>& specs) {
+std::string throughput_lines(const topology& t, const switch_config& sw, const std::vector<pair_paths>& routed, const std::string& routing,
+                             const std::vector<std::string>& specs) {
   if (specs.empty()) return "";
   std::vector<traffic_spec> parsed;
   for (const std::string& s : specs) parsed.push_back(parse_traffic(s));
-  const std::vector<pair_paths> paths = sw.routing == route_kind::shortest_path ? all_shortest_paths(t, 4096) : routing_paths(t, sw);
+  const bool ecmp = sw.routing == route_kind::shortest_path;
+  const std::vector<pair_paths> shortest = ecmp ? all_shortest_paths(t, 4096) : std::vector<pair_paths>{};
+  const std::vector<pair_paths>& paths = ecmp ? shortest : routed;
   std::string out;
   for (const traffic_spec& s : parsed) {
     const traffic_matrix tm = traffic_of(t, s);
@@ -94,14 +97,15 @@ std::string paths_report(const config& cfg, bool& cbd_free, const std::vector<st
     out += "] ports";
   }
   out += "\n";
-  if (k >= 2) out += stats_line("up-down paths", stats_of(updown_paths(t)));
+  // The routing's paths once, for its statistics, its tables and the LP (empty for shortest_path).
+  const std::vector<pair_paths> routed = routing_paths(t, fc.sw);
+  if (k >= 2) out += stats_line("up-down paths", stats_of(fc.sw.routing == route_kind::updown ? routed : updown_paths(t)));
   out += stats_line("shortest paths", shortest_path_stats(t));
   if (fc.sw.routing == route_kind::edst)
     out += stats_line(fmt::format("EDST paths ({} edge-disjoint spanning trees)", edge_disjoint_spanning_trees(t).trees.size()).c_str(),
-                      stats_of(routing_paths(t, fc.sw)));
-  if (fc.sw.routing == route_kind::ksp)
-    out += stats_line(fmt::format("{}-shortest paths", fc.sw.ksp_paths).c_str(), stats_of(routing_paths(t, fc.sw)));
-  const route_plan plan = plan_fabric_routes(t, fc.sw);
+                      stats_of(routed));
+  if (fc.sw.routing == route_kind::ksp) out += stats_line(fmt::format("{}-shortest paths", fc.sw.ksp_paths).c_str(), stats_of(routed));
+  const route_plan plan = plan_fabric_routes(t, fc.sw, routed);
   const dependency_graph g = plan_dependencies(t, plan);
   size_t entries = 0;
   size_t host_entries = 0;
@@ -116,7 +120,7 @@ std::string paths_report(const config& cfg, bool& cbd_free, const std::vector<st
   out += fmt::format("link dependency graph: {} dependencies; {}\n", g.arcs(),
                      cbd_free ? "no cycle: the routes are free of cyclic buffer dependencies"
                               : "CYCLIC BUFFER DEPENDENCY: " + plan.cbd_cycle);
-  out += throughput_lines(t, fc.sw, cfg.string("topology.routing"), throughput);
+  out += throughput_lines(t, fc.sw, routed, cfg.string("topology.routing"), throughput);
   return out;
 }
 

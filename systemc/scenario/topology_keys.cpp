@@ -131,7 +131,7 @@ topology build_fc(const config& c) {
     // Strategy (*) of §3.2.3: with k from Eq. 4 some pair may share no top-layer ancestor and so
     // have no up-down path; then k_min + 1. The topology does not depend on topology.routing, so
     // shortest-path and up-down runs compare on the same wiring.
-    if (s.layers == 0 && s.layer_ports.empty() && stats_of(updown_paths(t)).unrouted > 0 &&
+    if (s.layers == 0 && s.layer_ports.empty() && !pairs_without_updown_path(t).empty() &&
         layer_count(t) + 1 <= s.fabric_ports / 2 + 1) {
       s.layers = layer_count(t) + 1;
       t = build_flattened_clos(s);
@@ -328,12 +328,12 @@ void read_routing(const config& c, const topology& t, switch_config& sw) {
   if (c.string("topology.kind") != "flattened_clos")
     fail(c, "topology.routing", "updown needs the virtual layers of topology.kind = \"flattened_clos\"");
   sw.route_classes = updown_classes(t);
-  const std::vector<pair_paths> pairs = updown_paths(t);
-  for (const pair_paths& pp : pairs)
-    if (pp.paths.empty())
-      fail(c, "topology.layers", fmt::format("{} of {} ToR pairs have no up-down path (first: {} -> {}): their layered "
-                                             "up-trees share no top-layer ToR; use more layers (or fewer ToRs)",
-                                             stats_of(pairs).unrouted, pairs.size(), t.nodes[pp.src].name, t.nodes[pp.dst].name));
+  const auto none = pairs_without_updown_path(t);
+  const size_t tors = tor_switches(t).size();
+  if (!none.empty())
+    fail(c, "topology.layers", fmt::format("{} of {} ToR pairs have no up-down path (first: {} -> {}): their layered "
+                                           "up-trees share no top-layer ToR; use more layers (or fewer ToRs)",
+                                           none.size(), tors * (tors - 1), t.nodes[none[0].first].name, t.nodes[none[0].second].name));
 }
 
 }  // namespace netasic

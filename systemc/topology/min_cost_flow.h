@@ -15,7 +15,8 @@ class min_cost_flow {
   // The arc's id; its reverse residual arc is id ^ 1.
   unsigned add_arc(unsigned from, unsigned to, int64_t capacity, int64_t cost);
   // Pushes as much flow as possible from s to t at the least cost; returns the flow. Flows of an
-  // earlier solve are cleared first, so one graph serves many pairs.
+  // earlier solve are cleared first, so one graph serves many pairs. The search runs over the
+  // nodes on some s-t path only; the flow is the one a search of the whole graph finds.
   int64_t solve(unsigned s, unsigned t);
   int64_t cost() const { return cost_; }
   int64_t flow(unsigned arc) const { return arcs_[arc].flow; }
@@ -29,9 +30,21 @@ class min_cost_flow {
     unsigned to;
     int64_t cap, cost, flow;
   };
+  void find_region(unsigned s, unsigned t);
+  bool in_region(unsigned v) const { return region_mark_[v] == region_stamp_; }
   std::vector<arc> arcs_;
   std::vector<std::vector<unsigned>> out_;
   int64_t cost_ = 0;
+  // Nodes reachable from reach_source_ over arcs with capacity (kept while the source repeats,
+  // as when one source is solved against every destination).
+  unsigned reach_source_ = ~0u;
+  std::vector<char> reach_;
+  // The nodes of the current (or last) solve's search: reachable from s and reaching t.
+  std::vector<unsigned> region_, region_mark_;
+  unsigned region_stamp_ = 0;
+  std::vector<int64_t> dist_;
+  std::vector<unsigned> via_, queue_;
+  std::vector<char> queued_;
 };
 
 }  // namespace netasic

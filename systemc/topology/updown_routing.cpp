@@ -20,6 +20,30 @@ unsigned layer_count(const topology& t) {
 
 namespace {
 
+// A fabric link that is up, by its lower end: switch lo's port of layer j joins switch hi's port
+// of layer j + 1 (lo = ~0u: not a working switch-to-switch link).
+struct layered_link {
+  unsigned lo = ~0u, hi = ~0u, j = 0;
+};
+
+layered_link layered(const topology& t, unsigned li) {
+  const topo_link& l = t.links[li];
+  if (l.failed || t.nodes[l.a].kind != node_kind::sw || t.nodes[l.b].kind != node_kind::sw) return {};
+  if (t.nodes[l.a].port_layer.size() <= l.a_port || t.nodes[l.b].port_layer.size() <= l.b_port)
+    throw std::invalid_argument(fmt::format("link {}: a port without a virtual layer", l.name));
+  unsigned lo = l.a, hi = l.b, jl = t.nodes[l.a].port_layer[l.a_port], jh = t.nodes[l.b].port_layer[l.b_port];
+  if (jl > jh) std::swap(lo, hi), std::swap(jl, jh);
+  if (jl == 0 || jh != jl + 1)
+    throw std::invalid_argument(fmt::format("link {} joins layers {} and {}; up-down routing needs adjacent layers", l.name, jl, jh));
+  return {lo, hi, jl};
+}
+
+unsigned routing_layers(const topology& t) {
+  const unsigned k = layer_count(t);
+  if (k < 2) throw std::invalid_argument("up-down routing needs a topology whose switch ports carry virtual layers (k >= 2)");
+  return k;
+}
+
 // The virtual up-down graph (Fig. 4c): per switch index i, up nodes U(i,1..k-1), down nodes
 // D(i,1..k-1) and the unsplit top T(i). Solid arcs (one per physical link and direction of
 // travel) cost one hop; dashed arcs inside a switch cost almost nothing ("eps", Alg. 1 line 1).
@@ -41,8 +65,7 @@ class virtual_graph {
 };
 
 virtual_graph::virtual_graph(const topology& t)
-    : t_(t), k_(layer_count(t)), per_(2 * k_ - 1), g_(unsigned(t.switches.size()) * (2 * k_ - 1)) {
-  if (k_ < 2) throw std::invalid_argument("up-down routing needs a topology whose switch ports carry virtual layers (k >= 2)");
+    : t_(t), k_(routing_layers(t)), per_(2 * k_ - 1), g_(unsigned(t.switches.size()) * (2 * k_ - 1)) {
   std::vector<unsigned> sw_index(t.nodes.size(), ~0u);
   for (unsigned i = 0; i < t.switches.size(); ++i) sw_index[t.switches[i]] = i;
   auto add = [&](unsigned from, unsigned to, int64_t cap, int64_t cost, unsigned link, unsigned enters) {
@@ -51,16 +74,10 @@ virtual_graph::virtual_graph(const topology& t)
     arc_to_.push_back(enters);
   };
   for (unsigned li = 0; li < t.links.size(); ++li) {
-    const topo_link& l = t.links[li];
-    if (l.failed || t.nodes[l.a].kind != node_kind::sw || t.nodes[l.b].kind != node_kind::sw) continue;
-    if (t.nodes[l.a].port_layer.size() <= l.a_port || t.nodes[l.b].port_layer.size() <= l.b_port)
-      throw std::invalid_argument(fmt::format("link {}: a port without a virtual layer", l.name));
-    unsigned lo = l.a, hi = l.b, jl = t.nodes[l.a].port_layer[l.a_port], jh = t.nodes[l.b].port_layer[l.b_port];
-    if (jl > jh) std::swap(lo, hi), std::swap(jl, jh);
-    if (jl == 0 || jh != jl + 1)
-      throw std::invalid_argument(fmt::format("link {} joins layers {} and {}; up-down routing needs adjacent layers", l.name, jl, jh));
-    add(node(sw_index[lo], jl, true), node(sw_index[hi], jh, true), 1, solid, li, hi);
-    add(node(sw_index[hi], jh, false), node(sw_index[lo], jl, false), 1, solid, li, lo);
+    const layered_link l = layered(t, li);
+    if (l.lo == ~0u) continue;
+    add(node(sw_index[l.lo], l.j, true), node(sw_index[l.hi], l.j + 1, true), 1, solid, li, l.hi);
+    add(node(sw_index[l.hi], l.j + 1, false), node(sw_index[l.lo], l.j, false), 1, solid, li, l.lo);
   }
   for (unsigned i = 0; i < t.switches.size(); ++i)
     for (unsigned j = 1; j < k_; ++j) {
@@ -126,6 +143,50 @@ std::vector<pair_paths> updown_paths(const topology& t) {
     for (unsigned j = 0; j < t.switches.size(); ++j) {
       if (i == j || !hosts_on(t, t.switches[j])) continue;
       out.push_back({t.switches[i], t.switches[j], g.paths(i, j)});
+    }
+  }
+  return out;
+}
+
+std::vector<std::pair<unsigned, unsigned>> pairs_without_updown_path(const topology& t) {
+  const unsigned k = routing_layers(t), n = unsigned(t.switches.size());
+  std::vector<unsigned> sw_index(t.nodes.size(), ~0u);
+  for (unsigned i = 0; i < n; ++i) sw_index[t.switches[i]] = i;
+  std::vector<std::vector<unsigned>> up(size_t(n) * k);   // (switch index, layer j) -> switches one link up
+  for (unsigned li = 0; li < t.links.size(); ++li) {
+    const layered_link l = layered(t, li);
+    if (l.lo != ~0u) up[size_t(sw_index[l.lo]) * k + l.j - 1].push_back(sw_index[l.hi]);
+  }
+  // top[i]: the switches whose top layer switch i's layer 1 climbs to.
+  std::vector<std::vector<char>> top(n, std::vector<char>(n, 0));
+  std::vector<char> seen(size_t(n) * k);
+  std::vector<unsigned> todo;
+  for (unsigned i = 0; i < n; ++i) {
+    std::fill(seen.begin(), seen.end(), 0);
+    todo.assign(1, i * k);
+    seen[i * k] = 1;
+    while (!todo.empty()) {
+      const unsigned x = todo.back(), sw = x / k, j = x % k + 1;
+      todo.pop_back();
+      if (j == k) {
+        top[i][sw] = 1;
+        continue;
+      }
+      const auto visit = [&](unsigned y) { if (!seen[y]) seen[y] = 1, todo.push_back(y); };
+      visit(x + 1);
+      for (unsigned m : up[x]) visit(m * k + j);
+    }
+  }
+  std::vector<char> tor(n);
+  for (unsigned i = 0; i < n; ++i) tor[i] = hosts_on(t, t.switches[i]) > 0;
+  std::vector<std::pair<unsigned, unsigned>> out;
+  for (unsigned i = 0; i < n; ++i) {
+    if (!tor[i]) continue;
+    for (unsigned j = 0; j < n; ++j) {
+      if (i == j || !tor[j]) continue;
+      bool common = false;
+      for (unsigned x = 0; x < n && !common; ++x) common = top[i][x] && top[j][x];
+      if (!common) out.push_back({t.switches[i], t.switches[j]});
     }
   }
   return out;

@@ -5,6 +5,7 @@
 // paper's Tables 1 and 2, for these paths and for shortest paths.
 #pragma once
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "topology/topology.h"
@@ -25,6 +26,11 @@ struct pair_paths {
 // that are up. Needs topo_node::port_layer on every switch and every fabric link joining
 // adjacent layers; throws std::invalid_argument saying which link or switch breaks that.
 std::vector<pair_paths> updown_paths(const topology& t);
+
+// The ordered ToR pairs (switch nodes) with no up-down path, in updown_paths' order: those whose
+// up-trees (from layer 1, up a layer inside a switch or over a link) share no top-layer switch.
+// The pairs updown_paths leaves empty, found without a flow per pair.
+std::vector<std::pair<unsigned, unsigned>> pairs_without_updown_path(const topology& t);
 
 // The number of virtual layers k of a layered topology (the largest port layer).
 unsigned layer_count(const topology& t);

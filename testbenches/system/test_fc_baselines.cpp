@@ -3,7 +3,9 @@
 // dependencies, where 32-way KSP on the same wiring has one (the control); `netasic paths
 // --throughput` gives a 4-ring's hand-computed max-concurrent-flow throughput (1.5 all-to-all,
 // 1 for the opposite permutation), and twice that when its links run twice as fast (the control:
-// a throughput that ignored link rates would not move); bad options fail before any work.
+// a throughput that ignored link rates would not move); the Clos baseline sized by the paper's
+// Appendix A.3 has A.3's throughput (p - h*)/h* = 10/22 for the permutation and all-to-all, and
+// 11/22 with one spine more (the control); bad options fail before any work.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -62,6 +64,20 @@ TEST(FcBaselines, ThroughputOfARingIsTheHandValue) {
   ASSERT_EQ(o.code, 0) << o.output;
   EXPECT_NE(o.output.find("(all_to_all, topology.routing = shortest_path): 3.0000 of"), std::string::npos) << o.output;
   EXPECT_EQ(o.output.find("1.5000"), std::string::npos) << o.output;
+}
+
+TEST(FcBaselines, ClosBaselineHasAppendixA3Throughput) {
+  const std::string base = "paths " NETASIC_SOURCE_DIR "/scenarios/clos/clos_fc50.toml --throughput permutation --throughput all_to_all";
+  outcome o = netasic_cli(base);
+  ASSERT_EQ(o.code, 0) << o.output;
+  EXPECT_NE(o.output.find("42 switches, 704 hosts"), std::string::npos) << o.output;   // Eq. 5: 32 ToRs + 10 spines <= 50
+  // 22 hosts per ToR share its p - h* = 10 uplinks: 10/22 = 0.4545 of the host rate per host.
+  EXPECT_NE(o.output.find("throughput (permutation, topology.routing = shortest_path): 0.4545 of host line rate"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("throughput (all_to_all, topology.routing = shortest_path): 0.4545 of host line rate"), std::string::npos) << o.output;
+  o = netasic_cli(base + " --set topology.spines=11");   // the control: 11 uplinks per ToR, 11/22
+  ASSERT_EQ(o.code, 0) << o.output;
+  EXPECT_NE(o.output.find("(permutation, topology.routing = shortest_path): 0.5000 of"), std::string::npos) << o.output;
+  EXPECT_EQ(o.output.find("0.4545"), std::string::npos) << o.output;
 }
 
 TEST(FcBaselines, BadOptionsFailBeforeAnyWork) {

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Regenerates docs/validation/flattened-clos.md's path statistics over N (the Flattened Clos
+# paper's Table 2, 32-port ToRs: h = 14, s = 18): for each N and wiring seed 1..SEEDS,
+# `netasic paths` with topology.routing = edst, which prints the up-down, shortest-path and EDST
+# path statistics of one wiring; then fc_paths_tables.py prints the tables (mean and min-max over
+# the seeds, beside the paper) and draws the plot (OUTDIR/fc_paths.svg, gnuplot).
+#   bench/validation/fc_paths.sh [BIN] [OUTDIR]
+# BIN defaults to build/netasic, OUTDIR to out/validation/fc_paths. TORS overrides the sizes
+# (default 50 100 200 300 500), SEEDS the 5 seeds. Layers as Table 2: k = 4, [3,6,6,3] up to 300
+# ToRs, k = 5, [2,4,4,5,3] at 500. PORTS=64 runs the 64-port setting of Tables 1 and 7 instead
+# (h = 24, s = 40; default N = 500 with k = 3 [10,20,10] and k = 4 [7,13,13,7]; K overrides the
+# k's; ROUTING=updown leaves EDST out, which these sizes make slow). A result file that exists is
+# kept (delete it to run it again).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+bin=${1:-build/netasic}
+out=${2:-out/validation/fc_paths}
+seeds=${SEEDS:-5}
+ports=${PORTS:-32}
+routing=${ROUTING:-edst}
+[ -x "$bin" ] || { echo "error: $bin not found; build the netasic target first" >&2; exit 1; }
+case $ports in
+  32) tors=${TORS:-50 100 200 300 500} fabric=18 hosts=14 ;;
+  64) tors=${TORS:-500} fabric=40 hosts=24 ;;
+  *) echo "error: PORTS is 32 or 64, not $ports" >&2; exit 1 ;;
+esac
+mkdir -p "$out"
+
+layers_of() {   # layers_of K: the paper's port vector (the builder's even spread of Eq. 4)
+  case $ports/$1 in
+    32/4) echo "[3,6,6,3]" ;;  32/5) echo "[2,4,4,5,3]" ;;
+    64/3) echo "[10,20,10]" ;; 64/4) echo "[7,13,13,7]" ;; 64/5) echo "[5,10,10,10,5]" ;;
+    *) echo "error: no layer vector for $ports ports and k = $1" >&2; exit 1 ;;
+  esac
+}
+
+for n in $tors; do
+  if [ "$ports" = 32 ]; then ks=$([ "$n" -ge 500 ] && echo 5 || echo 4); else ks=${K:-3 4}; fi
+  for k in $ks; do
+    layers=$(layers_of "$k")
+    for s in $(seq 1 "$seeds"); do
+      file="$out/p${ports}_n${n}_k${k}_seed${s}.txt"
+      [ -s "$file" ] && continue
+      echo "== $ports ports, N = $n, k = $k, seed $s" >&2
+      start=$EPOCHREALTIME
+      "$bin" paths scenarios/clos/fc_table2.toml --set topology.tors="$n" --set topology.seed="$s" \
+        --set topology.fabric_ports="$fabric" --set topology.hosts_per_tor="$hosts" \
+        --set topology.layer_ports="$layers" --set topology.routing="$routing" > "$file.tmp"
+      awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "wall time: %.1f s\n", b - a }' >> "$file.tmp"
+      mv "$file.tmp" "$file"
+    done
+  done
+done
+python3 bench/validation/fc_paths_tables.py "$out"
