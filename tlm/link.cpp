@@ -48,7 +48,7 @@ void link_direction::arm(uint64_t at) {
   if (wake_.arm(at)) events_.schedule(at, *this);
 }
 
-void link_direction::deliver_due(std::deque<in_flight>& fifo, uint64_t now) {
+void link_direction::deliver_due(ring_fifo<in_flight>& fifo, uint64_t now) {
   while (!fifo.empty() && fifo.front().arrive_ps <= now) {
     packet* p = fifo.front().p;
     fifo.pop_front();
@@ -76,17 +76,13 @@ void link_direction::wake(uint64_t now) {
 void link_direction::fail_now(uint64_t now) {
   up_ = false;
   // The pending wake-up stays armed: it finds nothing due and re-arms for what comes later.
-  auto lose = [&](std::deque<in_flight>& q, auto arrived) {
-    std::deque<in_flight> kept;
-    for (const in_flight& f : q) {
-      if (arrived(f)) {
-        kept.push_back(f);
-        continue;
-      }
+  auto lose = [&](ring_fifo<in_flight>& q, auto arrived) {
+    q.keep_if([&](const in_flight& f) {
+      if (arrived(f)) return true;
       ++counters_.lost_in_flight;
       on_drop(*f.p);
-    }
-    q.swap(kept);
+      return false;
+    });
   };
   lose(fifo_, [now](const in_flight& f) { return f.p->rx_end_ps <= now; });
   lose(control_, [now](const in_flight& f) { return f.arrive_ps <= now; });

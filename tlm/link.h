@@ -12,10 +12,10 @@
 // data frames still inside it.
 #pragma once
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <string>
 
+#include "common/ring_fifo.h"
 #include "common/wave_trace.h"
 #include "common/rng.h"
 #include "tlm/event_queue.h"
@@ -112,12 +112,12 @@ class link_direction : public sc_core::sc_module, private pkt_fw_transport_if, p
   void end_of_elaboration() override;
 
   struct in_flight { uint64_t arrive_ps; packet* p; };
-  void deliver_due(std::deque<in_flight>& fifo, uint64_t now);
+  void deliver_due(ring_fifo<in_flight>& fifo, uint64_t now);
   void arm(uint64_t at);
   link_timing timing_;
   link_counters counters_;
   bool up_ = true;
-  std::deque<in_flight> fifo_, control_;   // each sorted by arrival
+  ring_fifo<in_flight> fifo_, control_;   // each sorted by arrival; most stay empty, so allocated on first use
   timer wake_;                             // the wake-up that is due next (others are stale)
   pkt_fw_transport_if* out_if_ = nullptr;   // the receiver, resolved once
   event_queue& events_;

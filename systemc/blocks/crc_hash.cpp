@@ -80,8 +80,19 @@ void flow_key(const packet& p, uint8_t (&key)[flow_key_bytes]) {
   key[9] = uint8_t(sport >> 8), key[10] = uint8_t(sport), key[11] = uint8_t(dport >> 8), key[12] = uint8_t(dport);
 }
 
+namespace {
+
+// The tables depend on the width alone (a switch's seed is its initial value): built once and
+// shared by every switch's hash unit, instead of 4 KiB of tables per switch.
+const crc_engine& shared_engine(unsigned bits) {
+  static const crc_engine crc16 = crc_engine::crc16(), crc32 = crc_engine::crc32();
+  return bits == 16 ? crc16 : crc32;
+}
+
+}  // namespace
+
 crc_hash::crc_hash(const crc_hash_config& cfg)
-    : cfg_(cfg), crc_(cfg.bits == 16 ? crc_engine::crc16() : crc_engine::crc32()),
+    : cfg_(cfg), crc_(shared_engine(cfg.bits)),
       seed_term_(crc_.seed_term(cfg.seed, flow_key_bytes)) {}
 
 uint32_t crc_hash::hash(packet& p) {

@@ -69,7 +69,7 @@ class crc_hash : public crc_hash_if {
 
  private:
   crc_hash_config cfg_;
-  crc_engine crc_;
+  const crc_engine& crc_;   // shared by every unit of its width
   uint32_t seed_term_;
 };
 

@@ -189,6 +189,11 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
     if (cfg_.sw.pfc_deadlock_detect_ps && cfg_.sw.tm.lossless)   // checked on the sampler's ticks
       deadlock_ = std::make_unique<pfc_deadlock_monitor>(cfg_.topo, switches_, cfg_.sw.tm.lossless, cfg_.sw.pfc_deadlock_detect_ps);
     probes.interval_s = double(cfg_.probe_interval_ps) * 1e-12;
+    // At most 4 series a switch port and a switch, 2 a flapped link, 1 a host: reserved at once,
+    // since growing by doubling would hold the old and the new array together (45 MiB at k = 32).
+    size_t most = 4 * t.switches.size() + 2 * flap_probe_links_.size() + t.hosts.size();
+    for (unsigned node : t.switches) most += 4 * t.nodes[node].port_link.size();
+    probes.series.reserve(most);
     for (unsigned s = 0; s < t.switches.size(); ++s) {
       const topo_node& n = t.nodes[t.switches[s]];
       for (unsigned p = 0; p < n.port_link.size(); ++p) {

@@ -4,7 +4,6 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
-#include <deque>
 #include <functional>
 
 #include <systemc>
@@ -12,6 +11,7 @@
 
 #include "blocks/pfc_pause.h"
 #include "clock/sundial_csr.h"
+#include "common/ring_fifo.h"
 #include "tlm/packet_socket.h"
 #include "tlm/run_stats.h"
 
@@ -86,7 +86,7 @@ class nic_endpoint : public sc_core::sc_module, public pkt_receiver {
 
   pkt_fw_transport_if* tx_if_ = nullptr;   // the link tx is bound to
   uint64_t free_ps_ = 0;             // when the wire is free for the next frame
-  std::deque<packet*> control_;      // control frames held by a pause of their priority
+  ring_fifo<packet*> control_;       // control frames held by a pause of their priority
   pfc_pause pause_;                  // priorities the switch has paused
   sundial_csr sundial_;              // Sundial register block, and the clock layer
   uint64_t mirror_received_ = 0, mirror_bytes_ = 0;

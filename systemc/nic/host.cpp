@@ -16,7 +16,7 @@ host_nic::host_nic(sc_core::sc_module_name name, const nic_config& cfg, run_stat
       events_(events) {
   if (cfg.flowcut) {
     flowcut_ = std::make_unique<flowcut_table>(cfg.flowcut_table);
-    flowcut_rng_ = rng(cfg.flowcut_seed);
+    flowcut_rng_ = lazy_rng(cfg.flowcut_seed);
   }
 }
 

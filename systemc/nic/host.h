@@ -162,7 +162,7 @@ class host_nic : public nic_endpoint, private timed_client {
   nic_scheduler_stats sched_;
   uint64_t scan_counted_until_ = 0;  // scheduler-bound time is counted up to here
   std::unique_ptr<flowcut_table> flowcut_;   // flowcut.form = "nic": the NIC-only Flowcut table
-  rng flowcut_rng_{1};                       // new Flowcuts' ECMP entropy
+  lazy_rng flowcut_rng_{1};                  // new Flowcuts' ECMP entropy (flowcut.form = "nic")
   std::vector<uint32_t> flowcut_full_;       // QPs held for a free table entry
   size_t rr_ = 0;
   timer wake_;                       // the pending wake-up that counts (others are stale)

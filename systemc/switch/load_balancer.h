@@ -117,7 +117,7 @@ class load_balancer {
 
   lb_config cfg_;
   const route_table& routes_;
-  rng rng_;
+  lazy_rng rng_;   // random spraying and re-picks: most modes never draw
   std::vector<uint32_t> rr_;                     // per group base: next member (round robin)
   std::unique_ptr<flowlet_table_if> flowlets_;   // letflow: the core or its RTL (--rtl)
   std::unique_ptr<balance_sketch_if> sketch_;    // balance_sketch: likewise

@@ -21,7 +21,6 @@
 //   (ERSPAN type II), to the port that routes to the collector host.
 #pragma once
 #include <array>
-#include <deque>
 #include <memory>
 #include <map>
 #include <string>
@@ -35,6 +34,7 @@
 #include "blocks/lossradar.h"
 #include "blocks/pfc_pause.h"
 #include "blocks/pfc_watchdog.h"
+#include "common/ring_fifo.h"
 #include "clock/sundial_csr.h"
 #include "tlm/run_stats.h"
 #include "tlm/deter_queue_log.h"
@@ -257,9 +257,9 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   };
   struct pipe_state {
     uint64_t parser_free_ps = 0, egress_free_ps = 0;   // next free cycle of each pipe
-    std::deque<std::pair<uint64_t, packet*>> parser_fifo;   // (queue-arrival time, frame)
+    ring_fifo<std::pair<uint64_t, packet*>> parser_fifo;   // (queue-arrival time, frame)
     uint64_t recirc_free_ps = 0;
-    std::deque<std::pair<uint64_t, packet*>> recirc;   // (parser-arrival time + front end, frame)
+    ring_fifo<std::pair<uint64_t, packet*>> recirc;   // (parser-arrival time + front end, frame)
     waker parser, recirc_port;
   };
 

@@ -139,7 +139,7 @@ class traffic_manager {
   uint64_t shared_used_ = 0, headroom_used_ = 0, ecn_marked_ = 0, held_ = 0;
   std::vector<port_queues> port_;
   std::vector<ingress_count> ingress_;
-  rng rng_;
+  lazy_rng rng_;   // ECN draws: most switches never make one
 };
 
 }  // namespace netasic

@@ -1,7 +1,6 @@
 #include "topology/cbd_check.h"
 
 #include <algorithm>
-#include <deque>
 
 #include <fmt/format.h>
 
@@ -73,33 +72,62 @@ dependency_graph dependencies_of(const topology& t, const next_hops_fn& next_hop
 
 dependency_graph dependencies_of(const topology& t, const next_hops_fn& next_hops, const std::vector<unsigned>& destinations) {
   dependency_graph g(t);
-  std::vector<unsigned> sw_index(t.nodes.size(), ~0u);
+  // The walk below visits every directed link once per destination: it reads these flat arrays
+  // instead of the topology's nodes and links (names and all), which at k = 32 fit no cache.
+  constexpr unsigned none = ~0u;
+  struct into_switch {
+    unsigned sw = none, port = 0;   // the switch a directed link enters, by which port
+    bool from_switch = false;       // and whether a switch sent on it (only then is it an arc's tail)
+  };
+  std::vector<into_switch> into(2 * t.links.size());
+  std::vector<unsigned> sw_index(t.nodes.size(), none);
   for (unsigned i = 0; i < t.switches.size(); ++i) sw_index[t.switches[i]] = i;
+  for (unsigned li = 0; li < t.links.size(); ++li) {
+    const topo_link& l = t.links[li];
+    into[2 * li] = {sw_index[l.b], l.b_port, sw_index[l.a] != none};       // a -> b
+    into[2 * li + 1] = {sw_index[l.a], l.a_port, sw_index[l.b] != none};   // b -> a
+  }
+  // Per switch and port: the directed link out of it towards another switch (none towards a host:
+  // delivered, hosts do not forward).
+  std::vector<size_t> first_port(t.switches.size() + 1, 0);
+  for (unsigned s = 0; s < t.switches.size(); ++s)
+    first_port[s + 1] = first_port[s] + t.nodes[t.switches[s]].port_link.size();
+  std::vector<unsigned> out_to_switch(first_port.back(), none);
+  for (unsigned s = 0; s < t.switches.size(); ++s) {
+    const unsigned at = t.switches[s];
+    const std::vector<unsigned>& ports = t.nodes[at].port_link;
+    for (unsigned p = 0; p < ports.size(); ++p)
+      if (t.nodes[t.links[ports[p]].other(at)].kind == node_kind::sw)
+        out_to_switch[first_port[s] + p] = directed_link(t, ports[p], at);
+  }
+  // Each host's uplink (none when its link is down): where frames for a destination start.
+  std::vector<unsigned> uplink(t.hosts.size(), none);
+  for (unsigned h = 0; h < t.hosts.size(); ++h) {
+    const unsigned li = t.nodes[t.hosts[h]].port_link[0];
+    if (!t.links[li].failed) uplink[h] = directed_link(t, li, t.hosts[h]);
+  }
+
   std::vector<char> seen(2 * t.links.size());
+  std::vector<unsigned> q;   // directed links that carry frames for d into a switch, first in first out
+  q.reserve(seen.size());
   std::vector<unsigned> ports;
   for (unsigned d : destinations) {
     std::fill(seen.begin(), seen.end(), 0);
-    std::deque<unsigned> q;   // directed links that carry frames for d into a switch
+    q.clear();
     for (unsigned h = 0; h < t.hosts.size(); ++h) {
-      const unsigned li = t.nodes[t.hosts[h]].port_link[0];
-      if (h == d || t.links[li].failed) continue;
-      const unsigned dl = directed_link(t, li, t.hosts[h]);
-      seen[dl] = 1;
-      q.push_back(dl);
+      if (h == d || uplink[h] == none) continue;
+      seen[uplink[h]] = 1;
+      q.push_back(uplink[h]);
     }
-    while (!q.empty()) {
-      const unsigned in = q.front();
-      q.pop_front();
-      const topo_link& l = t.links[in / 2];
-      const unsigned at = in % 2 ? l.a : l.b, from = l.other(at);
+    for (size_t head = 0; head < q.size(); ++head) {
+      const unsigned in = q[head];
+      const into_switch& at = into[in];
       ports.clear();
-      next_hops(sw_index[at], l.port_on(at), d, ports);
+      next_hops(at.sw, at.port, d, ports);
       for (unsigned p : ports) {
-        const unsigned out_link = t.nodes[at].port_link[p];
-        const unsigned next = t.links[out_link].other(at);
-        if (t.nodes[next].kind != node_kind::sw) continue;   // delivered: hosts do not forward
-        const unsigned out = directed_link(t, out_link, at);
-        if (t.nodes[from].kind == node_kind::sw) g.add(in, out);
+        const unsigned out = out_to_switch[first_port[at.sw] + p];
+        if (out == none) continue;
+        if (at.from_switch) g.add(in, out);
         if (!seen[out]) seen[out] = 1, q.push_back(out);
       }
     }
