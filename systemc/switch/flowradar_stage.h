@@ -45,7 +45,6 @@ class flowradar_stage {
   // A data packet at ingress (first pass), at time now, `hop` places into its path (as
   // flowradar_truth::hop): advance(now), then the update.
   void on_packet(const packet& p, uint64_t now, unsigned hop);
-  uint64_t epoch_ps() const { return epoch_ps_; }
   // One bank's export, frame by frame (bytes on the wire).
   const std::vector<uint32_t>& export_frames() const { return frames_; }
   // End of run: the live epoch is handed over too.

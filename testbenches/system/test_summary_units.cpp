@@ -23,6 +23,7 @@ TEST(SummaryUnits, EveryNumberOfEverySectionHasAUnit) {
       "sundial/link_failure.toml --set 'clock.baselines=[\"ptp\"]'",
       "tcp/incast.toml",
       "clos/fc32_updown.toml --set sim.duration=20",
+      "telemetry/flowradar_loop.toml --set telemetry.flowradar_hosts=true --set telemetry.lossradar=true",
   };
   size_t numbers = 0;
   std::vector<std::string> missing;
