@@ -8,15 +8,8 @@
 #   bench/validation/fc_table3.sh [BIN] [OUTDIR]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-bin=${1:-build/netasic}
-out=${2:-out/validation/fc_table3}
-seeds=${SEEDS:-5}
-[ -x "$bin" ] || { echo "error: $bin not found; build the netasic target first" >&2; exit 1; }
-once() {   # once DIR ARGS...: one run unless its summary is there
-  local dir=$1
-  shift
-  [ -f "$dir/summary.json" ] || "$bin" run "$@" --quiet --out "$dir"
-}
+out=out/validation/fc_table3
+source bench/validation/sweep_common.sh
 for s in $(seq 1 "$seeds"); do
   for m in all_to_all uniform:0.125 permutation; do
     once "$out/fc/$m/seed$s" scenarios/flattened_clos/table3_fc.toml --set sim.seed="$s" --set topology.seed="$s" --set traffic.matrix="$m"

@@ -18,8 +18,7 @@ for k in 3 4; do
 done
 # The busiest digest's losses, per seed, from the drop log of one run (the same at every point).
 for s in $(seq 1 "$seeds"); do
-  d=$out/drops/seed$s
-  [ -f "$d/summary.json" ] || "$bin" run "$f" --set sim.seed="$s" --quiet --out "$d" 2>/dev/null
+  once "$out/drops/seed$s" "$f" --set sim.seed="$s" 2>/dev/null
 done
 python3 - "$out" "$seeds" <<'PY'
 import csv, statistics, sys

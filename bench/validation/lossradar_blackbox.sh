@@ -9,10 +9,8 @@
 # BIN defaults to build/netasic, OUTDIR to out/validation/lossradar_blackbox; SEEDS overrides 5.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-bin=${1:-build/netasic}
-out=${2:-out/validation/lossradar_blackbox}
-seeds=${SEEDS:-5}
-[ -x "$bin" ] || { echo "error: $bin not found; build the netasic target first" >&2; exit 1; }
+out=out/validation/lossradar_blackbox
+source bench/validation/sweep_common.sh
 
 for s in $(seq 1 "$seeds"); do
   for bb in full edge agg core; do

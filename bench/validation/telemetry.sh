@@ -16,16 +16,9 @@
 # whose summary.json exists is kept (delete its directory to run it again).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-bin=${1:-build/netasic}
-out=${2:-out/validation/telemetry}
-seeds=${SEEDS:-5}
-[ -x "$bin" ] || { echo "error: $bin not found; build the netasic target first" >&2; exit 1; }
+out=out/validation/telemetry
+source bench/validation/sweep_common.sh
 
-once() {   # once DIR ARGS...: one run unless its summary is there
-  local dir=$1
-  shift
-  [ -f "$dir/summary.json" ] || "$bin" run "$@" --quiet --out "$dir"
-}
 
 for s in $(seq 1 "$seeds"); do
   once "$out/lossradar/seed$s" scenarios/telemetry/lossradar.toml --set sim.seed="$s" \

@@ -12,15 +12,12 @@
 # whose summary.json exists is kept (delete its directory to run it again).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-bin=${1:-build/netasic}
-out=${2:-out/validation/telemetry_k8}
-seeds=${SEEDS:-5}
-[ -x "$bin" ] || { echo "error: $bin not found; build the netasic target first" >&2; exit 1; }
+out=out/validation/telemetry_k8
+source bench/validation/sweep_common.sh
 
 for s in $(seq 1 "$seeds"); do
   for name in flowradar_k8 lossradar_k8; do
-    dir="$out/$name/seed$s"
-    [ -f "$dir/summary.json" ] || "$bin" run "scenarios/telemetry/$name.toml" --set sim.seed="$s" --quiet --out "$dir"
+    once "$out/$name/seed$s" "scenarios/telemetry/$name.toml" --set sim.seed="$s"
   done
 done
 
