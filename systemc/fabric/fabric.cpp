@@ -9,6 +9,12 @@
 
 namespace netasic {
 
+uint64_t port_headroom(const fabric_config& cfg, const topo_link& l) {
+  const bool to_host = cfg.topo.nodes[l.a].kind == node_kind::host || cfg.topo.nodes[l.b].kind == node_kind::host;
+  return cfg.sw.port_headroom(l.rate_bps, l.delay_ps, cfg.nic.max_frame_bytes(),
+                              to_host ? cfg.nic.pause_stop_ps() : cfg.sw.pause_stop_ps());
+}
+
 fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std::vector<flow_spec>& specs)
     : sc_core::sc_module(name), cfg_(cfg), pending_(specs) {
   const topology& t = cfg_.topo;
@@ -49,7 +55,7 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
       const topo_link& l = t.links[li];
       sc.host_port.push_back(t.nodes[l.a].kind == node_kind::host || t.nodes[l.b].kind == node_kind::host);
       rates.push_back(l.rate_bps);
-      sc.tm.headroom_bytes.push_back(sc.port_headroom(l.rate_bps, l.delay_ps, cfg_.nic.max_frame_bytes()));
+      sc.tm.headroom_bytes.push_back(port_headroom(cfg_, l));
     }
     const uint64_t heap0 = heap_in_use_bytes();
     auto sw = std::make_unique<switch_model>(n.name.c_str(), s, rates, unsigned(t.hosts.size()), sc, stats, *events_);

@@ -81,6 +81,10 @@ struct fabric_config {
   lossradar_config lossradar;       // telemetry.lossradar: the meters are the run's (run/lossradar_collector.h)
 };
 
+// PFC headroom (per lossless priority) of a switch's port on link l: pfc.headroom, or enough for
+// the link and for how late the partner at its far end stops, a switch or a NIC.
+uint64_t port_headroom(const fabric_config& cfg, const topo_link& l);
+
 class fabric : public sc_core::sc_module {
   SC_HAS_PROCESS(fabric);
 

@@ -60,6 +60,9 @@ struct nic_config {
   tcp_config tcp;                   // the TCP host's
   uint64_t rx_pipe_ps() const { return uint64_t(rx_pipe_cycles) * clock_period_ps; }
   uint64_t tx_pipe_ps() const { return uint64_t(tx_pipe_cycles) * clock_period_ps; }
+  // A PAUSE's arrival to the last frame this NIC still starts on the wire: its reaction, then
+  // the frames its TX pipe had already taken (the switch's headroom covers them).
+  uint64_t pause_stop_ps() const { return uint64_t(pfc_response_cycles) * clock_period_ps + tx_pipe_ps(); }
   // The biggest frame this NIC sends: a full data packet.
   uint32_t max_frame_bytes() const {
     packet p;

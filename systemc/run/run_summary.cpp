@@ -602,10 +602,15 @@ void warn_about_run(const config& cfg, const fabric& fab, const run_result& r) {
                              fab.config().sw.on_deadlock == pfc_deadlock_action::stop ? "the run stopped there" : "the run went on",
                              cycles);
   }
-  if (fab.stats.dropped.headroom)
-    std::cerr << fmt::format("warning: lossless priorities dropped {} frames: the PFC headroom was full after XOFF "
-                             "(pfc.headroom = {} KiB). Leave pfc.headroom at 0 to size it for each port's link.\n",
-                             fab.stats.dropped.headroom, cfg.real("pfc.headroom"));
+  if (fab.stats.dropped.headroom) {
+    const double kib = cfg.real("pfc.headroom");
+    std::cerr << fmt::format("warning: lossless priorities dropped {} frames: the PFC headroom was full after XOFF", fab.stats.dropped.headroom);
+    if (kib > 0)
+      std::cerr << fmt::format(" (pfc.headroom = {} KiB). Leave pfc.headroom at 0 to size it for each port's link.\n", kib);
+    else   // sized to be enough (pfc_headroom_needed): a drop means the sizing missed a case
+      std::cerr << ", although pfc.headroom = 0 sized it for each port's link and partner. That is a model bug: "
+                   "please report it with this run's config.toml.\n";
+  }
 }
 
 }  // namespace netasic

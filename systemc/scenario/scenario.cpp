@@ -104,7 +104,7 @@ fabric_config make_fabric_config(const config& c) {
   read_flowradar(c, fabric_cfg);
   read_faults(c, fabric_cfg);
   read_lossradar(c, fabric_cfg);
-  check_switch_buffer(c, fabric_cfg.topo, fabric_cfg.sw, fabric_cfg.nic.max_frame_bytes(), fabric_cfg.nic.mtu_payload);
+  check_switch_buffer(c, fabric_cfg);
   fabric_cfg.arrivals_end_ps = to_ps(c.real("sim.duration"), 1e6);
   fabric_cfg.probe_interval_ps = to_ps(c.real("sim.probe_interval"), 1e6);
   // Clock faults may come after the last flow: such a run lasts sim.duration + sim.drain.

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "fabric/fabric.h"
 #include "nic/host.h"
 #include "scenario/key_binding.h"
 #include "sizing/target.h"
@@ -178,8 +179,10 @@ void read_mirror(const config& c, const topology& t, switch_config& sw) {
   m.collector_ip = host_ip(unsigned(collector));
 }
 
-void check_switch_buffer(const config& c, const topology& t, const switch_config& sw, uint32_t largest_frame,
-                         uint32_t mtu_payload) {
+void check_switch_buffer(const config& c, const fabric_config& fc) {
+  const topology& t = fc.topo;
+  const switch_config& sw = fc.sw;
+  const uint32_t largest_frame = fc.nic.max_frame_bytes(), mtu_payload = fc.nic.mtu_payload;
   // A buffer or queue that cannot hold one full data frame can never forward one.
   for (const auto& [key, bytes] : {std::pair{"switch.buffer", sw.tm.buffer_bytes}, {"switch.queue_limit", sw.tm.queue_limit_bytes}})
     if (bytes && bytes < largest_frame)
@@ -191,7 +194,7 @@ void check_switch_buffer(const config& c, const topology& t, const switch_config
   for (unsigned s : t.switches) {
     uint64_t reserved = 0;
     for (unsigned li : t.nodes[s].port_link)
-      reserved += classes * sw.port_headroom(t.links[li].rate_bps, t.links[li].delay_ps, largest_frame);
+      reserved += classes * port_headroom(fc, t.links[li]);
     if (reserved + 2 * largest_frame > sw.tm.buffer_bytes)
       fail(c, "switch.buffer", fmt::format("{} KiB leaves no shared buffer on {}: its PFC headroom ({} ports, {} lossless "
                                            "priorities) takes {:.1f} KiB", sw.tm.buffer_bytes / 1024, t.nodes[s].name,

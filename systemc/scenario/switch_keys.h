@@ -15,8 +15,8 @@ void read_switch(const config& c, const topology& t, switch_config& sw);
 // The mirror session; after read_switch (a lossless priority must not carry copies).
 void read_mirror(const config& c, const topology& t, switch_config& sw);
 // The buffer must hold a data frame, and the PFC headroom must leave a shared pool.
-void check_switch_buffer(const config& c, const topology& t, const switch_config& sw, uint32_t largest_frame,
-                         uint32_t mtu_payload);
+struct fabric_config;
+void check_switch_buffer(const config& c, const fabric_config& fc);
 
 // The budget `netasic resources` places each switch's program in: the target (switch.target)
 // with the switch.stage.* keys that are not 0 in its place. Throws config_error.

@@ -19,16 +19,20 @@ uint8_t int_speed_code(uint64_t rate_bps) {
   return 0;
 }
 
-uint64_t pfc_headroom_needed(const switch_config& cfg, uint64_t rate_bps, uint64_t delay_ps, uint32_t max_frame_bytes) {
-  const uint64_t time_ps = cfg.ingress_ps() + 2 * cfg.egress_ps() + 2 * delay_ps +
-                           uint64_t(cfg.pfc_response_cycles) * cfg.clock_period_ps;
+uint64_t pfc_headroom_needed(const switch_config& cfg, uint64_t rate_bps, uint64_t delay_ps, uint32_t max_frame_bytes,
+                             uint64_t partner_stop_ps) {
+  const uint64_t time_ps = cfg.ingress_ps() + cfg.egress_ps() + 2 * delay_ps + partner_stop_ps;
   const uint64_t wire_bytes = uint64_t(std::ceil(double(time_ps) * double(rate_bps) / 8e12));
   const uint32_t framing = 8 + 12;   // preamble and gap: the wire carries them, the buffer does not
-  return wire_bytes + 2 * (max_frame_bytes + framing) + pfc_frame::bytes + framing;
+  // The frame that found the threshold crossed is itself in the headroom; then one frame in
+  // progress at each end.
+  return max_frame_bytes + wire_bytes + 2 * (max_frame_bytes + framing) + pfc_frame::bytes + framing;
 }
 
-uint64_t switch_config::port_headroom(uint64_t rate_bps, uint64_t delay_ps, uint32_t max_frame_bytes) const {
-  return pfc_headroom_bytes ? pfc_headroom_bytes : pfc_headroom_needed(*this, rate_bps, delay_ps, max_frame_bytes);
+uint64_t switch_config::port_headroom(uint64_t rate_bps, uint64_t delay_ps, uint32_t max_frame_bytes,
+                                      uint64_t partner_stop_ps) const {
+  return pfc_headroom_bytes ? pfc_headroom_bytes
+                            : pfc_headroom_needed(*this, rate_bps, delay_ps, max_frame_bytes, partner_stop_ps);
 }
 
 switch_model::switch_model(sc_core::sc_module_name name, unsigned id, const std::vector<uint64_t>& port_rate_bps,

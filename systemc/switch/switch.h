@@ -126,8 +126,11 @@ struct switch_config {
   uint64_t ingress_ps() const { return uint64_t(parser_cycles + stages * stage_cycles + tm_cycles) * clock_period_ps; }
   uint64_t egress_ps() const { return uint64_t(stages * stage_cycles + deparser_cycles) * clock_period_ps; }
   uint64_t pass_ps() const { return ingress_ps() + egress_ps(); }
+  // A PAUSE's arrival to the last frame this switch still starts on the wire: its reaction,
+  // then the frames its egress pipe had already taken.
+  uint64_t pause_stop_ps() const { return uint64_t(pfc_response_cycles) * clock_period_ps + egress_ps(); }
   // PFC headroom of a port on a link: as configured, or pfc_headroom_needed() when that is 0.
-  uint64_t port_headroom(uint64_t rate_bps, uint64_t delay_ps, uint32_t max_frame_bytes) const;
+  uint64_t port_headroom(uint64_t rate_bps, uint64_t delay_ps, uint32_t max_frame_bytes, uint64_t partner_stop_ps) const;
 };
 
 // The flow hash a switch of tier `tier` uses: `h` (a CRC of width `width`) rotated right within
@@ -328,12 +331,14 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   switch_waves wave_ids_;
 };
 
-// PFC headroom a port needs so a lossless priority never drops: everything that can still
-// arrive after the XOFF decision. That is the frames in this switch's front end, the PAUSE
-// waiting behind the frames its egress pipe already handed to the MAC plus its own time on the
-// wire, two propagation delays, the partner's reaction and the frames its egress pipe had
-// already dequeued, with a maximum frame in progress at each end.
-uint64_t pfc_headroom_needed(const switch_config& cfg, uint64_t rate_bps, uint64_t delay_ps, uint32_t max_frame_bytes);
+// PFC headroom a port needs so a lossless priority never drops: the frame that crossed the
+// threshold and everything that can still arrive after the XOFF decision. That is the frames in
+// this switch's front end, the PAUSE waiting behind the frames its egress pipe already handed to
+// the MAC plus its own time on the wire, two propagation delays, and the link partner's
+// pause_stop_ps (a switch's or a NIC's: reaction plus its egress or TX pipe), with a maximum
+// frame in progress at each end.
+uint64_t pfc_headroom_needed(const switch_config& cfg, uint64_t rate_bps, uint64_t delay_ps, uint32_t max_frame_bytes,
+                             uint64_t partner_stop_ps);
 
 // INT's 4-bit speed code for a line rate: 1 = 10G, 2 = 25G, 3 = 40G, 4 = 50G, 5 = 100G,
 // 6 = 200G, 7 = 400G, 8 = 800G, 0 = other.
