@@ -10,6 +10,9 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
+#include "fabric/fabric.h"
 #include "harness.h"
 #include "switch/switch.h"
 #include "tlm/link.h"
@@ -29,6 +32,13 @@ std::vector<std::pair<std::string, std::string>> incast(std::vector<std::pair<st
       {"nic.rto", "200"}};
   sets.insert(sets.end(), extra.begin(), extra.end());
   return sets;
+}
+
+// The same scenario through the command line (the kernel runs once per process): its summary.
+nlohmann::json control_run(const std::string& suite, const std::string& name,
+                           const std::vector<std::pair<std::string, std::string>>& sets) {
+  std::ifstream in(run_with_sets(suite, name, sets) / "summary.json");
+  return nlohmann::json::parse(in);
 }
 
 }  // namespace
@@ -53,6 +63,31 @@ TEST(Pfc, TooLittleHeadroomDropsAndSaysSo) {
   EXPECT_NE(err.find("pfc.headroom = 2 KiB"), std::string::npos) << err;
   EXPECT_EQ(r.summary["flows"]["completed"].get<uint64_t>(), 16u);   // go-back-N recovers
   expect_accounting(r);
+}
+
+// A NIC with a deep TX pipe still starts the frames already in it after a PAUSE arrives. The
+// headroom sized for each port's partner holds them; the headroom a switch partner would need
+// (the sizing before it looked at the partner) does not.
+TEST(Pfc, SizedHeadroomHoldsWhatANicsDeepTxPipeStillSends) {
+  const auto sets = incast({{"nic.tx_pipe_cycles", "1000"}});   // 1 us on the NIC's 1 GHz clock
+  const fabric_config fc = make_fabric_config(small_config(sets));
+  const topo_link& l = fc.topo.links[fc.topo.nodes[fc.topo.hosts[0]].port_link[0]];
+  const uint64_t sized = port_headroom(fc, l);
+  const uint64_t as_switch = fc.sw.port_headroom(l.rate_bps, l.delay_ps, fc.nic.max_frame_bytes(), fc.sw.pause_stop_ps());
+  // The difference is the NIC's stop less a switch's, at the link's rate (rounded up once).
+  const uint64_t extra_ps = fc.nic.pause_stop_ps() - fc.sw.pause_stop_ps();
+  EXPECT_NEAR(double(sized - as_switch), double(extra_ps) * double(l.rate_bps) / 8e12, 1.0);
+
+  const run_result r = run_scenario(small_config(sets), progress_mode::none);
+  EXPECT_EQ(r.summary["drops"]["headroom"].get<uint64_t>(), 0u);
+  EXPECT_EQ(r.summary["packets"]["dropped"].get<uint64_t>(), 0u);
+  EXPECT_GT(r.summary["pfc"]["pause_frames_sent"].get<uint64_t>(), 0u);
+  EXPECT_EQ(r.summary["flows"]["completed"].get<uint64_t>(), 16u);
+
+  auto control = sets;
+  control.push_back({"pfc.headroom", fmt::format("{:.3f}", double(as_switch) / 1024)});
+  const nlohmann::json ctl = control_run("Pfc", "headroom_as_if_a_switch", control);
+  EXPECT_GT(ctl["drops"]["headroom"].get<uint64_t>(), 0u);
 }
 
 TEST(Pfc, WithoutPfcTheSameIncastDrops) {
@@ -481,11 +516,6 @@ std::vector<std::pair<std::string, std::string>> flowcut_incast(std::vector<std:
   return sets;
 }
 
-// The same scenario through the command line (the kernel runs once per process): its summary.
-nlohmann::json control_run(const std::string& name, const std::vector<std::pair<std::string, std::string>>& sets) {
-  std::ifstream in(run_with_sets("Flowcut", name, sets) / "summary.json");
-  return nlohmann::json::parse(in);
-}
 
 void expect_in_order_and_complete(const nlohmann::json& s) {
   EXPECT_EQ(s["flows"]["completed"], s["flows"]["total"]);
@@ -500,7 +530,7 @@ TEST(Flowcut, HoldMemoryIsBoundedAndAFullOneEndsTheDrainEarly) {
   // flow's drain (it stays on its old path, held packets first), so no switch ever holds more
   // than 4,096 bytes and nothing is dropped or reordered. Control: unbounded, the same run holds
   // more than that and never finds the memory full.
-  const nlohmann::json ctl = control_run("Unbounded", flowcut_incast({}));
+  const nlohmann::json ctl = control_run("Flowcut", "Unbounded", flowcut_incast({}));
   EXPECT_GT(ctl["flowcut"]["drains"].get<uint64_t>(), 0u);
   EXPECT_GT(ctl["flowcut"]["held_peak_bytes"].get<uint64_t>(), 4096u);
   EXPECT_EQ(ctl["flowcut"]["hold_full_events"].get<uint64_t>(), 0u);
@@ -523,7 +553,7 @@ TEST(Flowcut, PausingTheSourceShrinksTheHeldBytes) {
   // flowcut.source_pause: the ingress switch sends XOFF to a draining flow's host until it has
   // drained, so the source stops within a round trip instead of filling the hold with its window.
   // Control: the same run without the pause holds at least twice as much at its peak.
-  const nlohmann::json ctl = control_run("NoSourcePause", flowcut_incast({}));
+  const nlohmann::json ctl = control_run("Flowcut", "NoSourcePause", flowcut_incast({}));
   const run_result r = run_scenario(small_config(flowcut_incast({{"flowcut.source_pause", "true"}})), progress_mode::none);
   const auto& fc = r.summary["flowcut"];
   EXPECT_GT(fc["source_pauses"].get<uint64_t>(), 0u);
