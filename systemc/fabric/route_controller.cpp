@@ -23,6 +23,19 @@ std::shared_ptr<const address_plan> address_plan_of(const topology& t) {
   return a;
 }
 
+size_t route_groups::hash::operator()(const std::vector<uint16_t>& v) const {
+  uint64_t x = 1469598103934665603ull;   // FNV-1a over the ports
+  for (uint16_t p : v) x = (x ^ p) * 1099511628211ull;
+  return size_t(x);
+}
+
+uint32_t route_groups::of(unsigned sw, const std::vector<uint16_t>& ports) {
+  std::vector<uint32_t>& members = plan_.per_switch[sw].members;
+  const auto [it, fresh] = index_[sw].try_emplace(ports, uint32_t(members.size()));
+  if (fresh) members.insert(members.end(), ports.begin(), ports.end());
+  return (it->second << 16) | uint32_t(ports.size());
+}
+
 // A plan without an address plan is keyed by destination host (the switches then hold per-host
 // tables): a planner may still write one.
 uint32_t route_plan::entry(unsigned sw, unsigned host, unsigned cls) const {
@@ -38,12 +51,7 @@ route_plan plan_routes(const topology& t, uint32_t wcmp_table_size) {
   const std::vector<uint32_t>& prefix = plan.addresses->prefix_of_host;
   plan.per_switch.resize(t.switches.size());
   for (auto& s : plan.per_switch) s.route.assign(plan.addresses->prefixes, 0);
-  std::vector<std::map<std::vector<uint16_t>, uint32_t>> groups(t.switches.size());
-  auto group_of = [&](unsigned sw, const std::vector<uint16_t>& ports) {
-    auto [it, fresh] = groups[sw].try_emplace(ports, uint32_t(plan.per_switch[sw].members.size()));
-    if (fresh) plan.per_switch[sw].members.insert(plan.per_switch[sw].members.end(), ports.begin(), ports.end());
-    return (it->second << 16) | uint32_t(ports.size());
-  };
+  route_groups groups(plan);
   auto unreachable = [&](unsigned sw, unsigned h) {
     plan.unreachable.push_back(fmt::format("{} -> {}", t.nodes[t.switches[sw]].name, t.nodes[t.hosts[h]].name));
   };
@@ -60,6 +68,20 @@ route_plan plan_routes(const topology& t, uint32_t wcmp_table_size) {
     racks[t.host_switch(h)].push_back(h);
   }
   constexpr unsigned inf = std::numeric_limits<unsigned>::max();
+  // Each switch port's far end when it is a switch over a working link, else none: the scan
+  // below runs once per rack over every port, and reads this instead of the links.
+  std::vector<size_t> first_port(t.switches.size() + 1, 0);
+  for (unsigned s = 0; s < t.switches.size(); ++s) first_port[s + 1] = first_port[s] + t.nodes[t.switches[s]].port_link.size();
+  std::vector<unsigned> peer_switch(first_port.back(), inf);
+  for (unsigned s = 0; s < t.switches.size(); ++s) {
+    const unsigned node = t.switches[s];
+    const auto& pl = t.nodes[node].port_link;
+    for (unsigned p = 0; p < pl.size(); ++p) {
+      const topo_link& l = t.links[pl[p]];
+      const unsigned peer = l.a == node ? l.b : l.a;
+      if (!l.failed && t.nodes[peer].kind == node_kind::sw) peer_switch[first_port[s] + p] = peer;
+    }
+  }
   for (const auto& [edge, hosts] : racks) {
     const std::vector<unsigned> dist = t.distances_from(edge);
     for (unsigned s = 0; s < t.switches.size(); ++s) {
@@ -68,7 +90,7 @@ route_plan plan_routes(const topology& t, uint32_t wcmp_table_size) {
       if (node == edge) {   // the last hop: each host's own port
         for (unsigned h : hosts)
           for (unsigned p = 0; p < pl.size(); ++p)
-            if (pl[p] == t.nodes[t.hosts[h]].port_link[0]) plan.per_switch[s].host_routes.push_back({h, group_of(s, {uint16_t(p)})});
+            if (pl[p] == t.nodes[t.hosts[h]].port_link[0]) plan.per_switch[s].host_routes.push_back({h, groups.of(s, {uint16_t(p)})});
         continue;
       }
       if (dist[node] == inf) {
@@ -77,9 +99,8 @@ route_plan plan_routes(const topology& t, uint32_t wcmp_table_size) {
       }
       std::vector<uint16_t> ports;
       for (unsigned p = 0; p < pl.size(); ++p) {
-        const topo_link& l = t.links[pl[p]];
-        const unsigned peer = l.a == node ? l.b : l.a;
-        if (!l.failed && t.nodes[peer].kind == node_kind::sw && dist[peer] + 1 == dist[node]) ports.push_back(uint16_t(p));
+        const unsigned peer = peer_switch[first_port[s] + p];
+        if (peer != inf && dist[peer] + 1 == dist[node]) ports.push_back(uint16_t(p));
       }
       if (wcmp_table_size && ports.size() > 1) {
         std::vector<uint32_t> weights;   // Mb/s of each port's link
@@ -89,7 +110,7 @@ route_plan plan_routes(const topology& t, uint32_t wcmp_table_size) {
         for (size_t i = 0; i < ports.size(); ++i) weighted.insert(weighted.end(), replicas[i], ports[i]);
         ports = weighted;
       }
-      plan.per_switch[s].route[prefix[hosts.front()]] = group_of(s, ports);
+      plan.per_switch[s].route[prefix[hosts.front()]] = groups.of(s, ports);
     }
   }
   for (auto& s : plan.per_switch) std::sort(s.host_routes.begin(), s.host_routes.end());

@@ -3,6 +3,7 @@
 #pragma once
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -35,6 +36,22 @@ struct route_plan {
   // What switch `sw`'s table gives a frame for `host` from ingress class `cls`: the host entry
   // when there is one (the longer match), else the prefix's.
   uint32_t entry(unsigned sw, unsigned host, unsigned cls = 0) const;
+};
+
+// The groups of a plan being written: each distinct list of egress ports a switch needs is
+// stored once in its members, in the order first asked for, and every route to it points there.
+class route_groups {
+ public:
+  explicit route_groups(route_plan& plan) : plan_(plan), index_(plan.per_switch.size()) {}
+  // The route entry ([31:16] base, [15:0] size) of switch sw's group of these ports.
+  uint32_t of(unsigned sw, const std::vector<uint16_t>& ports);
+
+ private:
+  struct hash {
+    size_t operator()(const std::vector<uint16_t>& v) const;
+  };
+  route_plan& plan_;
+  std::vector<std::unordered_map<std::vector<uint16_t>, uint32_t, hash>> index_;   // per switch: ports -> base
 };
 
 // One prefix per switch with hosts, numbered in switch order: a rack's /24.

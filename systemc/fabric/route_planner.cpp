@@ -70,12 +70,7 @@ route_plan plan_path_routes(const topology& t, const std::vector<pair_paths>& pa
         turns[turn_key(sw_index[x], pp.dst, c)].insert(uint16_t(t.links[p.links[i]].port_on(x)));
       }
   }
-  std::vector<std::map<std::vector<uint16_t>, uint32_t>> groups(t.switches.size());
-  auto group_of = [&](unsigned sw, const std::vector<uint16_t>& ports) {
-    auto [it, fresh] = groups[sw].try_emplace(ports, uint32_t(plan.per_switch[sw].members.size()));
-    if (fresh) plan.per_switch[sw].members.insert(plan.per_switch[sw].members.end(), ports.begin(), ports.end());
-    return (it->second << 16) | uint32_t(ports.size());
-  };
+  route_groups groups(plan);
   // A prefix's entries are the same for each of its hosts: the first host whose link is up fills
   // them (later hosts would only find the same groups again).
   std::vector<char> prefix_done(plan.addresses->prefixes, 0);
@@ -90,7 +85,7 @@ route_plan plan_path_routes(const topology& t, const std::vector<pair_paths>& pa
       continue;
     }
     const size_t prefix = plan.addresses->prefix_of_host[h];
-    plan.per_switch[sw_index[tor]].host_routes.push_back({h, group_of(sw_index[tor], {uint16_t(t.links[host_link].port_on(tor))})});
+    plan.per_switch[sw_index[tor]].host_routes.push_back({h, groups.of(sw_index[tor], {uint16_t(t.links[host_link].port_on(tor))})});
     const bool fill = !prefix_done[prefix];
     prefix_done[prefix] = 1;
     for (unsigned s = 0; s < t.switches.size(); ++s) {
@@ -99,7 +94,7 @@ route_plan plan_path_routes(const topology& t, const std::vector<pair_paths>& pa
         plan.unreachable.push_back(fmt::format("{} -> {}", t.nodes[t.switches[s]].name, t.nodes[t.hosts[h]].name));
       for (unsigned c = 0; fill && c < C; ++c) {
         const auto it = turns.find(turn_key(s, tor, c));
-        if (it != turns.end()) plan.per_switch[s].route[prefix * C + c] = group_of(s, {it->second.begin(), it->second.end()});
+        if (it != turns.end()) plan.per_switch[s].route[prefix * C + c] = groups.of(s, {it->second.begin(), it->second.end()});
       }
     }
   }
