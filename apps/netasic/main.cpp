@@ -94,8 +94,9 @@ void print_summary(const nlohmann::json& s, const std::string& dir, const char* 
                                      f["timeouts"].get<uint64_t>()));
   row("FCT slowdown", fmt::format("p50 {:.2f}x  p95 {:.2f}x  p99 {:.2f}x", fct["p50"].get<double>(),
                                   fct["p95"].get<double>(), fct["p99"].get<double>()));
-  row("peak queue", fmt::format("{} bytes at {}", s["queue"]["peak_bytes"].get<uint64_t>(),
-                                s["queue"]["peak_port"].get<std::string>()));
+  const std::string peak_port = s["queue"]["peak_port"].get<std::string>();
+  row("peak queue", fmt::format("{} bytes{}", s["queue"]["peak_bytes"].get<uint64_t>(),
+                                peak_port.empty() ? " (no queue formed)" : " at " + peak_port));
   const auto& pfc = s["pfc"];
   double paused_s = pfc["host_pause_time_s"].get<double>();
   for (const auto& t : pfc["switch_port_pause_time_s_by_priority"]) paused_s += t.get<double>();
