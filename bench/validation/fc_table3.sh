@@ -5,7 +5,8 @@
 # topology.seed). Runs scenarios/flattened_clos/table3_fc.toml and table3_clos.toml; prints per
 # cell the FCT (p50 and p99, us) and the FCT slowdown (p50, p99), mean with min-max over the
 # seeds, and the PFC pause frames; then FC and the Clos under the near-worst permutation at load
-# 0.7 (the paper's Fig. 14d).
+# 0.7 (the paper's Fig. 14d); then FC and FC+EDST under the near-worst permutation with 6 ms of
+# arrivals instead of 2 (an overloaded fabric's FCTs grow with the window).
 #   bench/validation/fc_table3.sh [BIN] [OUTDIR]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -23,6 +24,11 @@ for s in $(seq 1 "$seeds"); do
     --set topology.seed="$s" --set traffic.matrix=permutation --set traffic.load=0.7
   once "$out/clos/permutation_load0.7/seed$s" scenarios/flattened_clos/table3_clos.toml --set sim.seed="$s" \
     --set traffic.matrix=permutation --set traffic.load=0.7
+  # Is FC+EDST's near-worst overloaded? Then its FCTs grow with the arrival window: 6 ms, not 2.
+  once "$out/fc/permutation_6ms/seed$s" scenarios/flattened_clos/table3_fc.toml --set sim.seed="$s" \
+    --set topology.seed="$s" --set traffic.matrix=permutation --set sim.duration=6000
+  once "$out/fc_edst/permutation_6ms/seed$s" scenarios/flattened_clos/table3_fc.toml --set sim.seed="$s" \
+    --set topology.seed="$s" --set traffic.matrix=permutation --set sim.duration=6000 --set topology.routing=edst
 done
 python3 - "$out" "$seeds" <<'PY'
 import csv, json, statistics, sys
@@ -35,7 +41,7 @@ def cell(vals, fmt="{:.0f}"):
 print("| setup | traffic | flows completed | FCT p50 (us) | FCT p99 (us) | slowdown p50 | slowdown p99 | PFC pauses sent | runs deadlocked |")
 print("|---|---|---|---|---|---|---|---|---|")
 cells = [(setup, m) for setup in ("fc", "fc_edst", "clos") for m in ("all_to_all", "uniform:0.125", "permutation")]
-cells += [("fc", "permutation_load0.7"), ("clos", "permutation_load0.7")]
+cells += [("fc", "permutation_load0.7"), ("clos", "permutation_load0.7"), ("fc", "permutation_6ms"), ("fc_edst", "permutation_6ms")]
 for setup, m in cells:
     done, p50, p99, s50, s99, pauses, locked = [], [], [], [], [], [], 0
     for s in range(1, seeds + 1):
