@@ -7,7 +7,7 @@ namespace netasic {
 
 const nic_scheduler_stats nic_endpoint::no_scheduler_{};
 
-nic_endpoint::nic_endpoint(sc_core::sc_module_name name) : sc_core::sc_module(name), tx("tx"), rx("rx", *this, 0), csr("csr") {
+nic_endpoint::nic_endpoint(sc_core::sc_module_name name) : sc_core::sc_module(name), csr("csr") {
   csr.register_b_transport(this, &nic_endpoint::b_transport);
 }
 

@@ -97,7 +97,7 @@ void tcp_host::try_send() {
     const uint64_t ready = std::max(now + lead, pace_ps_);
     last_delay_ps_ = processing_delay(flows_[c.flow].src);
     const uint64_t leave = std::max(ready + last_delay_ps_, free_ps_);
-    free_ps_ = tx_if_->pkt_transport(*p, leave);
+    free_ps_ = tx.send(*p, leave);
     pace_ps_ = ready + (free_ps_ - leave);
     rearm(c);   // the first segment in flight starts the retransmission timer
     arm(pace_ps_ - lead);
