@@ -107,6 +107,15 @@ dependency_graph dependencies_of(const topology& t, const next_hops_fn& next_hop
     if (!t.links[li].failed) uplink[h] = directed_link(t, li, t.hosts[h]);
   }
 
+  // The arcs found so far, one bit per (directed link into a switch, that switch's egress port):
+  // an arc is found again for most destinations, and this test replaces a search of the link's
+  // arc list. New arcs are appended in the order they are found, as add() would.
+  std::vector<size_t> arc_bits(2 * t.links.size(), 0);
+  size_t bits = 0;
+  for (unsigned dl = 0; dl < arc_bits.size(); ++dl)
+    if (into[dl].sw != none) arc_bits[dl] = bits, bits += first_port[into[dl].sw + 1] - first_port[into[dl].sw];
+  std::vector<bool> arc_found(bits, false);
+
   std::vector<char> seen(2 * t.links.size());
   std::vector<unsigned> q;   // directed links that carry frames for d into a switch, first in first out
   q.reserve(seen.size());
@@ -127,7 +136,10 @@ dependency_graph dependencies_of(const topology& t, const next_hops_fn& next_hop
       for (unsigned p : ports) {
         const unsigned out = out_to_switch[first_port[at.sw] + p];
         if (out == none) continue;
-        if (at.from_switch) g.add(in, out);
+        if (at.from_switch && !arc_found[arc_bits[in] + p]) {
+          arc_found[arc_bits[in] + p] = true;
+          g.add_new(in, out);
+        }
         if (!seen[out]) seen[out] = 1, q.push_back(out);
       }
     }
