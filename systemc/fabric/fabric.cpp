@@ -71,8 +71,12 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
     constexpr uint64_t us = 1'000'000;
     cfg_.nic.cc.base_rtt_ps = std::max<uint64_t>(1, (rtt + us - 1) / us) * us;
   }
+  // A NIC's only registers are its Sundial block: without a Sundial controller it needs no socket.
+  const bool sundial_runs = cfg_.clock && std::find(cfg_.clock->algorithms.begin(), cfg_.clock->algorithms.end(),
+                                                    clock_algorithm::sundial) != cfg_.clock->algorithms.end();
   for (unsigned h = 0; h < t.hosts.size(); ++h) {
     nic_config nc = cfg_.nic;
+    nc.registers = sundial_runs;
     nc.rate_bps = t.links[t.nodes[t.hosts[h]].port_link[0]].rate_bps;
     nc.flowcut_seed = cfg_.seed * 0xD1B54A32D192ED03ull + h;   // each NIC its own Flowcut entropy
     const char* name = t.nodes[t.hosts[h]].name.c_str();
@@ -88,7 +92,8 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
   }
   // The NICs' register blocks after the switches': the switches keep their device numbers.
   std::vector<unsigned> device_of_host;
-  for (const auto& h : hosts_) device_of_host.push_back(bus_->attach(h->csr));
+  if (sundial_runs)
+    for (const auto& h : hosts_) device_of_host.push_back(bus_->attach(h->csr()));
   ctrl_ = std::make_unique<route_controller>("route_controller", cfg_.routes, device_of_switch);
   ctrl_->bus.bind(bus_->in);
   if (cfg_.clock) {
@@ -101,7 +106,7 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
     };
     for (unsigned s = 0; s < t.switches.size(); ++s) switches_[s]->attach_clock(clock_.get(), t.switches[s], cfg_.sync_priority);
     for (unsigned h = 0; h < t.hosts.size(); ++h) hosts_[h]->attach_clock(clock_.get(), t.hosts[h]);
-    if (std::find(k.algorithms.begin(), k.algorithms.end(), clock_algorithm::sundial) != k.algorithms.end()) {
+    if (sundial_runs) {
       sundial_ = std::make_unique<sundial_controller>("sundial_controller", cfg_.topo, k, device_of_switch, device_of_host,
                                                       clock_.get());
       sundial_->bus.bind(bus_->in);

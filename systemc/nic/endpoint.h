@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <memory>
 
 #include <systemc>
 #include <tlm_utils/simple_target_socket.h>
@@ -29,7 +30,9 @@ struct nic_scheduler_stats {
 
 class nic_endpoint : public sc_core::sc_module, public pkt_receiver {
  public:
-  tlm_utils::simple_target_socket<nic_endpoint> csr;   // control-plane registers
+  // Control-plane registers (the Sundial block); only when made with registers (nic_config).
+  bool has_csr() const { return csr_ != nullptr; }
+  tlm_utils::simple_target_socket<nic_endpoint>& csr() { return *csr_; }
   // The packet ports (tlm/packet_socket.h): the fabric binds tx to the link direction leaving
   // the NIC, and that of arrival to rx().
   pkt_tx_port tx;
@@ -58,7 +61,7 @@ class nic_endpoint : public sc_core::sc_module, public pkt_receiver {
   virtual const flowcut_table* flowcut() const { return nullptr; }
 
  protected:
-  explicit nic_endpoint(sc_core::sc_module_name name);
+  nic_endpoint(sc_core::sc_module_name name, bool registers);
   // A frame handled beside the MAC or by the collector (PAUSE, sync-message, mirrored copy):
   // taken and released here, true. A PAUSE sets `pause_effect` to when it takes effect.
   bool take_mac_frame(packet& p, uint64_t now, uint64_t response_ps, uint64_t rate_bps, run_stats& stats,
@@ -96,6 +99,7 @@ class nic_endpoint : public sc_core::sc_module, public pkt_receiver {
   void take_mac_side(packet& p, uint64_t now, uint64_t response_ps, uint64_t rate_bps, run_stats& stats,
                      uint64_t& pause_effect);
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  std::unique_ptr<tlm_utils::simple_target_socket<nic_endpoint>> csr_;
   static const nic_scheduler_stats no_scheduler_;
 };
 

@@ -8,7 +8,7 @@ namespace netasic {
 
 host_nic::host_nic(sc_core::sc_module_name name, const nic_config& cfg, run_stats& stats,
                    std::vector<flow_ctx>& flows, event_queue& events)
-    : nic_endpoint(name),
+    : nic_endpoint(name, cfg.registers),
       cfg_(cfg),
       stats_(stats),
       flows_(flows),

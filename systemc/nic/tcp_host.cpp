@@ -15,7 +15,7 @@ uint64_t unwrap(uint32_t wire, uint64_t ref) {
 
 tcp_host::tcp_host(sc_core::sc_module_name name, const nic_config& cfg, run_stats& stats, std::vector<flow_ctx>& flows,
                    event_queue& events)
-    : nic_endpoint(name), cfg_(cfg), stats_(stats), flows_(flows), events_(events), wshift_(window_shift(cfg.tcp.rwnd_bytes)) {}
+    : nic_endpoint(name, cfg.registers), cfg_(cfg), stats_(stats), flows_(flows), events_(events), wshift_(window_shift(cfg.tcp.rwnd_bytes)) {}
 
 unsigned tcp_host::window_shift(uint64_t rwnd) {
   unsigned s = 0;
