@@ -2,11 +2,6 @@
 
 namespace netasic {
 
-link_direction::link_direction(sc_core::sc_module_name name, const link_timing& timing, event_queue& events)
-    : sc_core::sc_module(name), in("in"), out("out"), timing_(timing), events_(events) {
-  in.bind(static_cast<pkt_fw_transport_if&>(*this));
-}
-
 uint64_t link_direction::pkt_transport(packet& p, uint64_t start_ps) {
   const uint32_t frame = p.frame_bytes();
   const uint64_t next_start = start_ps + timing_.occupancy_ps(frame);
@@ -45,7 +40,7 @@ uint64_t link_direction::pkt_transport(packet& p, uint64_t start_ps) {
 }
 
 void link_direction::arm(uint64_t at) {
-  if (wake_.arm(at)) events_.schedule(at, *this);
+  if (wake_.arm(at)) events_->schedule(at, *this);
 }
 
 void link_direction::deliver_due(ring_fifo<in_flight>& fifo, uint64_t now) {
@@ -56,7 +51,7 @@ void link_direction::deliver_due(ring_fifo<in_flight>& fifo, uint64_t now) {
       ++*hop_counter;
       for (link_meter* m = meter; m; m = m->next) m->arrived(*p, now);
     }
-    out_if_->pkt_transport(*p, now);
+    out.receive(*p, now);
   }
 }
 
@@ -87,11 +82,5 @@ void link_direction::fail_now(uint64_t now) {
   lose(fifo_, [now](const in_flight& f) { return f.p->rx_end_ps <= now; });
   lose(control_, [now](const in_flight& f) { return f.arrive_ps <= now; });
 }
-
-void link_direction::end_of_elaboration() { out_if_ = out.get_interface(0); }
-
-packet_link::packet_link(sc_core::sc_module_name name, const link_timing& ab, const link_timing& ba,
-                         event_queue& events)
-    : sc_core::sc_module(name), a_to_b("a_to_b", ab, events), b_to_a("b_to_a", ba, events) {}
 
 }  // namespace netasic

@@ -80,13 +80,21 @@ class link_meter {
   link_meter* next = nullptr;
 };
 
-// One direction of a link: a FIFO of frames in flight, ordered by arrival.
-class link_direction : public sc_core::sc_module, private pkt_fw_transport_if, private timed_client {
+// One direction of a link: a FIFO of frames in flight, ordered by arrival. A plain object, not
+// a SystemC module: the transmitter's port calls pkt_transport directly, and at each frame's
+// time the direction hands it to the receiver's port (tlm/packet_socket.h). The fabric holds
+// every link in one vector.
+class link_direction : public pkt_fw_transport_if, private timed_client {
  public:
-  pkt_base_target_socket in;      // bound from the transmitter's tx socket
-  pkt_initiator_socket out;       // bound to the receiver's rx socket
+  pkt_rx_port out;   // the receiver's port it delivers to (bound with connect())
 
-  link_direction(sc_core::sc_module_name name, const link_timing& timing, event_queue& events);
+  link_direction(const link_timing& timing, event_queue& events) : timing_(timing), events_(&events) {}
+  // Movable only so that a vector can hold links while they are built; once connected a
+  // direction must stay where it is (ports and the event queue point at it).
+  link_direction(link_direction&&) = default;
+  link_direction& operator=(link_direction&&) = delete;
+
+  uint64_t pkt_transport(packet& p, uint64_t start_ps) override;
   const link_timing& timing() const { return timing_; }
   const link_counters& counters() const { return counters_; }
   void set_up(bool up) { up_ = up; }
@@ -107,9 +115,7 @@ class link_direction : public sc_core::sc_module, private pkt_fw_transport_if, p
   link_meter* meter = nullptr;       // a host NIC's counters on this direction (null: none), chained
 
  private:
-  uint64_t pkt_transport(packet& p, uint64_t start_ps) override;
   void wake(uint64_t now) override;   // deliver every frame whose last bit has arrived
-  void end_of_elaboration() override;
 
   struct in_flight { uint64_t arrive_ps; packet* p; };
   void deliver_due(ring_fifo<in_flight>& fifo, uint64_t now);
@@ -119,15 +125,20 @@ class link_direction : public sc_core::sc_module, private pkt_fw_transport_if, p
   bool up_ = true;
   ring_fifo<in_flight> fifo_, control_;   // each sorted by arrival; most stay empty, so allocated on first use
   timer wake_;                             // the wake-up that is due next (others are stale)
-  pkt_fw_transport_if* out_if_ = nullptr;   // the receiver, resolved once
-  event_queue& events_;
+  event_queue* events_;
 };
 
-class packet_link : public sc_core::sc_module {
- public:
+// The transmitter's port `from` sends into `d`, which delivers to the receiver's port `to`.
+inline void connect(pkt_tx_port& from, link_direction& d, pkt_rx_port to) {
+  from.bind(d);
+  d.out = to;
+}
+
+// A full-duplex link: two directions, which differ only in the receiver's clock.
+struct packet_link {
   link_direction a_to_b, b_to_a;
-  // The two directions differ only in the receiver's clock.
-  packet_link(sc_core::sc_module_name name, const link_timing& a_to_b, const link_timing& b_to_a, event_queue& events);
+  packet_link(const link_timing& a_to_b, const link_timing& b_to_a, event_queue& events)
+      : a_to_b(a_to_b, events), b_to_a(b_to_a, events) {}
   void set_up(bool up) { a_to_b.set_up(up); b_to_a.set_up(up); }
   void fail_now(uint64_t now) { a_to_b.fail_now(now); b_to_a.fail_now(now); }
 };

@@ -71,8 +71,12 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
     constexpr uint64_t us = 1'000'000;
     cfg_.nic.cc.base_rtt_ps = std::max<uint64_t>(1, (rtt + us - 1) / us) * us;
   }
+  // A NIC's only registers are its Sundial block: without a Sundial controller it needs no socket.
+  const bool sundial_runs = cfg_.clock && std::find(cfg_.clock->algorithms.begin(), cfg_.clock->algorithms.end(),
+                                                    clock_algorithm::sundial) != cfg_.clock->algorithms.end();
   for (unsigned h = 0; h < t.hosts.size(); ++h) {
     nic_config nc = cfg_.nic;
+    nc.registers = sundial_runs;
     nc.rate_bps = t.links[t.nodes[t.hosts[h]].port_link[0]].rate_bps;
     nc.flowcut_seed = cfg_.seed * 0xD1B54A32D192ED03ull + h;   // each NIC its own Flowcut entropy
     const char* name = t.nodes[t.hosts[h]].name.c_str();
@@ -88,7 +92,8 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
   }
   // The NICs' register blocks after the switches': the switches keep their device numbers.
   std::vector<unsigned> device_of_host;
-  for (const auto& h : hosts_) device_of_host.push_back(bus_->attach(h->csr));
+  if (sundial_runs)
+    for (const auto& h : hosts_) device_of_host.push_back(bus_->attach(h->csr()));
   ctrl_ = std::make_unique<route_controller>("route_controller", cfg_.routes, device_of_switch);
   ctrl_->bus.bind(bus_->in);
   if (cfg_.clock) {
@@ -101,7 +106,7 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
     };
     for (unsigned s = 0; s < t.switches.size(); ++s) switches_[s]->attach_clock(clock_.get(), t.switches[s], cfg_.sync_priority);
     for (unsigned h = 0; h < t.hosts.size(); ++h) hosts_[h]->attach_clock(clock_.get(), t.hosts[h]);
-    if (std::find(k.algorithms.begin(), k.algorithms.end(), clock_algorithm::sundial) != k.algorithms.end()) {
+    if (sundial_runs) {
       sundial_ = std::make_unique<sundial_controller>("sundial_controller", cfg_.topo, k, device_of_switch, device_of_host,
                                                       clock_.get());
       sundial_->bus.bind(bus_->in);
@@ -110,16 +115,19 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
     SC_THREAD(clock_faults);
   }
 
-  // Node index -> its tx/rx sockets on a port.
+  // Node index -> its tx/rx ports.
   std::vector<int> sw_of(t.nodes.size(), -1), host_of(t.nodes.size(), -1);
   for (unsigned s = 0; s < t.switches.size(); ++s) sw_of[t.switches[s]] = int(s);
   for (unsigned h = 0; h < t.hosts.size(); ++h) host_of[t.hosts[h]] = int(h);
-  auto tx = [&](unsigned node, unsigned port) -> pkt_initiator_socket& {
-    return sw_of[node] >= 0 ? *switches_[unsigned(sw_of[node])]->tx[port] : hosts_[unsigned(host_of[node])]->tx;
+  auto tx = [&](unsigned node, unsigned port) -> pkt_tx_port& {
+    return sw_of[node] >= 0 ? switches_[unsigned(sw_of[node])]->tx(port) : hosts_[unsigned(host_of[node])]->tx;
   };
-  auto rx = [&](unsigned node, unsigned port) -> pkt_target_socket& {
-    return sw_of[node] >= 0 ? *switches_[unsigned(sw_of[node])]->rx[port] : hosts_[unsigned(host_of[node])]->rx;
+  auto rx = [&](unsigned node, unsigned port) -> pkt_rx_port {
+    return sw_of[node] >= 0 ? switches_[unsigned(sw_of[node])]->rx(port) : hosts_[unsigned(host_of[node])]->rx();
   };
+  // Every link in one vector, reserved at once: a link is never moved once its ports point at it.
+  const uint64_t links_heap0 = heap_in_use_bytes();
+  links_.reserve(t.links.size());
   for (const topo_link& l : t.links) {
     // Into a switch, the link adds the switch's front end (and may cut through); into a NIC, its
     // RX pipe.
@@ -127,14 +135,9 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
       if (sw_of[node] < 0) return link_timing{l.rate_bps, l.delay_ps, cfg_.nic.clock_period_ps, cfg_.nic.rx_pipe_ps()};
       return link_timing{l.rate_bps, l.delay_ps, cfg_.sw.clock_period_ps, cfg_.sw.ingress_ps(), cfg_.sw.cut_through_bytes};
     };
-    const uint64_t heap0 = heap_in_use_bytes();
-    links_.push_back(std::make_unique<packet_link>(l.name.c_str(), timing_to(l.b), timing_to(l.a), *events_));
-    packet_link& pl = *links_.back();
-    tx(l.a, l.a_port).bind(pl.a_to_b.in);
-    pl.a_to_b.out.bind(rx(l.b, l.b_port));
-    tx(l.b, l.b_port).bind(pl.b_to_a.in);
-    pl.b_to_a.out.bind(rx(l.a, l.a_port));
-    fabric_build_memory().link_bytes += heap_in_use_bytes() - heap0;
+    packet_link& pl = links_.emplace_back(timing_to(l.b), timing_to(l.a), *events_);
+    connect(tx(l.a, l.a_port), pl.a_to_b, rx(l.b, l.b_port));
+    connect(tx(l.b, l.b_port), pl.b_to_a, rx(l.a, l.a_port));
     const unsigned li = unsigned(links_.size() - 1);
     for (uint8_t dir : {0, 1}) {
       link_direction* d = dir ? &pl.b_to_a : &pl.a_to_b;
@@ -153,12 +156,13 @@ fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std
     }
     pl.set_up(!l.failed);
   }
+  fabric_build_memory().link_bytes += heap_in_use_bytes() - links_heap0;
 
   if (cfg_.sw.flowradar.on && cfg_.sw.flowradar.hosts)   // each its own hashes: ids after the switches'
     for (unsigned h = 0; h < t.hosts.size(); ++h) {
       host_flowradar_.push_back(std::make_unique<flowradar_stage>(cfg_.sw.flowradar, unsigned(t.switches.size()) + h));
       const unsigned node = t.hosts[h], li = t.nodes[node].port_link[0];
-      packet_link& pl = *links_[li];
+      packet_link& pl = links_[li];
       for (bool from_host : {true, false}) {
         link_direction& d = (t.links[li].a == node) == from_host ? pl.a_to_b : pl.b_to_a;
         host_flowradar_meters_.push_back(std::make_unique<flowradar_host_meter>(*host_flowradar_.back(), from_host));
@@ -243,11 +247,11 @@ void fabric::deter_wire(const std::vector<int>& host_of) {
     for (size_t i = 0; i < cfg_.topo.links.size(); ++i) {
       const topo_link& l = cfg_.topo.links[i];
       if (host_of[l.a] >= 0) {
-        links_[i]->a_to_b.tap = &deter_rec_->uplink(unsigned(host_of[l.a]));
-        links_[i]->b_to_a.tap = &deter_rec_->downlink(unsigned(host_of[l.a]));
+        links_[i].a_to_b.tap = &deter_rec_->uplink(unsigned(host_of[l.a]));
+        links_[i].b_to_a.tap = &deter_rec_->downlink(unsigned(host_of[l.a]));
       } else if (host_of[l.b] >= 0) {
-        links_[i]->b_to_a.tap = &deter_rec_->uplink(unsigned(host_of[l.b]));
-        links_[i]->a_to_b.tap = &deter_rec_->downlink(unsigned(host_of[l.b]));
+        links_[i].b_to_a.tap = &deter_rec_->uplink(unsigned(host_of[l.b]));
+        links_[i].a_to_b.tap = &deter_rec_->downlink(unsigned(host_of[l.b]));
       }
     }
   }
@@ -302,7 +306,7 @@ void fabric::sample() {
     }
   }
   for (unsigned li : flap_probe_links_) {
-    const packet_link& l = *links_[li];
+    const packet_link& l = links_[li];
     probes.series[i++].samples.push_back(l.a_to_b.up() ? 1 : 0);
     const link_counters &ab = l.a_to_b.counters(), &ba = l.b_to_a.counters();
     probes.series[i++].samples.push_back(int64_t(ab.dropped_down + ab.lost_in_flight + ba.dropped_down + ba.lost_in_flight));
@@ -340,7 +344,7 @@ void fabric::clock_faults() {
     if (at > now_ps()) wait(ps(at - now_ps()));
     if (step % 2 == 0) {
       clock_->advance(now_ps());   // a root fault takes down the root of this moment
-      for (unsigned li : clock_->fault_links(step / 2)) links_[li]->set_up(false);
+      for (unsigned li : clock_->fault_links(step / 2)) links_[li].set_up(false);
       continue;
     }
     topology now_topo = cfg_.topo;   // with every link a fault has taken down by now
@@ -370,10 +374,10 @@ void fabric::link_flaps() {
       const fault_config::link_flap& f = flaps[i];
       const uint64_t outage = f.up_ps - f.down_ps;
       if (ending) {
-        links_[f.link]->set_up(true);
+        links_[f.link].set_up(true);
         flap_next_ps_[i] = f.every_ps ? now - outage + f.every_ps : UINT64_MAX;
       } else {
-        links_[f.link]->fail_now(now);
+        links_[f.link].fail_now(now);
         ++link_outages_;
         flap_next_ps_[i] = now + outage;
       }

@@ -100,7 +100,7 @@ class fabric : public sc_core::sc_module {
 
   const fabric_config& config() const { return cfg_; }
   const std::vector<std::unique_ptr<switch_model>>& switches() const { return switches_; }
-  const std::vector<std::unique_ptr<packet_link>>& links() const { return links_; }
+  const std::vector<packet_link>& links() const { return links_; }   // in topology link order
   const std::vector<std::unique_ptr<nic_endpoint>>& hosts() const { return hosts_; }
   // telemetry.flowradar_hosts: host h's flowset (null: hosts keep none).
   flowradar_stage* host_flowradar(unsigned h) const { return h < host_flowradar_.size() ? host_flowradar_[h].get() : nullptr; }
@@ -119,7 +119,7 @@ class fabric : public sc_core::sc_module {
   const event_queue& events() const { return *events_; }
   event_queue& events() { return *events_; }
   std::vector<std::unique_ptr<switch_model>>& switches() { return switches_; }
-  std::vector<std::unique_ptr<packet_link>>& links() { return links_; }
+  std::vector<packet_link>& links() { return links_; }
   // The same flow alone on an idle fabric (analytic, see docs/timing-model.md).
   uint64_t ideal_fct_ps(uint32_t src, uint32_t dst, uint64_t bytes) const;
   // Peak queue depth over all switch ports, and its port name.
@@ -138,7 +138,7 @@ class fabric : public sc_core::sc_module {
   fabric_config cfg_;
   std::vector<std::unique_ptr<switch_model>> switches_;
   std::vector<std::unique_ptr<nic_endpoint>> hosts_;
-  std::vector<std::unique_ptr<packet_link>> links_;
+  std::vector<packet_link> links_;   // reserved once: ports and the event queue point into it
   std::unique_ptr<event_queue> events_;
   std::unique_ptr<regbus> bus_;
   std::unique_ptr<route_controller> ctrl_;

@@ -89,7 +89,7 @@ namespace {
 link_direction& tx_direction(fabric& fab, unsigned node, unsigned port) {
   const topology& t = fab.config().topo;
   const unsigned li = t.nodes[node].port_link[port];
-  packet_link& l = *fab.links()[li];
+  packet_link& l = fab.links()[li];
   return t.links[li].a == node && t.links[li].a_port == port ? l.a_to_b : l.b_to_a;
 }
 

@@ -7,8 +7,10 @@ namespace netasic {
 
 const nic_scheduler_stats nic_endpoint::no_scheduler_{};
 
-nic_endpoint::nic_endpoint(sc_core::sc_module_name name) : sc_core::sc_module(name), tx("tx"), rx("rx", *this, 0), csr("csr") {
-  csr.register_b_transport(this, &nic_endpoint::b_transport);
+nic_endpoint::nic_endpoint(sc_core::sc_module_name name, bool registers) : sc_core::sc_module(name) {
+  if (!registers) return;
+  csr_ = std::make_unique<tlm_utils::simple_target_socket<nic_endpoint>>("csr");
+  csr_->register_b_transport(this, &nic_endpoint::b_transport);
 }
 
 void nic_endpoint::take_mac_side(packet& p, uint64_t now, uint64_t response_ps, uint64_t rate_bps, run_stats& stats,

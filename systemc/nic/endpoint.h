@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <memory>
 
 #include <systemc>
 #include <tlm_utils/simple_target_socket.h>
@@ -29,9 +30,13 @@ struct nic_scheduler_stats {
 
 class nic_endpoint : public sc_core::sc_module, public pkt_receiver {
  public:
-  pkt_initiator_socket tx;
-  pkt_target_socket rx;
-  tlm_utils::simple_target_socket<nic_endpoint> csr;   // control-plane registers
+  // Control-plane registers (the Sundial block); only when made with registers (nic_config).
+  bool has_csr() const { return csr_ != nullptr; }
+  tlm_utils::simple_target_socket<nic_endpoint>& csr() { return *csr_; }
+  // The packet ports (tlm/packet_socket.h): the fabric binds tx to the link direction leaving
+  // the NIC, and that of arrival to rx().
+  pkt_tx_port tx;
+  pkt_rx_port rx() { return {this, 0}; }
 
   virtual void start_flow(uint32_t flow) = 0;
   std::function<void(flow_ctx&)> on_flow_done;
@@ -56,7 +61,7 @@ class nic_endpoint : public sc_core::sc_module, public pkt_receiver {
   virtual const flowcut_table* flowcut() const { return nullptr; }
 
  protected:
-  explicit nic_endpoint(sc_core::sc_module_name name);
+  nic_endpoint(sc_core::sc_module_name name, bool registers);
   // A frame handled beside the MAC or by the collector (PAUSE, sync-message, mirrored copy):
   // taken and released here, true. A PAUSE sets `pause_effect` to when it takes effect.
   bool take_mac_frame(packet& p, uint64_t now, uint64_t response_ps, uint64_t rate_bps, run_stats& stats,
@@ -74,17 +79,14 @@ class nic_endpoint : public sc_core::sc_module, public pkt_receiver {
       control_.push_back(&p);
       return;
     }
-    free_ps_ = tx_if_->pkt_transport(p, std::max(now, free_ps_));
+    free_ps_ = tx.send(p, std::max(now, free_ps_));
   }
   void send_held_control(uint64_t now, uint8_t prio) {
     while (!control_.empty() && !(pause_.paused(now) >> prio & 1)) {
-      free_ps_ = tx_if_->pkt_transport(*control_.front(), std::max(now, free_ps_));
+      free_ps_ = tx.send(*control_.front(), std::max(now, free_ps_));
       control_.pop_front();
     }
   }
-  void end_of_elaboration() override { tx_if_ = tx.get_interface(0); }
-
-  pkt_fw_transport_if* tx_if_ = nullptr;   // the link tx is bound to
   uint64_t free_ps_ = 0;             // when the wire is free for the next frame
   ring_fifo<packet*> control_;       // control frames held by a pause of their priority
   pfc_pause pause_;                  // priorities the switch has paused
@@ -97,6 +99,7 @@ class nic_endpoint : public sc_core::sc_module, public pkt_receiver {
   void take_mac_side(packet& p, uint64_t now, uint64_t response_ps, uint64_t rate_bps, run_stats& stats,
                      uint64_t& pause_effect);
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  std::unique_ptr<tlm_utils::simple_target_socket<nic_endpoint>> csr_;
   static const nic_scheduler_stats no_scheduler_;
 };
 

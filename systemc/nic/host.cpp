@@ -8,7 +8,7 @@ namespace netasic {
 
 host_nic::host_nic(sc_core::sc_module_name name, const nic_config& cfg, run_stats& stats,
                    std::vector<flow_ctx>& flows, event_queue& events)
-    : nic_endpoint(name),
+    : nic_endpoint(name, cfg.registers),
       cfg_(cfg),
       stats_(stats),
       flows_(flows),
@@ -170,7 +170,7 @@ void host_nic::try_send() {
   const uint64_t start = std::max(now + lead, free_ps_);
   const uint32_t bytes = p->frame_bytes();
   data_bytes_sent_ += bytes;
-  free_ps_ = tx_if_->pkt_transport(*p, start);
+  free_ps_ = tx.send(*p, start);
   // Credit: the next frame may start one frame time at the pacing rate later. The engine visits
   // the QP again after a round over its active QPs.
   // Every CC module keeps its rate within [min rate, line rate]; the bounds only guard the division.
@@ -223,7 +223,7 @@ void host_nic::replay_send(uint64_t now) {
     p->sent_ps = now;
     ++trace_next_;
     data_bytes_sent_ += t.frame_bytes;
-    free_ps_ = tx_if_->pkt_transport(*p, now);
+    free_ps_ = tx.send(*p, now);
   }
 }
 

@@ -39,6 +39,10 @@
 namespace netasic {
 
 struct nic_config {
+  // The Sundial register block on the register bus (csr). A NIC has no other registers, so the
+  // fabric leaves the socket out when no Sundial controller runs: at 8,192 hosts its socket and
+  // SystemC records would be about 16 MiB.
+  bool registers = true;
   uint64_t clock_period_ps = 1000;  // frames are received on the NIC clock's edges
   uint32_t mtu_payload = 1000;      // payload bytes per data packet
   uint32_t window_packets = 128;    // fixed window per flow

@@ -15,7 +15,7 @@ uint64_t unwrap(uint32_t wire, uint64_t ref) {
 
 tcp_host::tcp_host(sc_core::sc_module_name name, const nic_config& cfg, run_stats& stats, std::vector<flow_ctx>& flows,
                    event_queue& events)
-    : nic_endpoint(name), cfg_(cfg), stats_(stats), flows_(flows), events_(events), wshift_(window_shift(cfg.tcp.rwnd_bytes)) {}
+    : nic_endpoint(name, cfg.registers), cfg_(cfg), stats_(stats), flows_(flows), events_(events), wshift_(window_shift(cfg.tcp.rwnd_bytes)) {}
 
 unsigned tcp_host::window_shift(uint64_t rwnd) {
   unsigned s = 0;
@@ -97,7 +97,7 @@ void tcp_host::try_send() {
     const uint64_t ready = std::max(now + lead, pace_ps_);
     last_delay_ps_ = processing_delay(flows_[c.flow].src);
     const uint64_t leave = std::max(ready + last_delay_ps_, free_ps_);
-    free_ps_ = tx_if_->pkt_transport(*p, leave);
+    free_ps_ = tx.send(*p, leave);
     pace_ps_ = ready + (free_ps_ - leave);
     rearm(c);   // the first segment in flight starts the retransmission timer
     arm(pace_ps_ - lead);

@@ -102,7 +102,7 @@ lossradar_collector::lossradar_collector(fabric& fab) : fab_(fab), cfg_(fab.conf
     const unsigned node = t.hosts[h];
     const unsigned li = t.nodes[node].port_link[0];
     const unsigned away = t.links[li].a == node ? 0 : 1;
-    packet_link& pl = *fab.links()[li];
+    packet_link& pl = fab.links()[li];
     for (unsigned dir : {0u, 1u}) {
       auto hook = std::make_unique<host_hook>();
       hook->c = this;

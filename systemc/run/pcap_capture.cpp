@@ -81,7 +81,7 @@ pcap_capture::pcap_capture(fabric& fab, const std::vector<pcap_tap_point>& point
   namespace fs = std::filesystem;
   if (!points.empty()) fs::create_directories(fs::path(run_dir) / "pcap");
   for (const pcap_tap_point& pt : points) {
-    packet_link& l = *fab.links()[pt.link];
+    packet_link& l = fab.links()[pt.link];
     link_direction& d = pt.a_to_b ? l.a_to_b : l.b_to_a;
     restore_.emplace_back(&d, d.tap);
     writers_.push_back(std::make_unique<pcap_writer>((fs::path(run_dir) / pt.file).string(), d.tap));

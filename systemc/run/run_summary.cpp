@@ -50,7 +50,7 @@ void add_memory(json& s, const fabric& fab) {
 void add_link_flaps(json& s, const fabric& fab) {
   uint64_t sent_down = 0, in_flight = 0;
   for (const auto& l : fab.links())
-    for (const link_direction* d : {&l->a_to_b, &l->b_to_a}) {
+    for (const link_direction* d : {&l.a_to_b, &l.b_to_a}) {
       sent_down += d->counters().dropped_down;
       in_flight += d->counters().lost_in_flight;
     }

@@ -49,15 +49,12 @@ switch_model::switch_model(sc_core::sc_module_name name, unsigned id, const std:
       lb_(cfg.lb, routes_, port_rate_bps),
       // Front-panel ports, one recirculation port per pipe, the CPU port.
       tm_(cfg.tm, unsigned(port_rate_bps.size()) + cfg.pipes + 1),
+      tx_(port_rate_bps.size()),
       port_(port_rate_bps.size() + cfg.pipes + 1),
       pipe_(cfg.pipes) {
   const unsigned ports = unsigned(port_rate_bps.size());
   cpu_port_ = ports + cfg.pipes;
   for (port_state& ps : port_) ps.watchdog = pfc_watchdog(cfg.pfc_watchdog_ps, cfg.pfc_watchdog_restore_ps);
-  for (unsigned p = 0; p < ports; ++p) {
-    tx.push_back(std::make_unique<pkt_initiator_socket>(fmt::format("tx{}", p).c_str()));
-    rx.push_back(std::make_unique<pkt_target_socket>(fmt::format("rx{}", p).c_str(), *this, p));
-  }
   for (unsigned p = 0; p < port_.size(); ++p) {
     port_state& ps = port_[p];
     ps.rate_bps = p < ports ? port_rate_bps[p] : p < cpu_port_ ? cfg.recirc_rate_bps : cfg.mirror.cpu_rate_bps;
@@ -101,7 +98,7 @@ flowcut_stage::buffer_hooks switch_model::flowcut_buffer() {
       drop(p, v == tm_verdict::headroom ? &drop_counters::headroom : &drop_counters::buffer_full);
       return false;
     }
-    if (p.in_port < tx_if_.size() && tm_.xoff_due(p.in_port, p.prio)) send_pause(p.in_port, p.prio, cfg_.pfc_quanta, now);
+    if (p.in_port < tx_.size() && tm_.xoff_due(p.in_port, p.prio)) send_pause(p.in_port, p.prio, cfg_.pfc_quanta, now);
     return true;
   };
   h.unhold = [this](const packet& p) { tm_.unhold(p); };
@@ -180,7 +177,7 @@ void switch_model::recirculate_clear(unsigned pipe, uint64_t now) {
   // BalanceSketch on Tofino clears an outdated bucket with a mirrored packet that takes one
   // pass through the pipe's recirculation port; the clear is done when it comes back.
   packet& c = internal_frame(eth_header::min_frame_bytes);
-  if (!queue_internal(c, unsigned(tx.size()) + pipe, now)) ++counters_.sketch_clears_lost;
+  if (!queue_internal(c, unsigned(tx_.size()) + pipe, now)) ++counters_.sketch_clears_lost;
 }
 
 packet& switch_model::internal_frame(uint32_t bytes) {
@@ -222,7 +219,7 @@ void switch_model::enqueue(packet& p, uint64_t now) {
   // recirculation port while the frame has passes left.
   unsigned out;
   if (p.kind == pkt_kind::data && p.passes < cfg_.recirculations) {
-    out = unsigned(tx.size()) + port_[p.in_port].pipe;
+    out = unsigned(tx_.size()) + port_[p.in_port].pipe;
   } else {
     uint32_t base, size;
     const uint32_t dst = host_of_ip(p.ip.dst);
@@ -249,11 +246,11 @@ void switch_model::enqueue(packet& p, uint64_t now) {
   if (cfg_.mirror.to != mirror_config::target::off && p.kind == pkt_kind::data && p.passes == 0 &&
       ++mirror_count_ % cfg_.mirror.sample == 0)
     mirror(p, now);
-  if (lossradar && out < tx.size() && !is_internal(p)) lossradar->ingress_end(id_, p.in_port, out, p, now);
-  if (cfg_.pfc_watchdog_ps && out < tx.size() && watchdog_drops(out, p.prio, now)) return drop(p, &drop_counters::pfc_watchdog, int(out));
+  if (lossradar && out < tx_.size() && !is_internal(p)) lossradar->ingress_end(id_, p.in_port, out, p, now);
+  if (cfg_.pfc_watchdog_ps && out < tx_.size() && watchdog_drops(out, p.prio, now)) return drop(p, &drop_counters::pfc_watchdog, int(out));
   const uint64_t queued = deter_log ? tm_.queue_bytes(out, p.prio) : 0;
   const tm_verdict verdict = tm_.enqueue(p, out);
-  if (deter_log && out < tx.size()) deter_log->add(p, id_, out, queued, verdict != tm_verdict::admitted, now);
+  if (deter_log && out < tx_.size()) deter_log->add(p, id_, out, queued, verdict != tm_verdict::admitted, now);
   switch (verdict) {
     case tm_verdict::admitted: break;
     case tm_verdict::buffer_full: return drop(p, &drop_counters::buffer_full, int(out));
@@ -262,7 +259,7 @@ void switch_model::enqueue(packet& p, uint64_t now) {
     case tm_verdict::headroom: return drop(p, &drop_counters::headroom, int(out));
   }
   if (wave_) trace_port(out, now);
-  if (p.in_port < tx_if_.size() && tm_.xoff_due(p.in_port, p.prio)) send_pause(p.in_port, p.prio, cfg_.pfc_quanta, now);
+  if (p.in_port < tx_.size() && tm_.xoff_due(p.in_port, p.prio)) send_pause(p.in_port, p.prio, cfg_.pfc_quanta, now);
   kick(out, now);
 }
 
@@ -363,7 +360,7 @@ void switch_model::kick(unsigned port, uint64_t now) {
   if (wave_) trace_port(port, now);
   ps.last_dequeue_ps[p->prio] = now;
   pipe.egress_free_ps = now + cfg_.clock_period_ps;
-  if (p->in_port < tx_if_.size() && tm_.xon_due(p->in_port, p->prio) && !flowcut_pausing(p->in_port, p->prio))
+  if (p->in_port < tx_.size() && tm_.xon_due(p->in_port, p->prio) && !flowcut_pausing(p->in_port, p->prio))
     send_pause(p->in_port, p->prio, 0, now);
   uint64_t start = std::max(now + egress, ps.wire_free_ps);
   // Cutting through, the frame must not run out before its last bit has come in.
@@ -378,7 +375,7 @@ void switch_model::kick(unsigned port, uint64_t now) {
 void switch_model::emit(unsigned port, packet& p, uint64_t start) {
   port_state& ps = port_[port];
   const uint32_t bytes = p.frame_bytes();
-  if (port >= tx_if_.size()) {   // a recirculation port or the CPU's
+  if (port >= tx_.size()) {   // a recirculation port or the CPU's
     ps.wire_free_ps = start + link_timing{ps.rate_bps, 0}.occupancy_ps(bytes);
     if (port != cpu_port_) return recirculate(ps.pipe, p, start);
     ++counters_.mirror_to_cpu;
@@ -395,8 +392,8 @@ void switch_model::emit(unsigned port, packet& p, uint64_t start) {
     sundial_.clock()->stamp(p.sync, start);   // egress timestamp
     sync_wait_max_ps_ = std::max(sync_wait_max_ps_, start - p.sent_ps - cfg_.egress_ps());
   }
-  if (!tx_if_[port]) return drop(p, &drop_counters::link_down, int(port));   // a port without a cable
-  ps.wire_free_ps = tx_if_[port]->pkt_transport(p, start);
+  if (!tx_[port].bound()) return drop(p, &drop_counters::link_down, int(port));   // a port without a cable
+  ps.wire_free_ps = tx_[port].send(p, start);
 }
 
 void switch_model::recirculate(unsigned pipe, packet& p, uint64_t start) {
@@ -447,7 +444,7 @@ void switch_model::receive_pause(unsigned port, packet& p, uint64_t now) {
 }
 
 void switch_model::send_pause(unsigned port, unsigned prio, uint16_t quanta, uint64_t now) {
-  if (!tx_if_[port]) return;
+  if (!tx_[port].bound()) return;
   port_state& ps = port_[port];
   packet& f = *stats_.alloc_internal();
   f.kind = pkt_kind::pause;
@@ -457,7 +454,7 @@ void switch_model::send_pause(unsigned port, unsigned prio, uint16_t quanta, uin
   // MAC control takes the wire at the next frame boundary, after the frames the egress pipe has
   // already handed to the MAC (at most one egress-pipeline latency of them).
   const uint64_t start = std::max(now, ps.wire_free_ps);
-  ps.wire_free_ps = tx_if_[port]->pkt_transport(f, start);
+  ps.wire_free_ps = tx_[port].send(f, start);
   ++counters_.pfc_sent;
   if (quanta) {
     // Re-send before the partner's pause runs out, while still in XOFF.
@@ -470,7 +467,7 @@ void switch_model::send_pause(unsigned port, unsigned prio, uint16_t quanta, uin
 
 void switch_model::pfc_refresh(unsigned, uint64_t now) {
   uint64_t next = UINT64_MAX;
-  for (unsigned port = 0; port < tx_if_.size(); ++port)
+  for (unsigned port = 0; port < tx_.size(); ++port)
     for (unsigned prio = 0; prio < num_priorities; ++prio) {
       uint64_t& at = port_[port].refresh_at[prio];
       if (!at) continue;
@@ -495,7 +492,7 @@ uint8_t switch_model::mitigate_storms(unsigned port, uint8_t paused, uint64_t no
     while (packet* f = tm_.take(port, c)) {
       const unsigned in = f->in_port, prio = f->prio;
       drop(*f, &drop_counters::pfc_watchdog, int(port));
-      if (in < tx_if_.size() && tm_.xon_due(in, prio) && !flowcut_pausing(in, prio)) send_pause(in, prio, 0, now);
+      if (in < tx_.size() && tm_.xon_due(in, prio) && !flowcut_pausing(in, prio)) send_pause(in, prio, 0, now);
     }
     if (wave_) trace_port(port, now);
   }
@@ -508,8 +505,6 @@ bool switch_model::watchdog_drops(unsigned port, unsigned prio, uint64_t now) {
 }
 
 void switch_model::end_of_elaboration() {
-  // Resolve each port's link once; the per-packet path then makes one direct call.
-  for (auto& s : tx) tx_if_.push_back(s->size() ? s->get_interface(0) : nullptr);
   // A collector gets each bank when its epoch ends, not when the next packet comes.
   if (!flowradar_.empty() && cfg_.flowradar.collector >= 0) arm(flowradar_epoch_, cfg_.flowradar.epoch_ps);
 }

@@ -179,9 +179,11 @@ struct switch_waves {
 
 class switch_model : public sc_core::sc_module, public pkt_receiver {
  public:
-  std::vector<std::unique_ptr<pkt_initiator_socket>> tx;   // one per port
-  std::vector<std::unique_ptr<pkt_target_socket>> rx;      // one per port
   tlm_utils::simple_target_socket<switch_model> csr;       // control-plane registers
+  // The packet ports, one each way per front-panel port (tlm/packet_socket.h): the fabric binds
+  // tx(p) to the link direction leaving port p, and that of arrival to rx(p).
+  pkt_tx_port& tx(unsigned port) { return tx_[port]; }
+  pkt_rx_port rx(unsigned port) { return {this, port}; }
 
   // port_rate_bps: each port's line rate (PAUSE quanta, INT's speed code).
   switch_model(sc_core::sc_module_name name, unsigned id, const std::vector<uint64_t>& port_rate_bps,
@@ -203,7 +205,7 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   // The longest a sync-message waited beyond the unloaded egress pipeline (frames ahead of it
   // on the wire or in the egress pipe: strict priority keeps data queues from adding more).
   uint64_t sync_wait_max_ps() const { return sync_wait_max_ps_; }
-  unsigned ports() const { return unsigned(tx.size()); }   // front-panel ports
+  unsigned ports() const { return unsigned(tx_.size()); }   // front-panel ports
   unsigned cpu_port() const { return cpu_port_; }          // traffic-manager port of the CPU
   // Probes at the current time.
   uint64_t queue_depth(unsigned port) const { return tm_.port_bytes(port); }
@@ -318,7 +320,7 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   load_balancer lb_;   // every next-hop decision
   std::vector<std::unique_ptr<flowradar_stage>> flowradar_;
   traffic_manager tm_;
-  std::vector<pkt_fw_transport_if*> tx_if_;   // tx[p]'s bound link (null: no cable)
+  std::vector<pkt_tx_port> tx_;   // per front-panel port: its link (unbound: no cable)
   std::vector<port_state> port_;
   std::vector<pipe_state> pipe_;
   waker refresh_;

@@ -93,11 +93,9 @@ dependency_graph dependencies_of(const topology& t, const next_hops_fn& next_hop
   for (unsigned s = 0; s < t.switches.size(); ++s)
     first_port[s + 1] = first_port[s] + t.nodes[t.switches[s]].port_link.size();
   std::vector<unsigned> out_to_switch(first_port.back(), none);
-  size_t most_ports = 1;
   for (unsigned s = 0; s < t.switches.size(); ++s) {
     const unsigned at = t.switches[s];
     const std::vector<unsigned>& ports = t.nodes[at].port_link;
-    most_ports = std::max(most_ports, ports.size());
     for (unsigned p = 0; p < ports.size(); ++p)
       if (t.nodes[t.links[ports[p]].other(at)].kind == node_kind::sw)
         out_to_switch[first_port[s] + p] = directed_link(t, ports[p], at);
@@ -109,10 +107,15 @@ dependency_graph dependencies_of(const topology& t, const next_hops_fn& next_hop
     if (!t.links[li].failed) uplink[h] = directed_link(t, li, t.hosts[h]);
   }
 
-  // The arcs found so far, a bit per (directed link in, egress port): every destination finds
-  // mostly the same arcs again, and a bit test is cheaper than searching the arc list.
-  const size_t words = (most_ports + 63) / 64;
-  std::vector<uint64_t> has_arc(into.size() * words, 0);
+  // The arcs found so far, one bit per (directed link into a switch, that switch's egress port):
+  // an arc is found again for most destinations, and this test replaces a search of the link's
+  // arc list. New arcs are appended in the order they are found, as add() would.
+  std::vector<size_t> arc_bits(2 * t.links.size(), 0);
+  size_t bits = 0;
+  for (unsigned dl = 0; dl < arc_bits.size(); ++dl)
+    if (into[dl].sw != none) arc_bits[dl] = bits, bits += first_port[into[dl].sw + 1] - first_port[into[dl].sw];
+  std::vector<bool> arc_found(bits, false);
+
   std::vector<char> seen(2 * t.links.size());
   std::vector<unsigned> q;   // directed links that carry frames for d into a switch, first in first out
   q.reserve(seen.size());
@@ -133,10 +136,9 @@ dependency_graph dependencies_of(const topology& t, const next_hops_fn& next_hop
       for (unsigned p : ports) {
         const unsigned out = out_to_switch[first_port[at.sw] + p];
         if (out == none) continue;
-        if (at.from_switch) {
-          uint64_t& w = has_arc[in * words + p / 64];
-          const uint64_t bit = uint64_t(1) << (p % 64);
-          if (!(w & bit)) w |= bit, g.add_new(in, out);
+        if (at.from_switch && !arc_found[arc_bits[in] + p]) {
+          arc_found[arc_bits[in] + p] = true;
+          g.add_new(in, out);
         }
         if (!seen[out]) seen[out] = 1, q.push_back(out);
       }

@@ -22,7 +22,7 @@ class dependency_graph {
  public:
   explicit dependency_graph(const topology& t) : t_(t), next_(2 * t.links.size()) {}
   void add(unsigned from_dlink, unsigned to_dlink);
-  // The same for an arc the caller knows is not there yet (no search).
+  // An arc the caller knows is not in the graph yet.
   void add_new(unsigned from_dlink, unsigned to_dlink) { next_[from_dlink].push_back(to_dlink); }
   // Every consecutive pair of a path's links.
   void add_path(const route_path& p);

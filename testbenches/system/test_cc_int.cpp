@@ -27,8 +27,8 @@ using namespace netasic;
 namespace {
 
 struct sink : sc_core::sc_module, pkt_receiver {
-  pkt_initiator_socket tx{"tx"};
-  pkt_target_socket rx{"rx", *this, 0};
+  pkt_tx_port tx;
+  pkt_rx_port rx() { return {this, 0}; }
   struct got { uint64_t at_ps; uint32_t frame; int_stack intx; const packet* p; };
   std::vector<got> frames;
   explicit sink(sc_core::sc_module_name n) : sc_core::sc_module(n) {}
@@ -53,11 +53,9 @@ TEST(Int, RecordsMatchTheSwitchsQueueAndByteCounter) {
   uint64_t hops = 0;
   for (unsigned p = 0; p < 4; ++p) {
     ends.emplace_back(sc_core::sc_module_name(("end" + std::to_string(p)).c_str()));
-    links.push_back(std::make_unique<packet_link>(("link" + std::to_string(p)).c_str(), to_host, to_switch, events));
-    sw.tx[p]->bind(links[p]->a_to_b.in);
-    links[p]->a_to_b.out.bind(ends[p].rx);
-    ends[p].tx.bind(links[p]->b_to_a.in);
-    links[p]->b_to_a.out.bind(*sw.rx[p]);
+    links.push_back(std::make_unique<packet_link>(to_host, to_switch, events));
+    connect(sw.tx(p), links[p]->a_to_b, ends[p].rx());
+    connect(ends[p].tx, links[p]->b_to_a, sw.rx(p));
     links[p]->a_to_b.hop_counter = links[p]->b_to_a.hop_counter = &hops;
   }
   struct driver : sc_core::sc_module {

@@ -20,8 +20,8 @@ namespace {
 
 // Sends frames into one link direction and records when each arrives at the far end.
 struct endpoint : sc_core::sc_module, pkt_receiver {
-  pkt_initiator_socket tx{"tx"};
-  pkt_target_socket rx{"rx", *this, 0};
+  pkt_tx_port tx;
+  pkt_rx_port rx() { return {this, 0}; }
   std::vector<uint64_t> arrivals;
   explicit endpoint(sc_core::sc_module_name n) : sc_core::sc_module(n) {}
   void pkt_receive(unsigned, packet& p, uint64_t now) override {
@@ -37,11 +37,9 @@ TEST(Link, DeliversAtTheExactPicosecond) {
   endpoint a("a"), b("b");
   event_queue events("events");
   const link_timing exact{100'000'000'000ull, 1'234'567, 1};   // receiver clock of 1 ps: no alignment
-  packet_link link("link", exact, exact, events);
-  a.tx.bind(link.a_to_b.in);
-  link.a_to_b.out.bind(b.rx);
-  b.tx.bind(link.b_to_a.in);
-  link.b_to_a.out.bind(a.rx);
+  packet_link link(exact, exact, events);
+  connect(a.tx, link.a_to_b, b.rx());
+  connect(b.tx, link.b_to_a, a.rx());
   uint64_t hops = 0;
   for (auto* d : {&link.a_to_b, &link.b_to_a}) d->hop_counter = &hops;
   packet p1, p2, p3;

@@ -21,8 +21,8 @@ using namespace netasic;
 namespace {
 
 struct sink : sc_core::sc_module, pkt_receiver {
-  pkt_initiator_socket tx{"tx"};
-  pkt_target_socket rx{"rx", *this, 0};
+  pkt_tx_port tx;
+  pkt_rx_port rx() { return {this, 0}; }
   std::vector<uint64_t> arrivals;
   explicit sink(sc_core::sc_module_name n) : sc_core::sc_module(n) {}
   void pkt_receive(unsigned, packet&, uint64_t now) override { arrivals.push_back(now); }
@@ -34,11 +34,9 @@ TEST(LinkFlap, TheLinkLosesWhatIsOnTheWireAndWhatIsSentWhileDown) {
   sink a("a"), b("b");
   event_queue events("events");
   const link_timing t{100'000'000'000ull, 1'000'000, 1};   // 100 Gb/s (80 ps a byte), 1 us, no clock alignment
-  packet_link link("link", t, t, events);
-  a.tx.bind(link.a_to_b.in);
-  link.a_to_b.out.bind(b.rx);
-  b.tx.bind(link.b_to_a.in);
-  link.b_to_a.out.bind(a.rx);
+  packet_link link(t, t, events);
+  connect(a.tx, link.a_to_b, b.rx());
+  connect(b.tx, link.b_to_a, a.rx());
   uint64_t hops = 0;
   std::vector<packet*> lost;
   for (link_direction* d : {&link.a_to_b, &link.b_to_a}) {

@@ -136,7 +136,7 @@ TEST(Pcap, CapturesMatchTheFramesOnTheWire) {
     for (const std::string node : {"leaf1", "host0"}) {
       const unsigned n = t.find_node(node);
       for (unsigned port = 0; port < t.nodes[n].port_link.size(); ++port) {
-        packet_link& l = *fab.links()[t.nodes[n].port_link[port]];
+        packet_link& l = fab.links()[t.nodes[n].port_link[port]];
         const bool a = t.links[t.nodes[n].port_link[port]].a == n;
         for (const bool tx : {true, false}) {
           link_direction& d = (tx == a) ? l.a_to_b : l.b_to_a;

@@ -110,8 +110,8 @@ namespace {
 // Sends a stream of frames into a switch port and records what arrives on another; can send
 // PFC frames back from the receiving side.
 struct endpoint : sc_core::sc_module, pkt_receiver {
-  pkt_initiator_socket tx{"tx"};
-  pkt_target_socket rx{"rx", *this, 0};
+  pkt_tx_port tx;
+  pkt_rx_port rx() { return {this, 0}; }
   run_stats& stats;
   std::vector<std::pair<uint64_t, uint32_t>> arrivals;   // (time, frame bytes)
   std::function<void(uint64_t, const packet&)> on_pause;
@@ -137,15 +137,11 @@ TEST(Pfc, PauseStopsAndRestartsTheUpstreamPortWithinTheReactionTime) {
   switch_model sw("sw", 1, {rate, rate}, 4, cfg, stats, events);
   endpoint src("src", stats), dst("dst", stats);
   const link_timing to_switch{rate, delay, T, cfg.ingress_ps()}, to_host{rate, delay, 1};
-  packet_link in("in", to_switch, to_host, events), out("out", to_switch, to_host, events);
-  src.tx.bind(in.a_to_b.in);
-  in.a_to_b.out.bind(*sw.rx[0]);
-  sw.tx[0]->bind(in.b_to_a.in);
-  in.b_to_a.out.bind(src.rx);
-  dst.tx.bind(out.a_to_b.in);
-  out.a_to_b.out.bind(*sw.rx[1]);
-  sw.tx[1]->bind(out.b_to_a.in);
-  out.b_to_a.out.bind(dst.rx);
+  packet_link in(to_switch, to_host, events), out(to_switch, to_host, events);
+  connect(src.tx, in.a_to_b, sw.rx(0));
+  connect(sw.tx(0), in.b_to_a, src.rx());
+  connect(dst.tx, out.a_to_b, sw.rx(1));
+  connect(sw.tx(1), out.b_to_a, dst.rx());
   uint64_t hops = 0;
   for (link_direction* d : {&in.a_to_b, &in.b_to_a, &out.a_to_b, &out.b_to_a}) d->hop_counter = &hops;
   struct driver : sc_core::sc_module {
@@ -242,16 +238,12 @@ struct pfc_bench {
   explicit pfc_bench(const switch_config& cfg)
       : sw("sw", 1, {rate, rate}, 4, cfg, stats, events),
         to_switch{rate, delay, cfg.clock_period_ps, cfg.ingress_ps()},
-        in("in", to_switch, to_host, events),
-        out("out", to_switch, to_host, events) {
-    src.tx.bind(in.a_to_b.in);
-    in.a_to_b.out.bind(*sw.rx[0]);
-    sw.tx[0]->bind(in.b_to_a.in);
-    in.b_to_a.out.bind(src.rx);
-    dst.tx.bind(out.a_to_b.in);
-    out.a_to_b.out.bind(*sw.rx[1]);
-    sw.tx[1]->bind(out.b_to_a.in);
-    out.b_to_a.out.bind(dst.rx);
+        in(to_switch, to_host, events),
+        out(to_switch, to_host, events) {
+    connect(src.tx, in.a_to_b, sw.rx(0));
+    connect(sw.tx(0), in.b_to_a, src.rx());
+    connect(dst.tx, out.a_to_b, sw.rx(1));
+    connect(sw.tx(1), out.b_to_a, dst.rx());
     for (link_direction* d : {&in.a_to_b, &in.b_to_a, &out.a_to_b, &out.b_to_a}) d->hop_counter = &hops;
     drv.bus.bind(bus.in);
     const unsigned dev = bus.attach(sw.csr);

@@ -131,12 +131,12 @@ TEST(Waves, ShortPfcPauseHasExactEdgesTheSampledProbeMisses) {
       const topo_link& l = t.links[i];
       // The direction that arrives at a switch port: b_to_a arrives at a, a_to_b at b.
       if (t.nodes[l.a].kind != node_kind::host) {
-        fab.links()[i]->b_to_a.tap = &into[{l.a, l.a_port}];
-        timing_into[{l.a, l.a_port}] = fab.links()[i]->b_to_a.timing();
+        fab.links()[i].b_to_a.tap = &into[{l.a, l.a_port}];
+        timing_into[{l.a, l.a_port}] = fab.links()[i].b_to_a.timing();
       }
       if (t.nodes[l.b].kind != node_kind::host) {
-        fab.links()[i]->a_to_b.tap = &into[{l.b, l.b_port}];
-        timing_into[{l.b, l.b_port}] = fab.links()[i]->a_to_b.timing();
+        fab.links()[i].a_to_b.tap = &into[{l.b, l.b_port}];
+        timing_into[{l.b, l.b_port}] = fab.links()[i].a_to_b.timing();
       }
     }
   };
