@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <stdexcept>
@@ -79,7 +80,7 @@ std::string throughput_lines(const topology& t, const switch_config& sw, const s
       const mcf_bounds b = max_concurrent_flow_bounds(t, paths, tm, o);
       out += fmt::format("throughput ({}, topology.routing = {}): {:.4f} to {:.4f} of host line rate per host (max concurrent flow, "
                          "Garg-Könemann: a feasible flow and the dual bound, {:.2f}% apart{}; {} demands, {} phases, {:.2f} s)\n",
-                         tm.name, routing, b.lower, b.upper, 100 * (b.upper / b.lower - 1),
+                         tm.name, routing, b.lower, b.upper, std::max(0.0, 100 * (b.upper / b.lower - 1)),
                          b.converged ? "" : fmt::format(", NOT within the {:.2f}% asked", 100 * gap), tm.demands.size(), b.phases,
                          b.solve_seconds);
       continue;
