@@ -300,6 +300,11 @@ int sc_main(int argc, char** argv) {
   paths->add_option("--throughput", pa_throughput,
                     "Max-concurrent-flow throughput per host (fraction of host line rate) over the routing's paths for traffic "
                     "all_to_all, permutation (near-worst) or uniform:P[:SEED] (each ToR to a fraction P of ToRs); repeatable");
+  double pa_gap = 0;
+  paths->add_option("--throughput-gap", pa_gap,
+                    "Instead of the exact LP (GLPK's simplex, too slow past ~10^4 paths), bracket the throughput between a feasible "
+                    "flow and a dual bound (Garg-Könemann) at most this fraction apart, e.g. 0.01 for 1%")
+      ->check(CLI::Range(0.0, 1.0, "a fraction in (0, 1)"));
 
   // cosim
   std::string co_block;
@@ -382,7 +387,7 @@ int sc_main(int argc, char** argv) {
     }
     if (*paths) {
       bool cbd_free = false;
-      std::cout << netasic::paths_report(netasic::load_scenario(pa_scenario, pa_sets), cbd_free, pa_throughput);
+      std::cout << netasic::paths_report(netasic::load_scenario(pa_scenario, pa_sets), cbd_free, pa_throughput, pa_gap);
       return 0;
     }
     if (*size) {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <stdexcept>
@@ -9,6 +10,7 @@
 #include "fabric/route_planner.h"
 #include "scenario/scenario.h"
 #include "topology/ksp.h"
+#include "topology/mcf_approx.h"
 #include "topology/mcf_throughput.h"
 #include "topology/traffic_matrix.h"
 #include "topology/updown_routing.h"
@@ -62,7 +64,7 @@ traffic_matrix traffic_of(const topology& t, const traffic_spec& s) {
 
 // The LP of §4.2 over the paths the scenario routes on (shortest_path: every shortest path).
 std::string throughput_lines(const topology& t, const switch_config& sw, const std::vector<pair_paths>& routed, const std::string& routing,
-                             const std::vector<std::string>& specs) {
+                             const std::vector<std::string>& specs, double gap) {
   if (specs.empty()) return "";
   std::vector<traffic_spec> parsed;
   for (const std::string& s : specs) parsed.push_back(parse_traffic(s));
@@ -72,6 +74,17 @@ std::string throughput_lines(const topology& t, const switch_config& sw, const s
   std::string out;
   for (const traffic_spec& s : parsed) {
     const traffic_matrix tm = traffic_of(t, s);
+    if (gap > 0) {
+      mcf_approx_options o;
+      o.gap = gap;
+      const mcf_bounds b = max_concurrent_flow_bounds(t, paths, tm, o);
+      out += fmt::format("throughput ({}, topology.routing = {}): {:.4f} to {:.4f} of host line rate per host (max concurrent flow, "
+                         "Garg-Könemann: a feasible flow and the dual bound, {:.2f}% apart{}; {} demands, {} phases, {:.2f} s)\n",
+                         tm.name, routing, b.lower, b.upper, std::max(0.0, 100 * (b.upper / b.lower - 1)),
+                         b.converged ? "" : fmt::format(", NOT within the {:.2f}% asked", 100 * gap), tm.demands.size(), b.phases,
+                         b.solve_seconds);
+      continue;
+    }
     const mcf_result r = max_concurrent_flow(t, paths, tm);
     out += fmt::format("throughput ({}, topology.routing = {}): {:.4f} of host line rate per host (max concurrent flow; LP: {} demands, "
                        "{} columns, {} rows; GLPK simplex {:.2f} s)\n",
@@ -82,7 +95,8 @@ std::string throughput_lines(const topology& t, const switch_config& sw, const s
 
 }  // namespace
 
-std::string paths_report(const config& cfg, bool& cbd_free, const std::vector<std::string>& throughput) {
+std::string paths_report(const config& cfg, bool& cbd_free, const std::vector<std::string>& throughput, double gap) {
+  if (!(gap >= 0 && gap < 1)) throw std::invalid_argument(fmt::format("--throughput-gap {}: must be in (0, 1), a fraction (0.01 is 1%)", gap));
   for (const std::string& s : throughput) parse_traffic(s);   // a bad option fails before any work
   const fabric_config fc = make_fabric_config(cfg);
   const topology& t = fc.topo;
@@ -120,7 +134,7 @@ std::string paths_report(const config& cfg, bool& cbd_free, const std::vector<st
   out += fmt::format("link dependency graph: {} dependencies; {}\n", g.arcs(),
                      cbd_free ? "no cycle: the routes are free of cyclic buffer dependencies"
                               : "CYCLIC BUFFER DEPENDENCY: " + plan.cbd_cycle);
-  out += throughput_lines(t, fc.sw, routed, cfg.string("topology.routing"), throughput);
+  out += throughput_lines(t, fc.sw, routed, cfg.string("topology.routing"), throughput, gap);
   return out;
 }
 

@@ -4,7 +4,9 @@
 // scenario installs (topology.routing): whether their link dependency graph has a cycle, and
 // one cycle as a list of links when it does. With throughput specs ("all_to_all", "permutation",
 // "uniform:P[:SEED]"), the max-concurrent-flow throughput of each over the routing's paths
-// (topology/mcf_throughput.h); a malformed spec throws std::invalid_argument before any work.
+// (topology/mcf_throughput.h, GLPK's simplex: exact); with `gap` > 0 instead its Garg-Könemann
+// bounds (topology/mcf_approx.h): a feasible flow's throughput and a dual upper bound within
+// that relative gap. A malformed spec throws std::invalid_argument before any work.
 #pragma once
 #include <string>
 #include <vector>
@@ -13,6 +15,6 @@
 
 namespace netasic {
 
-std::string paths_report(const config& cfg, bool& cbd_free, const std::vector<std::string>& throughput = {});
+std::string paths_report(const config& cfg, bool& cbd_free, const std::vector<std::string>& throughput = {}, double gap = 0);
 
 }  // namespace netasic

@@ -8,6 +8,8 @@
 // 11/22 with one spine more (the control); bad options fail before any work.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -64,6 +66,31 @@ TEST(FcBaselines, ThroughputOfARingIsTheHandValue) {
   ASSERT_EQ(o.code, 0) << o.output;
   EXPECT_NE(o.output.find("(all_to_all, topology.routing = shortest_path): 3.0000 of"), std::string::npos) << o.output;
   EXPECT_EQ(o.output.find("1.5000"), std::string::npos) << o.output;
+}
+
+// --throughput-gap: the Garg-Könemann bounds, "LOWER to UPPER of host line rate per host",
+// bracket the hand value within 1%; the control (links at twice the host rate) brackets 3, not 1.5.
+TEST(FcBaselines, ThroughputBoundsBracketTheRingsHandValue) {
+  const std::string base = "paths " + ring_scenario + " --set topology.file=" + ring4().string() +
+                           " --throughput all_to_all --throughput-gap 0.01 --set topology.host_rate=25 --set topology.uplink_rate=";
+  const auto bounds = [](const std::string& out) {
+    const size_t at = out.find("throughput (all_to_all, topology.routing = shortest_path): ");
+    EXPECT_NE(at, std::string::npos) << out;
+    double lower = 0, upper = 0;
+    if (at != std::string::npos) std::sscanf(out.c_str() + out.find(": ", at) + 2, "%lf to %lf", &lower, &upper);
+    EXPECT_NE(out.find("Garg-Könemann"), std::string::npos) << out;
+    return std::pair<double, double>{lower, upper};
+  };
+  for (const auto& [rate, hand] : {std::pair<const char*, double>{"25", 1.5}, {"50", 3.0}}) {
+    const outcome o = netasic_cli(base + rate);
+    ASSERT_EQ(o.code, 0) << o.output;
+    const auto [lower, upper] = bounds(o.output);
+    EXPECT_LE(lower, hand + 1e-4) << o.output;
+    EXPECT_GE(upper, hand - 1e-4) << o.output;
+    EXPECT_LE(upper, 1.0101 * lower + 1e-4) << o.output;
+    EXPECT_GT(lower, 0.98 * hand) << o.output;
+  }
+  EXPECT_EQ(netasic_cli(base + "25 --throughput-gap 1.5").code, 2);   // a gap is a fraction below 1
 }
 
 TEST(FcBaselines, ClosBaselineHasAppendixA3Throughput) {
