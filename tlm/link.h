@@ -20,7 +20,7 @@
 #include "common/rng.h"
 #include "tlm/event_queue.h"
 #include "tlm/frame_tap.h"
-#include "tlm/packet_socket.h"
+#include "tlm/packet_port.h"
 
 namespace netasic {
 
@@ -82,7 +82,7 @@ class link_meter {
 
 // One direction of a link: a FIFO of frames in flight, ordered by arrival. A plain object, not
 // a SystemC module: the transmitter's port calls pkt_transport directly, and at each frame's
-// time the direction hands it to the receiver's port (tlm/packet_socket.h). The fabric holds
+// time the direction hands it to the receiver's port (tlm/packet_port.h). The fabric holds
 // every link in one vector.
 class link_direction : public pkt_fw_transport_if, private timed_client {
  public:

@@ -13,7 +13,7 @@
 #include "blocks/pfc_pause.h"
 #include "clock/sundial_csr.h"
 #include "common/ring_fifo.h"
-#include "tlm/packet_socket.h"
+#include "tlm/packet_port.h"
 #include "tlm/run_stats.h"
 
 namespace netasic {
@@ -33,7 +33,7 @@ class nic_endpoint : public sc_core::sc_module, public pkt_receiver {
   // Control-plane registers (the Sundial block); only when made with registers (nic_config).
   bool has_csr() const { return csr_ != nullptr; }
   tlm_utils::simple_target_socket<nic_endpoint>& csr() { return *csr_; }
-  // The packet ports (tlm/packet_socket.h): the fabric binds tx to the link direction leaving
+  // The packet ports (tlm/packet_port.h): the fabric binds tx to the link direction leaving
   // the NIC, and that of arrival to rx().
   pkt_tx_port tx;
   pkt_rx_port rx() { return {this, 0}; }

@@ -32,7 +32,7 @@
 #include "nic/qp_pacer.h"
 #include "nic/tcp/tcp_config.h"
 #include "tlm/event_queue.h"
-#include "tlm/packet_socket.h"
+#include "tlm/packet_port.h"
 #include "tlm/regbus.h"
 #include "workload/packet_trace.h"
 

@@ -43,7 +43,7 @@
 #include "switch/route_table.h"
 #include "switch/traffic_manager.h"
 #include "tlm/event_queue.h"
-#include "tlm/packet_socket.h"
+#include "tlm/packet_port.h"
 
 namespace netasic {
 
@@ -180,7 +180,7 @@ struct switch_waves {
 class switch_model : public sc_core::sc_module, public pkt_receiver {
  public:
   tlm_utils::simple_target_socket<switch_model> csr;       // control-plane registers
-  // The packet ports, one each way per front-panel port (tlm/packet_socket.h): the fabric binds
+  // The packet ports, one each way per front-panel port (tlm/packet_port.h): the fabric binds
   // tx(p) to the link direction leaving port p, and that of arrival to rx(p).
   pkt_tx_port& tx(unsigned port) { return tx_[port]; }
   pkt_rx_port rx(unsigned port) { return {this, port}; }
