@@ -1,7 +1,6 @@
 #include "fabric/route_planner.h"
 
 #include <algorithm>
-#include <map>
 #include <set>
 #include <unordered_map>
 
