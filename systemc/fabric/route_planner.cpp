@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "topology/ksp.h"
+#include "topology/traffic_matrix.h"
 
 namespace netasic {
 
@@ -43,7 +44,16 @@ unsigned ksp_port_class(const topology& t, unsigned node, unsigned port) {
   return t.nodes[l.other(node)].kind == node_kind::host ? 0 : port + 1;
 }
 
-route_plan plan_path_routes(const topology& t, const std::vector<pair_paths>& pairs, unsigned classes, const port_class_fn& cls) {
+namespace {
+
+// The egress ports a route set takes at switch index s toward destination ToR node dst from
+// ingress class c (empty: no entry). Asked one destination at a time, every (s, c) in order.
+using turns_fn = std::function<void(unsigned s, unsigned dst, unsigned c, std::vector<uint16_t>& ports)>;
+// Whether a pair of switch nodes (source, destination ToR) has no path in the route set.
+using unrouted_fn = std::function<bool(unsigned src, unsigned dst)>;
+
+route_plan plan_turns(const topology& t, unsigned classes, const port_class_fn& cls, const unrouted_fn& unrouted,
+                      const turns_fn& turns) {
   route_plan plan;
   plan.classes = classes;
   plan.addresses = address_plan_of(t);
@@ -56,20 +66,8 @@ route_plan plan_path_routes(const topology& t, const std::vector<pair_paths>& pa
     r.route.assign(size_t(plan.addresses->prefixes) * C, 0);
     for (unsigned p = 0; p < t.nodes[t.switches[s]].port_link.size(); ++p) r.port_class.push_back(cls(t.switches[s], p));
   }
-  // (switch index, destination ToR node, class) -> egress ports the paths take
-  const auto turn_key = [&](unsigned sw, unsigned dst, unsigned c) { return (uint64_t(sw) * t.nodes.size() + dst) * C + c; };
-  std::unordered_map<uint64_t, std::set<uint16_t>> turns;
-  std::set<std::pair<unsigned, unsigned>> unrouted;   // (source ToR, destination ToR)
-  for (const pair_paths& pp : pairs) {
-    if (pp.paths.empty()) unrouted.insert({pp.src, pp.dst});
-    for (const route_path& p : pp.paths)
-      for (size_t i = 0; i < p.links.size(); ++i) {
-        const unsigned x = p.nodes[i];
-        const unsigned c = i == 0 ? 0 : cls(x, t.links[p.links[i - 1]].port_on(x));
-        turns[turn_key(sw_index[x], pp.dst, c)].insert(uint16_t(t.links[p.links[i]].port_on(x)));
-      }
-  }
   route_groups groups(plan);
+  std::vector<uint16_t> ports;
   // A prefix's entries are the same for each of its hosts: the first host whose link is up fills
   // them (later hosts would only find the same groups again).
   std::vector<char> prefix_done(plan.addresses->prefixes, 0);
@@ -89,16 +87,82 @@ route_plan plan_path_routes(const topology& t, const std::vector<pair_paths>& pa
     prefix_done[prefix] = 1;
     for (unsigned s = 0; s < t.switches.size(); ++s) {
       if (t.switches[s] == tor) continue;
-      if (unrouted.count({t.switches[s], tor}))
+      if (unrouted(t.switches[s], tor))
         plan.unreachable.push_back(fmt::format("{} -> {}", t.nodes[t.switches[s]].name, t.nodes[t.hosts[h]].name));
       for (unsigned c = 0; fill && c < C; ++c) {
-        const auto it = turns.find(turn_key(s, tor, c));
-        if (it != turns.end()) plan.per_switch[s].route[prefix * C + c] = groups.of(s, {it->second.begin(), it->second.end()});
+        ports.clear();
+        turns(s, tor, c, ports);
+        if (!ports.empty()) plan.per_switch[s].route[prefix * C + c] = groups.of(s, ports);
       }
     }
   }
   for (auto& r : plan.per_switch) std::sort(r.host_routes.begin(), r.host_routes.end());
   return plan;
+}
+
+}  // namespace
+
+route_plan plan_path_routes(const topology& t, const std::vector<pair_paths>& pairs, unsigned classes, const port_class_fn& cls) {
+  const unsigned C = classes;
+  std::vector<unsigned> sw_index(t.nodes.size(), ~0u);
+  for (unsigned i = 0; i < t.switches.size(); ++i) sw_index[t.switches[i]] = i;
+  // (switch index, destination ToR node, class) -> egress ports the paths take
+  const auto turn_key = [&](unsigned sw, unsigned dst, unsigned c) { return (uint64_t(sw) * t.nodes.size() + dst) * C + c; };
+  std::unordered_map<uint64_t, std::set<uint16_t>> turns;
+  std::set<std::pair<unsigned, unsigned>> unrouted;   // (source ToR, destination ToR)
+  for (const pair_paths& pp : pairs) {
+    if (pp.paths.empty()) unrouted.insert({pp.src, pp.dst});
+    for (const route_path& p : pp.paths)
+      for (size_t i = 0; i < p.links.size(); ++i) {
+        const unsigned x = p.nodes[i];
+        const unsigned c = i == 0 ? 0 : cls(x, t.links[p.links[i - 1]].port_on(x));
+        turns[turn_key(sw_index[x], pp.dst, c)].insert(uint16_t(t.links[p.links[i]].port_on(x)));
+      }
+  }
+  return plan_turns(
+      t, classes, cls, [&](unsigned src, unsigned dst) { return unrouted.count({src, dst}) > 0; },
+      [&](unsigned s, unsigned dst, unsigned c, std::vector<uint16_t>& ports) {
+        const auto it = turns.find(turn_key(s, dst, c));
+        if (it != turns.end()) ports.assign(it->second.begin(), it->second.end());
+      });
+}
+
+route_plan plan_edst_routes(const topology& t, const spanning_trees& st) {
+  const unsigned C = edst_classes(st);
+  std::vector<unsigned> sw_index(t.nodes.size(), ~0u);
+  for (unsigned i = 0; i < t.switches.size(); ++i) sw_index[t.switches[i]] = i;
+  std::vector<char> is_tor(t.nodes.size(), 0);
+  for (unsigned x : tor_switches(t)) is_tor[x] = 1;
+  // The turns toward one destination at a time: in tree k rooted at dst, a switch sends a frame
+  // that arrived on tree k (class k + 1) to its parent when some ToR lies below it (a path
+  // passes it), and a frame from its own hosts (class 0) to its parent in every tree.
+  unsigned current = ~0u;
+  std::vector<std::vector<uint16_t>> at(t.switches.size() * size_t(C));
+  std::vector<unsigned> via, order;
+  std::vector<char> below(t.nodes.size());
+  const auto walk = [&](unsigned dst) {
+    for (auto& a : at) a.clear();
+    for (unsigned k = 0; k < st.trees.size(); ++k) {
+      tree_from(t, st, k, dst, via, order);
+      std::fill(below.begin(), below.end(), 0);
+      for (size_t i = order.size(); i-- > 1;) {   // leaves first
+        const unsigned x = order[i], parent = t.links[via[x]].other(x);
+        const uint16_t up = uint16_t(t.links[via[x]].port_on(x));
+        if (is_tor[x]) at[sw_index[x] * size_t(C)].push_back(up);
+        if (below[x]) at[sw_index[x] * size_t(C) + k + 1].push_back(up);
+        below[parent] = below[parent] || below[x] || is_tor[x];
+      }
+    }
+    for (unsigned s = 0; s < t.switches.size(); ++s) std::sort(at[s * size_t(C)].begin(), at[s * size_t(C)].end());
+    current = dst;
+  };
+  return plan_turns(
+      t, C, [&](unsigned n, unsigned p) { return edst_port_class(t, st, n, p); },
+      [&](unsigned src, unsigned) { return st.trees.empty() && is_tor[src]; },
+      [&](unsigned s, unsigned dst, unsigned c, std::vector<uint16_t>& ports) {
+        if (dst != current) walk(dst);
+        ports = at[s * size_t(C) + c];
+      });
 }
 
 dependency_graph plan_dependencies(const topology& t, const route_plan& plan) {
@@ -134,8 +198,8 @@ route_plan plan_of(const topology& t, const switch_config& sw, const std::vector
   switch (sw.routing) {
     case route_kind::updown: return plan_updown_routes(t, paths ? *paths : updown_paths(t));
     case route_kind::edst: {
-      const spanning_trees st = edge_disjoint_spanning_trees(t);
-      return plan_path_routes(t, paths ? *paths : edst_paths(t, st), edst_classes(st), [&](unsigned n, unsigned p) { return edst_port_class(t, st, n, p); });
+      (void)paths;   // the trees give the tables without their paths
+      return plan_edst_routes(t, edge_disjoint_spanning_trees(t));
     }
     case route_kind::ksp:
       return plan_path_routes(t, paths ? *paths : ksp_paths(t, sw.ksp_paths), ksp_classes(t), [&](unsigned n, unsigned p) { return ksp_port_class(t, n, p); });

@@ -41,6 +41,10 @@ route_plan plan_updown_routes(const topology& t, const std::vector<pair_paths>& 
 using port_class_fn = std::function<unsigned(unsigned node, unsigned port)>;
 route_plan plan_path_routes(const topology& t, const std::vector<pair_paths>& pairs, unsigned classes, const port_class_fn& cls);
 
+// EDST's tables straight from the trees, as plan_path_routes gives them over edst_paths(t, st)
+// (the same entries and groups, in the same order) without holding every pair's paths.
+route_plan plan_edst_routes(const topology& t, const spanning_trees& st);
+
 // Ingress classes of EDST (1 + the number of trees) and of KSP (1 + the most ports of a switch).
 unsigned edst_classes(const spanning_trees& st);
 unsigned ksp_classes(const topology& t);

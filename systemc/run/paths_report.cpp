@@ -112,12 +112,15 @@ std::string paths_report(const config& cfg, bool& cbd_free, const std::vector<st
   }
   out += "\n";
   // The routing's paths once, for its statistics, its tables and the LP (empty for shortest_path).
-  const std::vector<pair_paths> routed = routing_paths(t, fc.sw);
-  if (k >= 2) out += stats_line("up-down paths", stats_of(fc.sw.routing == route_kind::updown ? routed : updown_paths(t)));
+  // EDST's statistics and tables come from its trees, so its paths are made only for the LP.
+  const bool edst = fc.sw.routing == route_kind::edst;
+  const std::vector<pair_paths> routed = edst && throughput.empty() ? std::vector<pair_paths>{} : routing_paths(t, fc.sw);
+  if (k >= 2) out += stats_line("up-down paths", fc.sw.routing == route_kind::updown ? stats_of(routed) : updown_path_stats(t));
   out += stats_line("shortest paths", shortest_path_stats(t));
-  if (fc.sw.routing == route_kind::edst)
-    out += stats_line(fmt::format("EDST paths ({} edge-disjoint spanning trees)", edge_disjoint_spanning_trees(t).trees.size()).c_str(),
-                      stats_of(routed));
+  if (edst) {
+    const spanning_trees st = edge_disjoint_spanning_trees(t);
+    out += stats_line(fmt::format("EDST paths ({} edge-disjoint spanning trees)", st.trees.size()).c_str(), edst_path_stats(t, st));
+  }
   if (fc.sw.routing == route_kind::ksp) out += stats_line(fmt::format("{}-shortest paths", fc.sw.ksp_paths).c_str(), stats_of(routed));
   const route_plan plan = plan_fabric_routes(t, fc.sw, routed);
   const dependency_graph g = plan_dependencies(t, plan);

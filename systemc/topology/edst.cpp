@@ -156,29 +156,30 @@ spanning_trees edge_disjoint_spanning_trees(const topology& t) {
   return st;
 }
 
+void tree_from(const topology& t, const spanning_trees& st, unsigned k, unsigned root, std::vector<unsigned>& via,
+               std::vector<unsigned>& order) {
+  via.assign(t.nodes.size(), ~0u);
+  order.assign(1, root);
+  for (size_t i = 0; i < order.size(); ++i) {
+    const unsigned x = order[i];
+    for (unsigned li : t.nodes[x].port_link) {
+      const unsigned y = t.links[li].other(x);
+      if (st.tree_of_link[li] == k && y != root && via[y] == ~0u) via[y] = li, order.push_back(y);
+    }
+  }
+}
+
 std::vector<pair_paths> edst_paths(const topology& t, const spanning_trees& st) {
   const std::vector<unsigned> tors = tor_switches(t);
   std::vector<pair_paths> out;
-  std::vector<unsigned> via(t.nodes.size());
+  std::vector<unsigned> via, order;
   std::vector<std::vector<route_path>> per_dst(t.nodes.size());
   for (unsigned src : tors) {
     for (unsigned d : tors) per_dst[d].clear();
     for (unsigned k = 0; k < st.trees.size(); ++k) {
-      // Breadth-first from src inside tree k: via[x] is the tree link x was reached over.
-      std::fill(via.begin(), via.end(), ~0u);
-      std::deque<unsigned> q{src};
-      std::vector<char> seen(t.nodes.size(), 0);
-      seen[src] = 1;
-      while (!q.empty()) {
-        const unsigned x = q.front();
-        q.pop_front();
-        for (unsigned li : t.nodes[x].port_link) {
-          const unsigned y = t.links[li].other(x);
-          if (st.tree_of_link[li] == k && !seen[y]) seen[y] = 1, via[y] = li, q.push_back(y);
-        }
-      }
+      tree_from(t, st, k, src, via, order);
       for (unsigned dst : tors) {
-        if (dst == src || !seen[dst]) continue;
+        if (dst == src || via[dst] == ~0u) continue;
         route_path p;
         for (unsigned x = dst; x != src; x = t.links[via[x]].other(x)) p.nodes.push_back(x), p.links.push_back(via[x]);
         p.nodes.push_back(src);
@@ -191,6 +192,35 @@ std::vector<pair_paths> edst_paths(const topology& t, const spanning_trees& st) 
       if (dst != src) out.push_back({src, dst, std::move(per_dst[dst])});
   }
   return out;
+}
+
+path_stats edst_path_stats(const topology& t, const spanning_trees& st) {
+  const std::vector<unsigned> tors = tor_switches(t);
+  path_stats_sum sum;
+  // Per destination, over the trees walked from one source: paths, hops, shortest, longest.
+  std::vector<unsigned> via, order, depth(t.nodes.size()), count(t.nodes.size()), best(t.nodes.size()), worst(t.nodes.size());
+  std::vector<double> hops(t.nodes.size());
+  for (unsigned src : tors) {
+    std::fill(count.begin(), count.end(), 0u);
+    std::fill(hops.begin(), hops.end(), 0.0);
+    std::fill(best.begin(), best.end(), ~0u);
+    std::fill(worst.begin(), worst.end(), 0u);
+    for (unsigned k = 0; k < st.trees.size(); ++k) {
+      tree_from(t, st, k, src, via, order);
+      depth[src] = 0;
+      for (size_t i = 1; i < order.size(); ++i) {   // breadth-first: a node's parent comes first
+        const unsigned x = order[i];
+        depth[x] = depth[t.links[via[x]].other(x)] + 1;
+        ++count[x];
+        hops[x] += depth[x];
+        best[x] = std::min(best[x], depth[x]);
+        worst[x] = std::max(worst[x], depth[x]);
+      }
+    }
+    for (unsigned dst : tors)
+      if (dst != src) sum.add(count[dst], hops[dst], best[dst], worst[dst]);
+  }
+  return sum.result();
 }
 
 }  // namespace netasic

@@ -27,4 +27,13 @@ spanning_trees edge_disjoint_spanning_trees(const topology& t);
 // edge-disjoint because the trees are).
 std::vector<pair_paths> edst_paths(const topology& t, const spanning_trees& st);
 
+// stats_of(edst_paths(t, st)) without holding the paths: one tree walk per source and tree
+// (about N^2 K steps, where the paths of N = 1000 would hold some 500 million link indices).
+path_stats edst_path_stats(const topology& t, const spanning_trees& st);
+
+// Tree k walked breadth-first from `root`: via[x] is the tree link from x toward root (~0u at the
+// root and at nodes the tree does not reach), order the nodes reached, root first.
+void tree_from(const topology& t, const spanning_trees& st, unsigned k, unsigned root, std::vector<unsigned>& via,
+               std::vector<unsigned>& order);
+
 }  // namespace netasic

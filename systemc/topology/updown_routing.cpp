@@ -192,31 +192,54 @@ std::vector<std::pair<unsigned, unsigned>> pairs_without_updown_path(const topol
   return out;
 }
 
-path_stats stats_of(const std::vector<pair_paths>& pairs) {
-  path_stats s;
-  s.min_paths = std::numeric_limits<unsigned>::max();
-  double paths = 0, hops = 0, shortest = 0;
-  for (const pair_paths& pp : pairs) {
-    ++s.pairs;
-    s.min_paths = std::min(s.min_paths, unsigned(pp.paths.size()));
-    if (pp.paths.empty()) {
-      ++s.unrouted;
-      continue;
-    }
-    size_t best = std::numeric_limits<size_t>::max();
-    for (const route_path& p : pp.paths) {
-      hops += double(p.links.size());
-      best = std::min(best, p.links.size());
-      s.max_length = std::max(s.max_length, unsigned(p.links.size()));
-    }
-    paths += double(pp.paths.size());
-    shortest += double(best);
+void path_stats_sum::add(unsigned paths, double hops, unsigned shortest, unsigned longest) {
+  ++s_.pairs;
+  s_.min_paths = std::min(s_.min_paths, paths);
+  if (paths == 0) {
+    ++s_.unrouted;
+    return;
   }
+  paths_ += paths;
+  hops_ += hops;
+  shortest_ += shortest;
+  s_.max_length = std::max(s_.max_length, longest);
+}
+
+void path_stats_sum::add(const std::vector<route_path>& paths) {
+  double hops = 0;
+  unsigned shortest = ~0u, longest = 0;
+  for (const route_path& p : paths) {
+    hops += double(p.links.size());
+    shortest = std::min(shortest, unsigned(p.links.size()));
+    longest = std::max(longest, unsigned(p.links.size()));
+  }
+  add(unsigned(paths.size()), hops, shortest, longest);
+}
+
+path_stats path_stats_sum::result() const {
+  path_stats s = s_;
   if (s.pairs == 0) return s;
-  s.mean_paths = paths / s.pairs;
-  s.mean_length = paths > 0 ? hops / paths : 0;
-  s.mean_shortest = s.pairs > s.unrouted ? shortest / (s.pairs - s.unrouted) : 0;
+  s.mean_paths = paths_ / s.pairs;
+  s.mean_length = paths_ > 0 ? hops_ / paths_ : 0;
+  s.mean_shortest = s.pairs > s.unrouted ? shortest_ / (s.pairs - s.unrouted) : 0;
   return s;
+}
+
+path_stats stats_of(const std::vector<pair_paths>& pairs) {
+  path_stats_sum sum;
+  for (const pair_paths& pp : pairs) sum.add(pp.paths);
+  return sum.result();
+}
+
+path_stats updown_path_stats(const topology& t) {
+  virtual_graph g(t);
+  path_stats_sum sum;
+  for (unsigned i = 0; i < t.switches.size(); ++i) {
+    if (!hosts_on(t, t.switches[i])) continue;
+    for (unsigned j = 0; j < t.switches.size(); ++j)
+      if (i != j && hosts_on(t, t.switches[j])) sum.add(g.paths(i, j));
+  }
+  return sum.result();
 }
 
 path_stats shortest_path_stats(const topology& t) {

@@ -43,7 +43,21 @@ struct path_stats {
   unsigned min_paths = 0, max_length = 0;
   unsigned unrouted = 0;          // pairs with no path
 };
+// Sums path statistics one ToR pair at a time, so that a caller need not hold every pair's paths.
+class path_stats_sum {
+ public:
+  // One pair: its number of paths, their lengths' sum, the shortest and the longest (hops).
+  void add(unsigned paths, double hops, unsigned shortest, unsigned longest);
+  void add(const std::vector<route_path>& paths);
+  path_stats result() const;
+
+ private:
+  path_stats s_{0, 0, 0, 0, ~0u, 0, 0};
+  double paths_ = 0, hops_ = 0, shortest_ = 0;   // sums of whole numbers: exact in any order
+};
 path_stats stats_of(const std::vector<pair_paths>& pairs);
+// stats_of(updown_paths(t)) without holding the paths (N = 2000 would need some 20 GB for them).
+path_stats updown_path_stats(const topology& t);
 // Shortest paths between ToRs (what ECMP spreads over): paths per pair is the number of distinct
 // shortest paths, every one of the pair's shortest length.
 path_stats shortest_path_stats(const topology& t);

@@ -16,6 +16,7 @@
 #include "topology/cbd_check.h"
 #include "topology/edst.h"
 #include "topology/flattened_clos.h"
+#include "topology/three_tier_clos.h"
 #include "topology_checks.h"
 
 using namespace netasic;
@@ -142,4 +143,50 @@ TEST(Edst, InstalledTablesAreCbdFreeShortestPathsAreNot) {
     EXPECT_TRUE(g.find_cycle().empty()) << "seed " << seed << ": " << g.describe(g.find_cycle());
     EXPECT_FALSE(plan_dependencies(t, plan_routes(t)).find_cycle().empty()) << "seed " << seed;   // the control
   }
+}
+
+// The tables and statistics made straight from the trees (what N = 1000 needs: its paths would
+// not fit) equal those of the paths, entry for entry and group for group: on random multigraphs
+// (some with no pair of trees, so every pair is unrouted), Flattened Clos wirings with a failed
+// host link, and 3-tier Closes, whose aggregation and spine switches have no hosts.
+TEST(Edst, TablesAndStatisticsFromTheTreesEqualThoseOfThePaths) {
+  std::vector<topology> nets;
+  rng r(77);
+  for (int trial = 0; trial < 300; ++trial) {
+    const unsigned n = 2 + unsigned(r.below(7));
+    nets.push_back(random_multigraph(n, unsigned(r.below(4 * n + 1)), r));
+  }
+  for (uint64_t seed = 1; seed <= 5; ++seed) {
+    topology t = build_flattened_clos(fc(24, 8, {}, seed));
+    t.links[t.nodes[t.hosts[seed]].port_link[0]].failed = true;
+    nets.push_back(std::move(t));
+  }
+  for (unsigned pods = 2; pods <= 4; ++pods) {
+    three_tier_clos_spec s;
+    s.pods = pods, s.tors_per_pod = 3, s.aggs_per_pod = 2, s.spines = 4, s.hosts_per_tor = 2;
+    s.host_rate_bps = s.uplink_rate_bps = 1'000'000'000, s.delay_ps = 1'000'000;
+    nets.push_back(build_three_tier_clos(s));
+  }
+  unsigned compared = 0, entries = 0;
+  for (size_t i = 0; i < nets.size(); ++i) {
+    const topology& t = nets[i];
+    const spanning_trees st = edge_disjoint_spanning_trees(t);
+    const std::vector<pair_paths> paths = edst_paths(t, st);
+    const route_plan want = plan_path_routes(t, paths, edst_classes(st), [&](unsigned n, unsigned p) { return edst_port_class(t, st, n, p); });
+    const route_plan got = plan_edst_routes(t, st);
+    ASSERT_EQ(got.classes, want.classes) << "net " << i;
+    ASSERT_EQ(got.per_switch.size(), want.per_switch.size()) << "net " << i;
+    for (size_t s = 0; s < want.per_switch.size(); ++s) {
+      EXPECT_EQ(got.per_switch[s].route, want.per_switch[s].route) << "net " << i << ", switch " << s;
+      EXPECT_EQ(got.per_switch[s].members, want.per_switch[s].members) << "net " << i << ", switch " << s;
+      EXPECT_EQ(got.per_switch[s].port_class, want.per_switch[s].port_class) << "net " << i << ", switch " << s;
+      EXPECT_EQ(got.per_switch[s].host_routes, want.per_switch[s].host_routes) << "net " << i << ", switch " << s;
+      for (uint32_t e : want.per_switch[s].route) entries += (e & 0xFFFF) != 0;
+    }
+    EXPECT_EQ(got.unreachable, want.unreachable) << "net " << i;
+    topo_check::expect_same_stats(edst_path_stats(t, st), stats_of(paths), "net " + std::to_string(i));
+    ++compared;
+  }
+  EXPECT_EQ(compared, nets.size());
+  EXPECT_GT(entries, 10000u);   // the comparison covers real tables, not empty ones
 }

@@ -21,6 +21,7 @@
 #include "topology/flattened_clos.h"
 #include "topology/min_cost_flow.h"
 #include "topology/updown_routing.h"
+#include "topology_checks.h"
 
 using namespace netasic;
 
@@ -240,6 +241,8 @@ TEST(UpDownRouting, PairsWithACommonTopAncestorHavePaths) {
     for (const pair_paths& pp : pairs)
       if (pp.paths.empty()) empty.push_back({pp.src, pp.dst});
     EXPECT_EQ(pairs_without_updown_path(t), empty) << "seed " << seed;
+    // The statistics streamed pair by pair (what N = 2000 needs) are those of the paths.
+    topo_check::expect_same_stats(updown_path_stats(t), stats_of(pairs), "seed " + std::to_string(seed));
     for (const pair_paths& pp : pairs) {
       std::vector<unsigned> common;
       const auto& a = anc[pp.src], & b = anc[pp.dst];   // switch nodes come first: node = switch index

@@ -9,7 +9,10 @@
 #include <vector>
 
 #include "common/rng.h"
+#include <gtest/gtest.h>
+
 #include "topology/topology.h"
+#include "topology/updown_routing.h"
 
 namespace topo_check {
 
@@ -90,6 +93,17 @@ inline bool ports_consistent(const topology& t) {
       if (!((l.a == u && l.a_port == p) || (l.b == u && l.b_port == p))) return false;
     }
   return true;
+}
+
+// Path statistics computed two ways (from the paths, and streamed) agree in every field.
+inline void expect_same_stats(const netasic::path_stats& got, const netasic::path_stats& want, const std::string& what) {
+  EXPECT_EQ(got.pairs, want.pairs) << what;
+  EXPECT_EQ(got.min_paths, want.min_paths) << what;
+  EXPECT_EQ(got.unrouted, want.unrouted) << what;
+  EXPECT_EQ(got.max_length, want.max_length) << what;
+  EXPECT_DOUBLE_EQ(got.mean_paths, want.mean_paths) << what;
+  EXPECT_DOUBLE_EQ(got.mean_length, want.mean_length) << what;
+  EXPECT_DOUBLE_EQ(got.mean_shortest, want.mean_shortest) << what;
 }
 
 }  // namespace topo_check
