@@ -193,14 +193,11 @@ std::vector<pair_paths> routing_paths(const topology& t, const switch_config& sw
 
 namespace {
 
-// paths: the routing's path set, or null to compute it here.
-route_plan plan_of(const topology& t, const switch_config& sw, const std::vector<pair_paths>* paths) {
+// paths: the routing's path set, or null to compute it here; trees: EDST's, or null likewise.
+route_plan plan_of(const topology& t, const switch_config& sw, const std::vector<pair_paths>* paths, const spanning_trees* trees) {
   switch (sw.routing) {
     case route_kind::updown: return plan_updown_routes(t, paths ? *paths : updown_paths(t));
-    case route_kind::edst: {
-      (void)paths;   // the trees give the tables without their paths
-      return plan_edst_routes(t, edge_disjoint_spanning_trees(t));
-    }
+    case route_kind::edst: return plan_edst_routes(t, trees ? *trees : edge_disjoint_spanning_trees(t));
     case route_kind::ksp:
       return plan_path_routes(t, paths ? *paths : ksp_paths(t, sw.ksp_paths), ksp_classes(t), [&](unsigned n, unsigned p) { return ksp_port_class(t, n, p); });
     default: return plan_routes(t, sw.lb.mode == lb_mode::wcmp ? sw.lb.wcmp_table_size : 0);
@@ -216,11 +213,12 @@ route_plan with_cbd_check(const topology& t, route_plan plan) {
 }  // namespace
 
 route_plan plan_fabric_routes(const topology& t, const switch_config& sw) {
-  return with_cbd_check(t, plan_of(t, sw, nullptr));
+  return with_cbd_check(t, plan_of(t, sw, nullptr, nullptr));
 }
 
-route_plan plan_fabric_routes(const topology& t, const switch_config& sw, const std::vector<pair_paths>& paths) {
-  return with_cbd_check(t, plan_of(t, sw, &paths));
+route_plan plan_fabric_routes(const topology& t, const switch_config& sw, const std::vector<pair_paths>& paths,
+                              const spanning_trees* trees) {
+  return with_cbd_check(t, plan_of(t, sw, &paths, trees));
 }
 
 }  // namespace netasic

@@ -16,8 +16,10 @@ namespace netasic {
 
 // The plan sw.routing asks for, with its CBD check (route_plan::cbd_cycle) filled in.
 route_plan plan_fabric_routes(const topology& t, const switch_config& sw);
-// The same over the routing's path set, already computed (routing_paths(t, sw)).
-route_plan plan_fabric_routes(const topology& t, const switch_config& sw, const std::vector<pair_paths>& paths);
+// The same over what the caller has already computed: the routing's path set (routing_paths(t,
+// sw)) and, for edst, its trees (whose tables need no paths; null: compute them here).
+route_plan plan_fabric_routes(const topology& t, const switch_config& sw, const std::vector<pair_paths>& paths,
+                              const spanning_trees* trees = nullptr);
 
 // The path set a path-based routing installs (updown, edst, ksp with sw.ksp_paths per pair).
 std::vector<pair_paths> routing_paths(const topology& t, const switch_config& sw);

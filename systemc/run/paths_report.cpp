@@ -117,12 +117,11 @@ std::string paths_report(const config& cfg, bool& cbd_free, const std::vector<st
   const std::vector<pair_paths> routed = edst && throughput.empty() ? std::vector<pair_paths>{} : routing_paths(t, fc.sw);
   if (k >= 2) out += stats_line("up-down paths", fc.sw.routing == route_kind::updown ? stats_of(routed) : updown_path_stats(t));
   out += stats_line("shortest paths", shortest_path_stats(t));
-  if (edst) {
-    const spanning_trees st = edge_disjoint_spanning_trees(t);
-    out += stats_line(fmt::format("EDST paths ({} edge-disjoint spanning trees)", st.trees.size()).c_str(), edst_path_stats(t, st));
-  }
+  const spanning_trees trees = edst ? edge_disjoint_spanning_trees(t) : spanning_trees{};
+  if (edst)
+    out += stats_line(fmt::format("EDST paths ({} edge-disjoint spanning trees)", trees.trees.size()).c_str(), edst_path_stats(t, trees));
   if (fc.sw.routing == route_kind::ksp) out += stats_line(fmt::format("{}-shortest paths", fc.sw.ksp_paths).c_str(), stats_of(routed));
-  const route_plan plan = plan_fabric_routes(t, fc.sw, routed);
+  const route_plan plan = plan_fabric_routes(t, fc.sw, routed, edst ? &trees : nullptr);
   const dependency_graph g = plan_dependencies(t, plan);
   size_t entries = 0;
   size_t host_entries = 0;
