@@ -6,7 +6,8 @@
 # cell the FCT (p50 and p99, us) and the FCT slowdown (p50, p99), mean with min-max over the
 # seeds, and the PFC pause frames; then FC and the Clos under the near-worst permutation at load
 # 0.7 (the paper's Fig. 14d); then FC and FC+EDST under the near-worst permutation with 6 ms of
-# arrivals instead of 2 (an overloaded fabric's FCTs grow with the window).
+# arrivals instead of 2 (an overloaded fabric's FCTs grow with the window); then FC and FC+EDST
+# at k = 4 (fc_k4, fc_edst_k4).
 #   bench/validation/fc_table3.sh [BIN] [OUTDIR]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -29,6 +30,13 @@ for s in $(seq 1 "$seeds"); do
     --set topology.seed="$s" --set traffic.matrix=permutation --set sim.duration=6000
   once "$out/fc_edst/permutation_6ms/seed$s" scenarios/flattened_clos/table3_fc.toml --set sim.seed="$s" \
     --set topology.seed="$s" --set traffic.matrix=permutation --set sim.duration=6000 --set topology.routing=edst
+  # k = 4 ([4,8,8,4]), which the Tput column points to as the paper's (Eq. 4 gives the scenario's 3).
+  for m in all_to_all uniform:0.125 permutation; do
+    once "$out/fc_k4/$m/seed$s" scenarios/flattened_clos/table3_fc.toml --set sim.seed="$s" --set topology.seed="$s" \
+      --set traffic.matrix="$m" --set 'topology.layer_ports=[4,8,8,4]'
+    once "$out/fc_edst_k4/$m/seed$s" scenarios/flattened_clos/table3_fc.toml --set sim.seed="$s" --set topology.seed="$s" \
+      --set traffic.matrix="$m" --set 'topology.layer_ports=[4,8,8,4]' --set topology.routing=edst
+  done
 done
 python3 - "$out" "$seeds" <<'PY'
 import csv, json, statistics, sys
@@ -42,6 +50,7 @@ print("| setup | traffic | flows completed | FCT p50 (us) | FCT p99 (us) | slowd
 print("|---|---|---|---|---|---|---|---|---|")
 cells = [(setup, m) for setup in ("fc", "fc_edst", "clos") for m in ("all_to_all", "uniform:0.125", "permutation")]
 cells += [("fc", "permutation_load0.7"), ("clos", "permutation_load0.7"), ("fc", "permutation_6ms"), ("fc_edst", "permutation_6ms")]
+cells += [(setup, m) for setup in ("fc_k4", "fc_edst_k4") for m in ("all_to_all", "uniform:0.125", "permutation")]
 for setup, m in cells:
     done, p50, p99, s50, s99, pauses, locked = [], [], [], [], [], [], 0
     for s in range(1, seeds + 1):
