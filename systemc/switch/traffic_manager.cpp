@@ -149,22 +149,27 @@ unsigned traffic_manager::pick_dwrr(port_queues& pq, uint8_t eligible) {
   // Deficit round robin: on its turn a priority gains its quantum once and sends while the
   // deficit covers the head frame; then the turn passes on. An emptied queue forgets its deficit.
   for (;;) {
+    // A priority with nothing eligible passes its turn at once: go straight to the next one
+    // that has frames (the same turns, without stepping through the idle priorities).
+    if (!(eligible >> pq.rr & 1)) {
+      const uint8_t ahead = uint8_t(eligible >> pq.rr | eligible << (num_priorities - pq.rr));   // rotated to rr
+      pq.rr = (pq.rr + unsigned(__builtin_ctz(ahead))) % num_priorities;
+      pq.credited = false;
+    }
     const unsigned prio = pq.rr;
-    if (eligible >> prio & 1) {
-      if (!pq.credited) {
-        pq.deficit[prio] += cfg_.quantum[prio];
-        pq.credited = true;
+    if (!pq.credited) {
+      pq.deficit[prio] += cfg_.quantum[prio];
+      pq.credited = true;
+    }
+    const uint32_t head = pq.q[prio].head->frame_bytes();
+    if (pq.deficit[prio] >= int64_t(head)) {
+      pq.deficit[prio] -= head;
+      if (pq.q[prio].bytes == head) {   // this frame empties the queue
+        pq.deficit[prio] = 0;
+        pq.rr = (prio + 1) % num_priorities;
+        pq.credited = false;
       }
-      const uint32_t head = pq.q[prio].head->frame_bytes();
-      if (pq.deficit[prio] >= int64_t(head)) {
-        pq.deficit[prio] -= head;
-        if (pq.q[prio].bytes == head) {   // this frame empties the queue
-          pq.deficit[prio] = 0;
-          pq.rr = (prio + 1) % num_priorities;
-          pq.credited = false;
-        }
-        return prio;
-      }
+      return prio;
     }
     pq.rr = (prio + 1) % num_priorities;
     pq.credited = false;
