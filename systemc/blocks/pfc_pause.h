@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <memory>
 
 #include "common/wave_trace.h"
 #include "protocol/headers.h"
@@ -23,10 +24,11 @@ class pfc_pause {
   }
 
   void apply(const pfc_frame& f, uint64_t effect_ps, uint64_t rate_bps) {
+    if (!cls_) cls_ = std::make_unique<std::array<interval, 8>>();
     for (unsigned c = 0; c < 8; ++c) {
       if (!(f.class_enable >> c & 1)) continue;
       const uint64_t len = duration_ps(f.quanta[c], rate_bps);
-      interval& i = cls_[c];
+      interval& i = (*cls_)[c];
       if (i.from <= effect_ps && effect_ps < i.until) {
         i.until = effect_ps + len;   // still paused: the new time replaces what was left
       } else {
@@ -39,26 +41,29 @@ class pfc_pause {
   }
   // Priorities paused at t, bit per priority.
   uint8_t paused(uint64_t t) const {
+    if (!cls_) return 0;
     uint8_t m = 0;
     for (unsigned c = 0; c < 8; ++c)
-      if (cls_[c].from <= t && t < cls_[c].until) m |= uint8_t(1u << c);
+      if ((*cls_)[c].from <= t && t < (*cls_)[c].until) m |= uint8_t(1u << c);
     return m;
   }
   // When the earliest of the priorities in `mask` that are paused at t resumes on its own.
   uint64_t resumes(uint8_t mask, uint64_t t) const {
     uint64_t r = UINT64_MAX;
+    if (!cls_) return r;
     for (unsigned c = 0; c < 8; ++c)
-      if ((mask >> c & 1) && cls_[c].from <= t && t < cls_[c].until) r = std::min(r, cls_[c].until);
+      if ((mask >> c & 1) && (*cls_)[c].from <= t && t < (*cls_)[c].until) r = std::min(r, (*cls_)[c].until);
     return r;
   }
   // When priority c's current pause took effect (meaningful while paused(t) has it): a refresh
   // before the pause ran out keeps it.
-  uint64_t paused_since(unsigned c) const { return cls_[c].from; }
+  uint64_t paused_since(unsigned c) const { return cls_ ? (*cls_)[c].from : 0; }
   // When priority c's last pause ends (or ended): 0 if it was never paused.
-  uint64_t paused_until(unsigned c) const { return cls_[c].until; }
+  uint64_t paused_until(unsigned c) const { return cls_ ? (*cls_)[c].until : 0; }
   // Total time priority c has been paused, up to t.
   uint64_t paused_ps(unsigned c, uint64_t t) const {
-    const interval& i = cls_[c];
+    if (!cls_) return 0;
+    const interval& i = (*cls_)[c];
     const uint64_t end = std::min(i.until, t);
     return i.total + (end > i.from ? end - i.from : 0);
   }
@@ -69,7 +74,9 @@ class pfc_pause {
 
  private:
   struct interval { uint64_t from = 0, until = 0, total = 0; };   // paused in [from, until)
-  std::array<interval, 8> cls_{};
+  // Made at the first PAUSE received: most ports never receive one (no lossless priority, or no
+  // congestion), and a fabric has one per switch port and NIC.
+  std::unique_ptr<std::array<interval, 8>> cls_;
 };
 
 }  // namespace netasic

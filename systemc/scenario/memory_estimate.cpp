@@ -84,7 +84,7 @@ memory_estimate estimate_memory(const config& c) {
   e.parts = {
       {fmt::format("{:.0f} load-balancer entries ({:.0f} switches x {:.0f}) x {:.0f} B", switches * lb_entries, switches,
                    lb_entries, mem_lb_entry_bytes), switches * lb_entries * mem_lb_entry_bytes},
-      {fmt::format("{:.0f} links x {:.0f} KiB", links, mem_link_bytes / 1024), links * mem_link_bytes},
+      {fmt::format("{:.0f} links x {:.1f} KiB", links, mem_link_bytes / 1024), links * mem_link_bytes},
       {fmt::format("{:.0f} route entries ({:.0f} switches x {:.0f} prefixes) x {:.0f} B", switches * prefixes, switches,
                    prefixes, mem_route_entry_bytes), switches * prefixes * mem_route_entry_bytes},
       {fmt::format("{:.0f} host routes x {:.0f} B", hosts, mem_host_route_bytes), hosts * mem_host_route_bytes},

@@ -12,7 +12,7 @@
 namespace netasic {
 
 struct memory_part {
-  std::string what;      // "67108864 links x 2 KiB"
+  std::string what;      // "67108864 links x 1.3 KiB"
   double bytes = 0;
 };
 
@@ -24,9 +24,9 @@ struct memory_estimate {
 
 // Per item, measured (see above).
 constexpr double mem_fixed_bytes = 12.0 * 1048576;   // the program, SystemC, the kernel
-constexpr double mem_link_bytes = 2.0 * 1024;        // a full-duplex link with its two switch/NIC ports
-constexpr double mem_host_bytes = 3.0 * 1024;        // a NIC model (its register socket only with Sundial)
-constexpr double mem_switch_bytes = 40.0 * 1024;     // a switch model without its ports
+constexpr double mem_link_bytes = 1.3 * 1024;        // a full-duplex link with its two switch/NIC ports
+constexpr double mem_host_bytes = 2.8 * 1024;        // a NIC model (its register socket only with Sundial)
+constexpr double mem_switch_bytes = 31.0 * 1024;     // a switch model without its ports
 constexpr double mem_route_entry_bytes = 16;         // one (switch, destination prefix) route entry
 constexpr double mem_host_route_bytes = 48;          // a host route: its hash-map node in the switch, its pair in the plan
 constexpr double mem_lb_entry_bytes = 24;            // a flowlet-table entry or a BalanceSketch cell

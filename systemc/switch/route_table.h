@@ -55,13 +55,13 @@ class route_table {
 
   // Every host its own prefix: ROUTE is indexed by destination host.
   route_table(unsigned switch_id, unsigned ports, unsigned hosts, unsigned members, unsigned classes = 1)
-      : id_(switch_id), ports_(ports), classes_(classes), prefixes_(hosts), route_(size_t(hosts) * classes, 0),
-        member_(members, 0), port_class_(ports, 0) {}
+      : id_(switch_id), ports_(ports), classes_(classes), prefixes_(hosts), members_(members),
+        route_(size_t(hosts) * classes, 0), port_class_(ports, 0) {}
   // ROUTE indexed by the destination's prefix in `plan`.
   route_table(unsigned switch_id, unsigned ports, std::shared_ptr<const address_plan> plan, unsigned members,
               unsigned classes = 1)
-      : id_(switch_id), ports_(ports), classes_(classes), prefixes_(plan->prefixes), plan_(std::move(plan)),
-        route_(size_t(prefixes_) * classes, 0), member_(members, 0), port_class_(ports, 0) {}
+      : id_(switch_id), ports_(ports), classes_(classes), prefixes_(plan->prefixes), members_(members),
+        plan_(std::move(plan)), route_(size_t(prefixes_) * classes, 0), port_class_(ports, 0) {}
 
   // Egress port for `dst_host` given the packet's hash, or -1 when there is no route. Frames
   // the switch makes itself (mirror copies) look up class 0, a host's.
@@ -95,18 +95,20 @@ class route_table {
       return true;
     }
     if (offset >= reg_host_route && offset < reg_host_route + (4u << host_bits)) {
-      if ((value >> 16) + (value & 0xFFFF) > member_.size()) return false;
+      if (!hold_group(value)) return false;
       host_[(offset - reg_host_route) / 4] = value;
       return true;
     }
     if (offset >= reg_route && offset < reg_route + 4 * route_.size()) {
-      if ((value >> 16) + (value & 0xFFFF) > member_.size()) return false;
+      if (!hold_group(value)) return false;
       route_[(offset - reg_route) / 4] = value;
       return true;
     }
-    if (offset >= reg_member && offset < reg_member + 4 * member_.size()) {
+    if (offset >= reg_member && offset < reg_member + 4 * members_) {
       if (value >= ports_) return false;
-      member_[(offset - reg_member) / 4] = uint16_t(value);
+      const uint32_t i = (offset - reg_member) / 4;
+      hold_members(i + 1);
+      member_[i] = uint16_t(value);
       return true;
     }
     if (offset >= reg_port_class && offset < reg_port_class + 4 * port_class_.size()) {
@@ -120,16 +122,30 @@ class route_table {
     if (offset == reg_switch_id) value = id_;
     else if (offset == reg_num_ports) value = ports_;
     else if (offset >= reg_route && offset < reg_route + 4 * route_.size()) value = route_[(offset - reg_route) / 4];
-    else if (offset >= reg_member && offset < reg_member + 4 * member_.size()) value = member_[(offset - reg_member) / 4];
+    else if (offset >= reg_member && offset < reg_member + 4 * members_) value = member_at((offset - reg_member) / 4);
     else if (offset >= reg_port_class && offset < reg_port_class + 4 * port_class_.size()) value = port_class_[(offset - reg_port_class) / 4];
     else if (offset >= reg_host_route && offset < reg_host_route + (4u << host_bits)) return find_host((offset - reg_host_route) / 4, value);
     else return false;
     return true;
   }
-  unsigned member_capacity() const { return unsigned(member_.size()); }
+  unsigned member_capacity() const { return members_; }
   size_t host_entries() const { return host_.size(); }
 
  private:
+  // The member table has `members_` entries, all 0 until written. Its storage holds those up to
+  // the last a write or a group has reached, so every lookup stays inside it: a fabric's groups
+  // use few of the entries, and 4,096 zeros in each of a k = 32 fat tree's 1,280 switches were
+  // 10 MiB.
+  void hold_members(uint32_t n) {
+    if (n > member_.size()) member_.resize(n, 0);
+  }
+  bool hold_group(uint32_t route) {   // a ROUTE or HOST_ROUTE value: group base and size
+    const uint32_t end = (route >> 16) + (route & 0xFFFF);
+    if (end > members_) return false;
+    hold_members(end);
+    return true;
+  }
+  uint32_t member_at(uint32_t i) const { return i < member_.size() ? member_[i] : 0; }
   uint32_t prefix_of(uint32_t host) const {
     if (!plan_) return host;
     return host < plan_->prefix_of_host.size() ? plan_->prefix_of_host[host] : prefixes_;
@@ -142,11 +158,11 @@ class route_table {
     return true;
   }
 
-  unsigned id_, ports_, classes_, prefixes_;
+  unsigned id_, ports_, classes_, prefixes_, members_;
   std::shared_ptr<const address_plan> plan_;   // null: prefix = host
   std::unordered_map<uint32_t, uint32_t> host_;   // destination host -> route (the /32s)
   std::vector<uint32_t> route_;
-  std::vector<uint16_t> member_;
+  std::vector<uint16_t> member_;   // the entries up to the last one used (see hold_members)
   std::vector<uint8_t> port_class_;
 };
 

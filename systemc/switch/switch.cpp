@@ -55,6 +55,7 @@ switch_model::switch_model(sc_core::sc_module_name name, unsigned id, const std:
   const unsigned ports = unsigned(port_rate_bps.size());
   cpu_port_ = ports + cfg.pipes;
   for (port_state& ps : port_) ps.watchdog = pfc_watchdog(cfg.pfc_watchdog_ps, cfg.pfc_watchdog_restore_ps);
+  if (cfg.pfc_deadlock_detect_ps && cfg.tm.lossless) last_dequeue_.resize(port_.size());   // the detector runs
   for (unsigned p = 0; p < port_.size(); ++p) {
     port_state& ps = port_[p];
     ps.rate_bps = p < ports ? port_rate_bps[p] : p < cpu_port_ ? cfg.recirc_rate_bps : cfg.mirror.cpu_rate_bps;
@@ -358,7 +359,7 @@ void switch_model::kick(unsigned port, uint64_t now) {
     return;
   }
   if (wave_) trace_port(port, now);
-  ps.last_dequeue_ps[p->prio] = now;
+  if (!last_dequeue_.empty()) last_dequeue_[port][p->prio] = now;
   pipe.egress_free_ps = now + cfg_.clock_period_ps;
   if (p->in_port < tx_.size() && tm_.xon_due(p->in_port, p->prio) && !flowcut_pausing(p->in_port, p->prio))
     send_pause(p->in_port, p->prio, 0, now);
@@ -458,18 +459,19 @@ void switch_model::send_pause(unsigned port, unsigned prio, uint16_t quanta, uin
   ++counters_.pfc_sent;
   if (quanta) {
     // Re-send before the partner's pause runs out, while still in XOFF.
-    ps.refresh_at[prio] = start + pfc_pause::duration_ps(quanta, ps.rate_bps) / 2;
-    arm(refresh_, ps.refresh_at[prio]);
-  } else {
-    ps.refresh_at[prio] = 0;
+    if (refresh_at_.empty()) refresh_at_.resize(tx_.size());
+    refresh_at_[port][prio] = start + pfc_pause::duration_ps(quanta, ps.rate_bps) / 2;
+    arm(refresh_, refresh_at_[port][prio]);
+  } else if (!refresh_at_.empty()) {
+    refresh_at_[port][prio] = 0;
   }
 }
 
 void switch_model::pfc_refresh(unsigned, uint64_t now) {
   uint64_t next = UINT64_MAX;
-  for (unsigned port = 0; port < tx_.size(); ++port)
+  for (unsigned port = 0; port < refresh_at_.size(); ++port)
     for (unsigned prio = 0; prio < num_priorities; ++prio) {
-      uint64_t& at = port_[port].refresh_at[prio];
+      uint64_t& at = refresh_at_[port][prio];
       if (!at) continue;
       if (!tm_.xoff_active(port, prio) && !flowcut_pausing(port, prio)) at = 0;
       else if (at <= now) send_pause(port, prio, cfg_.pfc_quanta, now);

@@ -216,7 +216,9 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   // The deadlock detector's view of an egress queue: since when its pause has lasted, when its
   // last frame left (0: never).
   uint64_t paused_since(unsigned port, unsigned prio) const { return port_[port].pause.paused_since(prio); }
-  uint64_t last_dequeue_ps(unsigned port, unsigned prio) const { return port_[port].last_dequeue_ps[prio]; }
+  uint64_t last_dequeue_ps(unsigned port, unsigned prio) const {
+    return last_dequeue_.empty() ? 0 : last_dequeue_[port][prio];
+  }
   uint64_t ecn_marked(unsigned port) const { return tm_.ecn_marked(port); }
   uint64_t queue_peak(unsigned port) const { return tm_.peak_bytes(port); }
   const drop_counters& drops() const { return drops_; }
@@ -254,9 +256,7 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
     uint8_t int_speed = 0;          // INT's B field
     unsigned pipe = 0;
     pfc_pause pause;                // what the link partner has paused
-    std::array<uint64_t, num_priorities> refresh_at{};   // XOFF sent: re-send by then
     bool flowcut_pause = false;     // Flowcut pauses this host port's data priority (a flow drains)
-    std::array<uint64_t, num_priorities> last_dequeue_ps{};   // the deadlock detector's progress
     pfc_watchdog watchdog{0, 0};    // PFC watchdog (pfc.watchdog > 0)
     waker dequeue;
   };
@@ -322,6 +322,10 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   traffic_manager tm_;
   std::vector<pkt_tx_port> tx_;   // per front-panel port: its link (unbound: no cable)
   std::vector<port_state> port_;
+  // Per port and priority, state that few runs use, so kept out of port_state (a k = 32 fat tree
+  // has 43,520 ports): when an XOFF sent is due again (made at the first XOFF), and when a
+  // queue's last frame left, the deadlock detector's progress (kept only when it runs).
+  std::vector<std::array<uint64_t, num_priorities>> refresh_at_, last_dequeue_;
   std::vector<pipe_state> pipe_;
   waker refresh_;
   waker flowradar_epoch_;   // FlowRadar with a collector: the epoch boundaries

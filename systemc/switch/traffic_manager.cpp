@@ -6,7 +6,10 @@
 namespace netasic {
 
 traffic_manager::traffic_manager(const tm_config& cfg, unsigned ports)
-    : cfg_(cfg), port_(ports), ingress_(size_t(ports) * num_priorities), rng_(cfg.seed) {
+    : cfg_(cfg), port_(ports), rng_(cfg.seed) {
+  for (unsigned c = 0; c < num_priorities; ++c)
+    if (lossless(c)) lossless_rank_[c] = uint8_t(lossless_count_++);
+  ingress_.resize(size_t(ports) * lossless_count_);
   for (uint32_t q : cfg.quantum)
     if (q == 0) throw std::invalid_argument("traffic_manager: a DWRR quantum of 0 bytes would never serve its queue");
   cfg_.headroom_bytes.resize(ports, 0);   // ports without a value (recirculation) get none
@@ -146,22 +149,27 @@ unsigned traffic_manager::pick_dwrr(port_queues& pq, uint8_t eligible) {
   // Deficit round robin: on its turn a priority gains its quantum once and sends while the
   // deficit covers the head frame; then the turn passes on. An emptied queue forgets its deficit.
   for (;;) {
+    // A priority with nothing eligible passes its turn at once: go straight to the next one
+    // that has frames (the same turns, without stepping through the idle priorities).
+    if (!(eligible >> pq.rr & 1)) {
+      const uint8_t ahead = uint8_t(eligible >> pq.rr | eligible << (num_priorities - pq.rr));   // rotated to rr
+      pq.rr = (pq.rr + unsigned(__builtin_ctz(ahead))) % num_priorities;
+      pq.credited = false;
+    }
     const unsigned prio = pq.rr;
-    if (eligible >> prio & 1) {
-      if (!pq.credited) {
-        pq.deficit[prio] += cfg_.quantum[prio];
-        pq.credited = true;
+    if (!pq.credited) {
+      pq.deficit[prio] += cfg_.quantum[prio];
+      pq.credited = true;
+    }
+    const uint32_t head = pq.q[prio].head->frame_bytes();
+    if (pq.deficit[prio] >= int64_t(head)) {
+      pq.deficit[prio] -= head;
+      if (pq.q[prio].bytes == head) {   // this frame empties the queue
+        pq.deficit[prio] = 0;
+        pq.rr = (prio + 1) % num_priorities;
+        pq.credited = false;
       }
-      const uint32_t head = pq.q[prio].head->frame_bytes();
-      if (pq.deficit[prio] >= int64_t(head)) {
-        pq.deficit[prio] -= head;
-        if (pq.q[prio].bytes == head) {   // this frame empties the queue
-          pq.deficit[prio] = 0;
-          pq.rr = (prio + 1) % num_priorities;
-          pq.credited = false;
-        }
-        return prio;
-      }
+      return prio;
     }
     pq.rr = (prio + 1) % num_priorities;
     pq.credited = false;
@@ -192,14 +200,16 @@ bool traffic_manager::holds_from(unsigned out, unsigned prio, unsigned in_port) 
 }
 
 bool traffic_manager::xoff_due(unsigned in_port, unsigned prio) {
+  if (!lossless(prio)) return false;
   ingress_count& in = ingress(in_port, prio);
-  if (in.xoff || !(cfg_.lossless >> prio & 1)) return false;
+  if (in.xoff) return false;
   if (in.headroom == 0 && in.shared < xoff_threshold()) return false;
   in.xoff = true;
   return true;
 }
 
 bool traffic_manager::xon_due(unsigned in_port, unsigned prio) {
+  if (!lossless(prio)) return false;   // never in XOFF
   ingress_count& in = ingress(in_port, prio);
   if (!in.xoff || in.headroom) return false;
   const uint64_t thr = xoff_threshold();

@@ -93,7 +93,7 @@ class traffic_manager {
   // once per transition and records the new state.
   bool xoff_due(unsigned in_port, unsigned prio);
   bool xon_due(unsigned in_port, unsigned prio);
-  bool xoff_active(unsigned in_port, unsigned prio) const { return ingress(in_port, prio).xoff; }
+  bool xoff_active(unsigned in_port, unsigned prio) const { return lossless(prio) && ingress(in_port, prio).xoff; }
 
   // Priorities with frames waiting at `out`, bit per priority.
   uint8_t backlogged(unsigned out) const { return port_[out].nonempty; }
@@ -126,8 +126,12 @@ class traffic_manager {
     uint64_t shared = 0, headroom = 0;
     bool xoff = false;
   };
-  ingress_count& ingress(unsigned port, unsigned prio) { return ingress_[port * num_priorities + prio]; }
-  const ingress_count& ingress(unsigned port, unsigned prio) const { return ingress_[port * num_priorities + prio]; }
+  bool lossless(unsigned prio) const { return cfg_.lossless >> prio & 1; }
+  // The counts of a lossless priority (only those are kept).
+  ingress_count& ingress(unsigned port, unsigned prio) { return ingress_[port * lossless_count_ + lossless_rank_[prio]]; }
+  const ingress_count& ingress(unsigned port, unsigned prio) const {
+    return ingress_[port * lossless_count_ + lossless_rank_[prio]];
+  }
   packet* pop(port_queues& pq, unsigned prio, bool mark = true);
   tm_verdict charge_lossless(const packet& p, uint32_t bytes);
   tm_verdict deter_admit(const packet& p, const fifo& q, uint32_t bytes) const;
@@ -138,6 +142,11 @@ class traffic_manager {
   uint64_t pool_ = 0;   // shared pool: buffer minus all headroom
   uint64_t shared_used_ = 0, headroom_used_ = 0, ecn_marked_ = 0, held_ = 0;
   std::vector<port_queues> port_;
+  // Per ingress port and lossless priority: lossy priorities are never charged to their ingress
+  // port, and one lossless priority of eight is the usual case (at k = 32, 8 MiB of counts that
+  // never moved). A lossless priority's place among them is its rank.
+  unsigned lossless_count_ = 0;
+  std::array<uint8_t, num_priorities> lossless_rank_{};
   std::vector<ingress_count> ingress_;
   lazy_rng rng_;   // ECN draws: most switches never make one
 };
