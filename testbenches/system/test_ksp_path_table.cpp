@@ -65,6 +65,9 @@ path_check check_run(const std::string& tables) {
     }
   }
   for (const auto& [pair, names] : used) out.pairs_with_several += names.size() > 1;
+  ::testing::Test::RecordProperty("paths_checked", int(out.checked));
+  ::testing::Test::RecordProperty("paths_off_list", int(out.off_list));
+  ::testing::Test::RecordProperty("pairs_with_several_paths", int(out.pairs_with_several));
   return out;
 }
 
@@ -83,16 +86,18 @@ TEST(KspPathTable, IngressPortTablesDeliverOverHybridPaths) {   // the control
 }
 
 TEST(KspPathTable, ResourcesAndPathsCountThePathEntries) {
-  std::string sets;
-  for (const auto& [key, v] : ksp_sets("path")) sets += " --set " + key + "=" + v;
-  const std::string scenario = NETASIC_SOURCE_DIR "/scenarios/demo.toml";
-  outcome o = netasic_cli("resources " + scenario + sets);
+  // The 32-ToR Flattened Clos under 4-way KSP: 32 prefixes, 5 bits each.
+  const std::string base = NETASIC_SOURCE_DIR "/scenarios/clos/fc32_updown.toml --set topology.routing=ksp --set topology.ksp_paths=4";
+  outcome o = netasic_cli("resources " + base);
   EXPECT_NE(o.output.find("path table (topology.routing = \"ksp\"):"), std::string::npos) << o.output;
-  EXPECT_NE(o.output.find("match key 16 bits (source prefix 4 + destination prefix 4 + path id 8)"), std::string::npos) << o.output;
-  o = netasic_cli("paths " + scenario + sets);
+  EXPECT_NE(o.output.find("match key 18 bits (source prefix 5 + destination prefix 5 + path id 8)"), std::string::npos) << o.output;
+  o = netasic_cli("paths " + base);
   ASSERT_EQ(o.code, 0) << o.output;
   EXPECT_NE(o.output.find("(source, destination, path id) entries"), std::string::npos) << o.output;
-  o = netasic_cli("resources " + scenario + sets + " --set topology.ksp_paths=257");   // more than the tag holds
+  o = netasic_cli("paths " + base + " --set topology.ksp_tables=ingress_port");   // the control: no path table
+  ASSERT_EQ(o.code, 0) << o.output;
+  EXPECT_EQ(o.output.find("(source, destination, path id) entries"), std::string::npos) << o.output;
+  o = netasic_cli("resources " + base + " --set topology.ksp_paths=257");   // more paths than the tag holds
   EXPECT_EQ(o.code, 2) << o.output;
   EXPECT_NE(o.output.find("topology.ksp_paths"), std::string::npos) << o.output;
 }
