@@ -136,6 +136,21 @@ void route_controller::install(const route_plan& plan) {
     drv.write32(regbus::address(device_[s], route_table::reg_host_clear), 1), ++writes_;
     for (const auto& [host, route] : r.host_routes)
       drv.write32(regbus::address(device_[s], route_table::reg_host_route + 4 * host), route), ++writes_;
+    if (!plan.path_mode) continue;
+    // The path table: PATH_SRC selects a source prefix, then its entries (both lists ascend by it).
+    drv.write32(regbus::address(device_[s], route_table::reg_path_clear), 1), ++writes_;
+    uint32_t src = ~0u;
+    const auto select = [&](uint32_t prefix) {
+      if (prefix != src) drv.write32(regbus::address(device_[s], route_table::reg_path_src), src = prefix), ++writes_;
+    };
+    for (const auto& e : r.paths) {
+      select(e.src_prefix);
+      drv.write32(regbus::address(device_[s], route_table::reg_path + 4 * (e.dst_prefix * route_table::max_paths + e.path_id)), e.port), ++writes_;
+    }
+    for (const auto& c : r.path_counts) {
+      select(c.src_prefix);
+      drv.write32(regbus::address(device_[s], route_table::reg_path_count + 4 * c.dst_prefix), c.paths), ++writes_;
+    }
   }
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 #include <memory>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -24,8 +25,22 @@ struct route_plan {
     // The /32s, by ascending host: the last hop to each attached host, a null route (0) to a
     // host whose link is down.
     std::vector<std::pair<uint32_t, uint32_t>> host_routes;
+    // KSP's path table (route_table.h), by ascending key: the egress port of each path that
+    // passes this switch, and at a source ToR the path count of each of its pairs.
+    struct path_entry {
+      uint32_t src_prefix, dst_prefix, path_id, port;
+      bool operator<(const path_entry& o) const {
+        return std::tie(src_prefix, dst_prefix, path_id) < std::tie(o.src_prefix, o.dst_prefix, o.path_id);
+      }
+    };
+    struct path_count {
+      uint32_t src_prefix, dst_prefix, paths;
+    };
+    std::vector<path_entry> paths;
+    std::vector<path_count> path_counts;
   };
   unsigned classes = 1;                     // ingress classes (route_table.h)
+  bool path_mode = false;                   // KSP: frames follow the path entries (sw_routes::paths)
   std::shared_ptr<const address_plan> addresses;   // host -> prefix (address_plan_of)
   std::vector<sw_routes> per_switch;        // by switch index
   std::vector<std::string> unreachable;     // "leaf0 -> host5" for pairs with no path

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <set>
+#include <stdexcept>
+#include <tuple>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -165,7 +167,66 @@ route_plan plan_edst_routes(const topology& t, const spanning_trees& st) {
       });
 }
 
+route_plan plan_ksp_routes(const topology& t, const std::vector<pair_paths>& pairs) {
+  route_plan plan = plan_path_routes(t, pairs, ksp_classes(t), [&](unsigned n, unsigned p) { return ksp_port_class(t, n, p); });
+  plan.path_mode = true;
+  std::vector<unsigned> sw_index(t.nodes.size(), ~0u), prefix_of_node(t.nodes.size(), ~0u);
+  for (unsigned i = 0; i < t.switches.size(); ++i) sw_index[t.switches[i]] = i;
+  for (unsigned h = 0; h < t.hosts.size(); ++h) prefix_of_node[t.host_switch(h)] = plan.addresses->prefix_of_host[h];
+  for (const pair_paths& pp : pairs) {
+    if (pp.paths.empty()) continue;
+    if (pp.paths.size() > route_table::max_paths)
+      throw std::invalid_argument(fmt::format("topology.ksp_paths: {} -> {} has {} paths; the {}-bit path tag holds {}", t.nodes[pp.src].name,
+                                              t.nodes[pp.dst].name, pp.paths.size(), route_table::path_id_bits, route_table::max_paths));
+    const uint32_t src = prefix_of_node[pp.src], dst = prefix_of_node[pp.dst];
+    plan.per_switch[sw_index[pp.src]].path_counts.push_back({src, dst, uint32_t(pp.paths.size())});
+    for (uint32_t id = 0; id < pp.paths.size(); ++id) {
+      const route_path& p = pp.paths[id];
+      for (size_t i = 0; i < p.links.size(); ++i)   // the last switch is the destination ToR: its host routes
+        plan.per_switch[sw_index[p.nodes[i]]].paths.push_back({src, dst, id, t.links[p.links[i]].port_on(p.nodes[i])});
+    }
+  }
+  for (auto& r : plan.per_switch) {
+    std::sort(r.paths.begin(), r.paths.end());
+    std::sort(r.path_counts.begin(), r.path_counts.end(), [](const auto& a, const auto& b) {
+      return std::tie(a.src_prefix, a.dst_prefix) < std::tie(b.src_prefix, b.dst_prefix);
+    });
+  }
+  return plan;
+}
+
+namespace {
+
+// Path mode: every path walked from its source ToR's count through the switches' entries, each
+// consecutive pair of links a dependency. A walk stops at the destination ToR (the host route),
+// at a missing entry, or after as many hops as there are switches (a loop in the entries).
+dependency_graph path_dependencies(const topology& t, const route_plan& plan) {
+  dependency_graph g(t);
+  std::vector<unsigned> sw_index(t.nodes.size(), ~0u);
+  for (unsigned i = 0; i < t.switches.size(); ++i) sw_index[t.switches[i]] = i;
+  for (unsigned s = 0; s < plan.per_switch.size(); ++s)
+    for (const auto& c : plan.per_switch[s].path_counts)
+      for (uint32_t id = 0; id < c.paths; ++id) {
+        unsigned sw = s, in_dlink = ~0u;
+        for (size_t hop = 0; hop < t.switches.size(); ++hop) {
+          const auto& e = plan.per_switch[sw].paths;
+          const auto it = std::lower_bound(e.begin(), e.end(), route_plan::sw_routes::path_entry{c.src_prefix, c.dst_prefix, id, 0});
+          if (it == e.end() || it->src_prefix != c.src_prefix || it->dst_prefix != c.dst_prefix || it->path_id != id) break;
+          const unsigned node = t.switches[sw], link = t.nodes[node].port_link[it->port];
+          const unsigned out_dlink = directed_link(t, link, node);
+          if (in_dlink != ~0u) g.add(in_dlink, out_dlink);
+          in_dlink = out_dlink;
+          sw = sw_index[t.links[link].other(node)];
+          if (sw == ~0u) break;   // a host
+        }
+      }
+  return g;
+}
+
+}  // namespace
+
 dependency_graph plan_dependencies(const topology& t, const route_plan& plan) {
+  if (plan.path_mode) return path_dependencies(t, plan);
   // Hosts of one prefix differ only at their own switch, where a frame leaves the fabric, so the
   // first host of each prefix whose link is up gives every dependency (in the same order).
   std::vector<unsigned> destinations;
@@ -198,8 +259,12 @@ route_plan plan_of(const topology& t, const switch_config& sw, const std::vector
   switch (sw.routing) {
     case route_kind::updown: return plan_updown_routes(t, paths ? *paths : updown_paths(t));
     case route_kind::edst: return plan_edst_routes(t, trees ? *trees : edge_disjoint_spanning_trees(t));
-    case route_kind::ksp:
-      return plan_path_routes(t, paths ? *paths : ksp_paths(t, sw.ksp_paths), ksp_classes(t), [&](unsigned n, unsigned p) { return ksp_port_class(t, n, p); });
+    case route_kind::ksp: {
+      const std::vector<pair_paths> k = paths ? std::vector<pair_paths>{} : ksp_paths(t, sw.ksp_paths);
+      const std::vector<pair_paths>& set = paths ? *paths : k;
+      if (sw.ksp_path_table) return plan_ksp_routes(t, set);
+      return plan_path_routes(t, set, ksp_classes(t), [&](unsigned n, unsigned p) { return ksp_port_class(t, n, p); });
+    }
     default: return plan_routes(t, sw.lb.mode == lb_mode::wcmp ? sw.lb.wcmp_table_size : 0);
   }
 }

@@ -47,13 +47,22 @@ route_plan plan_path_routes(const topology& t, const std::vector<pair_paths>& pa
 // (the same entries and groups, in the same order) without holding every pair's paths.
 route_plan plan_edst_routes(const topology& t, const spanning_trees& st);
 
+// KSP's tables: the per-ingress-port tables of plan_path_routes (for untagged frames a switch
+// makes itself) plus the path table (route_plan::path_mode): at every switch a path passes, the
+// entry (source prefix, destination prefix, path id) -> egress port, and at each source ToR the
+// path count of each of its pairs, so a frame follows exactly one of its pair's paths (the i-th,
+// i = its path tag). Throws std::invalid_argument when a pair has more paths than the tag holds.
+route_plan plan_ksp_routes(const topology& t, const std::vector<pair_paths>& pairs);
+
 // Ingress classes of EDST (1 + the number of trees) and of KSP (1 + the most ports of a switch).
 unsigned edst_classes(const spanning_trees& st);
 unsigned ksp_classes(const topology& t);
 unsigned edst_port_class(const topology& t, const spanning_trees& st, unsigned node, unsigned port);
 unsigned ksp_port_class(const topology& t, unsigned node, unsigned port);
 
-// The link dependency graph of installed tables: every turn a frame can take (cbd_check.h).
+// The link dependency graph of installed tables: every turn a frame can take (cbd_check.h). In
+// path mode, the turns of the path entries: every path walked from its source ToR's path count
+// through the entries, the turns tagged frames (every host's frame) take.
 dependency_graph plan_dependencies(const topology& t, const route_plan& plan);
 
 }  // namespace netasic

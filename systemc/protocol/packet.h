@@ -25,6 +25,12 @@ struct packet {
   uint8_t prio = 0;                 // traffic class (IP DSCP class selector); set by the sender
   uint16_t in_port = 0;             // switch port the frame came in on (PFC ingress accounting)
   uint8_t passes = 0;               // pipeline passes taken in the current switch
+  // Path tag (route_table.h, path table): which of its ToR pair's k shortest paths the frame
+  // follows under topology.routing = "ksp". Pushed by the source ToR (flow hash mod the pair's
+  // path count), matched at every hop, popped by the destination ToR; a fabric-internal label
+  // like an MPLS or SRv6 segment, not serialised by wire.h.
+  bool path_tagged = false;
+  uint8_t path_id = 0;
   uint32_t flow = 0;                // flow id (also in bth.dest_qp's low bits)
   uint32_t seq = 0;                 // unwrapped packet sequence number within the flow
   uint32_t payload_bytes = 0;       // a mirrored copy: its whole frame (copy + encapsulation)

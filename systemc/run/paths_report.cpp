@@ -132,6 +132,12 @@ std::string paths_report(const config& cfg, bool& cbd_free, const std::vector<st
   out += fmt::format("installed routes (topology.routing = {}): {} prefix route entries and {} host routes over {} "
                      "switches, {} ingress class{}\n", cfg.string("topology.routing"), entries, host_entries,
                      t.switches.size(), plan.classes, plan.classes == 1 ? "" : "es");
+  if (plan.path_mode) {
+    size_t paths = 0, most = 0, counts = 0;
+    for (const auto& r : plan.per_switch) paths += r.paths.size(), most = std::max(most, r.paths.size()), counts += r.path_counts.size();
+    out += fmt::format("path table: {} (source, destination, path id) entries, at most {} in a switch, and {} path counts "
+                       "at the source ToRs; the dependency graph below is their turns\n", paths, most, counts);
+  }
   cbd_free = plan.cbd_cycle.empty();
   out += fmt::format("link dependency graph: {} dependencies; {}\n", g.arcs(),
                      cbd_free ? "no cycle: the routes are free of cyclic buffer dependencies"

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "fabric/route_planner.h"
 #include "scenario/scenario.h"
 #include "scenario/switch_keys.h"
 #include "sizing/switch_program.h"
@@ -25,8 +26,42 @@ struct switch_group {
   allocation alloc;
 };
 
-std::vector<switch_group> build_groups(const config& cfg, const stage_budget& b) {
+// KSP's path table per switch (route_table.h): path entries and path counts, by switch index.
+struct path_tables {
+  std::vector<uint64_t> entries, counts;
+};
+
+path_tables path_tables_of(const fabric_config& fc) {
+  path_tables p;
+  p.entries.assign(fc.topo.switches.size(), 0);
+  p.counts.assign(fc.topo.switches.size(), 0);
+  if (fc.sw.routing != route_kind::ksp) return p;
+  const route_plan plan = plan_fabric_routes(fc.topo, fc.sw);
+  for (size_t s = 0; s < plan.per_switch.size(); ++s)
+    p.entries[s] = plan.per_switch[s].paths.size(), p.counts[s] = plan.per_switch[s].path_counts.size();
+  return p;
+}
+
+// One line on the path table: entries per switch, key width and memory, with units. The memory
+// is the exact-match key plus the egress port per entry, rounded up to whole bytes.
+std::string path_table_line(const path_tables& p, uint64_t prefixes, unsigned ports) {
+  if (p.entries.empty()) return "";
+  const uint64_t most = *std::max_element(p.entries.begin(), p.entries.end());
+  if (!most) return "";
+  uint64_t sum = 0;
+  for (uint64_t e : p.entries) sum += e;
+  const unsigned key = path_key_bits(prefixes), result = path_result_bits(ports), entry_bytes = (key + result + 7) / 8;
+  const uint64_t most_counts = *std::max_element(p.counts.begin(), p.counts.end());
+  return fmt::format("path table (topology.routing = \"ksp\"): {} entries per switch at most, {:.1f} on average over {} "
+                     "switches; match key {} bits (source prefix {} + destination prefix {} + path id {}), egress "
+                     "port {} bits; {} B per entry, {} B in the fullest switch; plus up to {} path counts per source ToR\n",
+                     most, double(sum) / double(p.entries.size()), p.entries.size(), key, (key - route_table::path_id_bits) / 2,
+                     (key - route_table::path_id_bits) / 2, route_table::path_id_bits, result, entry_bytes, most * entry_bytes, most_counts);
+}
+
+std::vector<switch_group> build_groups(const config& cfg, const stage_budget& b, std::string* path_line = nullptr) {
   const fabric_config fc = make_fabric_config(cfg);
+  const path_tables paths = path_tables_of(fc);
   const bool sundial = cfg.string("clock.algorithm") == "sundial";
   // The route tables' sizes (route_table.h): a prefix per switch with hosts; a host route per
   // attached host whose link is up, and in every switch a null route per host whose link is down.
@@ -56,6 +91,14 @@ std::vector<switch_group> build_groups(const config& cfg, const stage_budget& b)
                                    fc.lossradar, host_routes};
     }
     g.names.push_back(n.name);
+    // One program for the group: sized for its fullest path table.
+    g.in.path_entries = std::max(g.in.path_entries, paths.entries[s]);
+    g.in.path_counts = std::max(g.in.path_counts, paths.counts[s]);
+  }
+  if (path_line) {
+    unsigned ports = 0;
+    for (unsigned s : fc.topo.switches) ports = std::max(ports, unsigned(fc.topo.nodes[s].port_link.size()));
+    *path_line = path_table_line(paths, prefixes, ports);
   }
   std::vector<switch_group> groups;
   for (auto& [key, g] : by_program) {
@@ -131,9 +174,11 @@ placement_result place_scenario(const config& cfg) {
 std::string resources_report(const config& cfg, bool& fits) {
   const stage_budget b = make_stage_budget(cfg);
   const pipeline_target t = load_target(cfg.string("switch.target"), cfg.base_dir("switch.target"));
-  const std::vector<switch_group> groups = build_groups(cfg, b);
+  std::string path_line;
+  const std::vector<switch_group> groups = build_groups(cfg, b, &path_line);
   std::string out = fmt::format("netasic resources: {} on target {} ({})\n", cfg.string("scenario.name"), t.name,
                                 t.description);
+  out += path_line;
   fits = true;
   for (const switch_group& g : groups) {
     fits = fits && g.alloc.fits;

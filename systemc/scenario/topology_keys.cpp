@@ -245,7 +245,10 @@ void declare_topology_keys(param_registry& r) {
   r.choice("topology.routing", "shortest_path", {"shortest_path", "updown", "edst", "ksp"},
            "Routes the controller installs: ECMP over shortest paths, the edge-disjoint virtual up-down paths of the Flattened Clos paper (flattened_clos only), "
            "its baselines: every ToR pair on its path in each edge-disjoint spanning tree (edst), or on its topology.ksp_paths shortest loopless paths (ksp)");
-  r.integer("topology.ksp_paths", "paths", 32, 1, 1024, "Paths per ToR pair of topology.routing = \"ksp\" (Yen's k shortest loopless paths; the paper's 32-way KSP)");
+  r.integer("topology.ksp_paths", "paths", 32, 1, 256, "Paths per ToR pair of topology.routing = \"ksp\" (Yen's k shortest loopless paths; the paper's 32-way KSP); at most 256, what the switches' 8-bit path tag tells apart");
+  r.choice("topology.ksp_tables", "path", {"path", "ingress_port"},
+           "How topology.routing = \"ksp\" is installed: path, an exact entry per (source ToR, destination ToR, path id) so a frame keeps one of its pair's k paths; "
+           "ingress_port, entries per (destination ToR, ingress port) where next hops of different paths merge and a frame can leave on another path's suffix (the former form, kept as a control)");
   declare_keys<leaf_spine_spec> leaf_spine(r);
   leaf_spine_keys(leaf_spine);
   declare_keys<fat_tree_spec> fat_tree(r);
@@ -321,8 +324,9 @@ void read_routing(const config& c, const topology& t, switch_config& sw) {
   sw.routing = routing == "updown" ? route_kind::updown : routing == "edst" ? route_kind::edst
              : routing == "ksp"    ? route_kind::ksp    : route_kind::shortest_path;
   sw.route_classes = 1;
-  if (sw.routing != route_kind::ksp) reject_unused(c, {"topology.ksp_paths"}, "unless topology.routing is ksp");
+  if (sw.routing != route_kind::ksp) reject_unused(c, {"topology.ksp_paths", "topology.ksp_tables"}, "unless topology.routing is ksp");
   sw.ksp_paths = unsigned(c.integer("topology.ksp_paths"));
+  sw.ksp_path_table = c.string("topology.ksp_tables") == "path";
   if (sw.routing == route_kind::edst || sw.routing == route_kind::ksp) return read_path_routing(c, t, sw);
   if (sw.routing != route_kind::updown) return;
   if (c.string("topology.kind") != "flattened_clos")

@@ -162,6 +162,16 @@ void route_classes(program& p, const switch_program_inputs& in) {
     }
 }
 
+// KSP's path table (route_table.h): (source prefix, destination prefix, path id) -> egress port,
+// consulted before the prefix route; the source ToR's path counts give the tag's range.
+void path_table(program& p, const switch_program_inputs& in) {
+  p.tables.push_back(table_decl{"ksp", "path", match_kind::exact, in.path_entries, path_key_bits(in.prefixes),
+                                path_result_bits(in.ports), gress::ingress, {}, "topology.ksp_paths"});
+  p.tables.push_back(table_decl{"ksp", "path_count", match_kind::exact, in.path_counts, 2 * bits_for(in.prefixes),
+                                route_table::path_id_bits + 1, gress::ingress, {}, "topology.ksp_paths"});
+  p.phv.push_back(phv_decl{"ksp", "path_tag", route_table::path_id_bits + 1});
+}
+
 // FlowRadar (thesis ch. 4, Alg. 6; flowradar.md): the flow filter's k_f slices as 32-bit words
 // (test-and-set one bit: or_ with a one-hot mask, the old word out), then per counting-table hash
 // the cell array (dual: FlowXOR slice + FlowCount), the FlowXOR lanes and PacketCount, all after
@@ -255,6 +265,9 @@ const char* lb_feature(lb_mode m) {
   return "?";
 }
 
+unsigned path_key_bits(uint64_t prefixes) { return 2 * bits_for(prefixes) + route_table::path_id_bits; }
+unsigned path_result_bits(unsigned ports) { return bits_for(ports); }
+
 program switch_program(const switch_program_inputs& in) {
   const switch_config& sw = in.sw;
   program p = forwarding_program(in.prefixes, sw.member_capacity, in.ports, in.int_enabled,
@@ -267,6 +280,7 @@ program switch_program(const switch_program_inputs& in) {
   if (in.int_enabled) p.phv.push_back(phv_decl{"int", "int_record", 8 * int_hop::bytes});
   if (sw.mirror.to != mirror_config::target::off) p.phv.push_back(phv_decl{"mirror", "mirror_session_id", 16});
   if (sw.route_classes > 1) route_classes(p, in);
+  if (in.path_entries) path_table(p, in);
   balancer(p, in);
   if (sw.flowcut_on) flowcut(p, in);
   if (in.sundial) sundial(p);

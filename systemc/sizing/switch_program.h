@@ -22,11 +22,18 @@ struct switch_program_inputs {
   uint32_t window_packets = 0;   // per flow (Flowcut's held packets)
   lossradar_config lossradar;    // telemetry.lossradar: the meters of every port
   uint64_t host_routes = 0;      // host-route entries: its attached hosts, a null route per host whose link is down
+  uint64_t path_entries = 0;     // KSP's path table: (source prefix, destination prefix, path id) entries
+  uint64_t path_counts = 0;      // KSP's path counts: one per ToR pair this switch is the source of
 };
 
 // The feature name of each load-balancing mode: the name its lb.mode key takes.
 const char* lb_feature(lb_mode m);
 
 program switch_program(const switch_program_inputs& in);
+
+// KSP's path table (route_table.h): its exact-match key, the source and destination prefixes and
+// the path id, in bits; its result is an egress port.
+unsigned path_key_bits(uint64_t prefixes);
+unsigned path_result_bits(unsigned ports);
 
 }  // namespace netasic

@@ -232,11 +232,19 @@ void switch_model::enqueue(packet& p, uint64_t now) {
     if (wrong >= 0) {
       out = unsigned(wrong);
     } else {
-      if (!routes_.group(dst, p.in_port, base, size)) return drop(p, &drop_counters::no_route);
-      const lb_route r = lb_.route(p, flow_hash(p), base, size, now);
-      if (r.held) return;
-      if (r.clear) recirculate_clear(port_[p.in_port].pipe, now);
-      out = r.port;
+      // KSP's path table first: the frame's one path, no load balancing along it.
+      const int path = routes_.path_mode() ? routes_.path_port(host_of_ip(p.ip.src), dst, flow_hash(p), p.path_tagged, p.path_id)
+                                           : route_table::path_none;
+      if (path == route_table::path_miss) return drop(p, &drop_counters::no_route);
+      if (path >= 0) {
+        out = unsigned(path);
+      } else {
+        if (!routes_.group(dst, p.in_port, base, size)) return drop(p, &drop_counters::no_route);
+        const lb_route r = lb_.route(p, flow_hash(p), base, size, now);
+        if (r.held) return;
+        if (r.clear) recirculate_clear(port_[p.in_port].pipe, now);
+        out = r.port;
+      }
     }
   }
   if (p.kind == pkt_kind::data && p.passes == 0) {

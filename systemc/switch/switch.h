@@ -104,6 +104,7 @@ struct switch_config {
   // null: by destination host.
   std::shared_ptr<const address_plan> addresses;
   unsigned ksp_paths = 32;           // paths per ToR pair of route_kind::ksp
+  bool ksp_path_table = true;        // KSP in the path table (route_table.h); false: per ingress port only
   // Flowcut in the switch: variant full_switch (every switch) or ingress_only (switches with
   // hosts); off when flowcut_on is false. host_port[p]: port p faces a host (flows enter here).
   bool flowcut_on = false;
