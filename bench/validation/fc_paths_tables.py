@@ -15,8 +15,9 @@ PAPER_FC = {50: (8.02, 3.86, 2.68), 100: (6.43, 4.22, 3.04), 200: (4.99, 4.56, 3
 PAPER_EDST = {50: (9.00, 7.69, 3.12), 100: (9.00, 10.01, 4.04), 200: (9.00, 14.01, 5.50), 300: (9.00, 16.70, 6.52), 500: (9.00, 21.96, 8.14)}
 # Tables 1 and 7 (64-port ToRs, s = 40): (N, k) -> (paths per pair, mean length, fewest paths), and
 # Table 7's EDST mean length (k = 4 only).
-PAPER_64 = {(500, 3): (10.05, 4.29, 4), (500, 4): (16.08, 4.57, 12), (1000, 3): (7.10, 4.43, 1), (1000, 4): (14.01, 4.86, 9)}
-PAPER_64_EDST = {(500, 4): 18.34, (1000, 4): 26.52}
+PAPER_64 = {(500, 3): (10.05, 4.29, 4), (500, 4): (16.08, 4.57, 12), (1000, 3): (7.10, 4.43, 1), (1000, 4): (14.01, 4.86, 9),
+            (2000, 4): (11.85, 5.13, 7), (2000, 5): (15.77, 5.36, 11)}
+PAPER_64_EDST = {(500, 4): 18.34, (1000, 4): 26.52, (2000, 4): 33.49}
 STATS = re.compile(r"^(up-down paths|EDST paths \((\d+) edge-disjoint spanning trees\)|shortest paths): \d+ ToR pairs, "
                    r"([0-9.]+) paths per pair \(fewest (\d+)\), mean length ([0-9.]+) hops \(longest (\d+)\), mean shortest ([0-9.]+) hops, "
                    r"(\d+) pairs without a path")
