@@ -24,7 +24,7 @@
 //   0x0000_0004  NUM_PORTS   RO
 //   0x0000_0010  HOST_CLEAR  WO  write 1: empty the host table
 //   0x0000_0014  PATH_CLEAR  WO  write 1: empty the path and path-count tables
-//   0x0000_0018  PATH_SRC    RW  [15:0] the source prefix (< prefixes) the PATH and PATH_COUNT windows address
+//   0x0000_0018  PATH_SRC    RW  [31:0] the source prefix (< prefixes, else refused) the PATH and PATH_COUNT windows address
 //   0x1000_0000 + 4*(prefix*classes + class)  ROUTE  [31:16] group base, [15:0] group size (0 = no route)
 //   0x2000_0000 + 4*i        MEMBER      [15:0] egress port
 //   0x4000_0000 + 4*port     PORT_CLASS  [7:0] the ingress class of frames that arrive on port (< classes)

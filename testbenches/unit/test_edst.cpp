@@ -167,7 +167,7 @@ TEST(Edst, TablesAndStatisticsFromTheTreesEqualThoseOfThePaths) {
     s.host_rate_bps = s.uplink_rate_bps = 1'000'000'000, s.delay_ps = 1'000'000;
     nets.push_back(build_three_tier_clos(s));
   }
-  unsigned compared = 0, entries = 0;
+  unsigned entries = 0;
   for (size_t i = 0; i < nets.size(); ++i) {
     const topology& t = nets[i];
     const spanning_trees st = edge_disjoint_spanning_trees(t);
@@ -185,8 +185,6 @@ TEST(Edst, TablesAndStatisticsFromTheTreesEqualThoseOfThePaths) {
     }
     EXPECT_EQ(got.unreachable, want.unreachable) << "net " << i;
     topo_check::expect_same_stats(edst_path_stats(t, st), stats_of(paths), "net " + std::to_string(i));
-    ++compared;
   }
-  EXPECT_EQ(compared, nets.size());
   EXPECT_GT(entries, 10000u);   // the comparison covers real tables, not empty ones
 }
