@@ -301,10 +301,14 @@ int sc_main(int argc, char** argv) {
                     "Max-concurrent-flow throughput per host (fraction of host line rate) over the routing's paths for traffic "
                     "all_to_all, permutation (near-worst) or uniform:P[:SEED] (each ToR to a fraction P of ToRs); repeatable");
   double pa_gap = 0;
+  bool pa_routed_only = false;
   paths->add_option("--throughput-gap", pa_gap,
                     "Instead of the exact LP (GLPK's simplex, too slow past ~10^4 paths), bracket the throughput between a feasible "
                     "flow and a dual bound (Garg-Könemann) at most this fraction apart, e.g. 0.01 for 1%")
       ->check(CLI::Range(0.0, 1.0, "a fraction in (0, 1)"));
+  paths->add_flag("--routed-only", pa_routed_only,
+                  "Only the statistics of topology.routing's paths, not the up-down and shortest-path ones beside them (the "
+                  "up-down statistics solve a min-cost flow per ToR pair: minutes past 1,000 ToRs)");
 
   // cosim
   std::string co_block;
@@ -387,7 +391,8 @@ int sc_main(int argc, char** argv) {
     }
     if (*paths) {
       bool cbd_free = false;
-      std::cout << netasic::paths_report(netasic::load_scenario(pa_scenario, pa_sets), cbd_free, pa_throughput, pa_gap);
+      std::cout << netasic::paths_report(netasic::load_scenario(pa_scenario, pa_sets), cbd_free,
+                                         {pa_throughput, pa_gap, pa_routed_only});
       return 0;
     }
     if (*size) {

@@ -9,9 +9,11 @@
 # (default 50 100 200 300 500), SEEDS the 5 seeds. Layers as Table 2: k = 4, [3,6,6,3] up to 300
 # ToRs, k = 5, [2,4,4,5,3] at 500. PORTS=64 runs the 64-port setting of Tables 1 and 7 instead
 # (h = 24, s = 40; default N = 500 with k = 3 [10,20,10] and k = 4 [7,13,13,7]; K overrides the
-# k's; ROUTING=shortest_path leaves EDST out, whose tree partition is slow past N = 1000, and
-# holds no paths: the up-down statistics are summed pair by pair, so N = 2000 takes about 8
-# minutes and 0.5 GB). A result file that exists is kept (delete it to run it again).
+# k's; ROUTING=shortest_path leaves EDST out and holds no paths: the up-down statistics are
+# summed pair by pair, so N = 2000 takes about 8 minutes and 0.5 GB). EDST_ONLY=1 runs EDST
+# alone (`--routed-only`, Table 7; files *_edst.txt): the up-down statistics, a min-cost flow per
+# pair, are most of a run's time, and EDST alone takes 80 s and 0.4 GB at N = 2000. A result
+# file that exists is kept (delete it to run it again).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin=${1:-build/netasic}
@@ -19,6 +21,8 @@ out=${2:-out/validation/fc_paths}
 seeds=${SEEDS:-5}
 ports=${PORTS:-32}
 routing=${ROUTING:-edst}
+only=() suffix=
+if [ "${EDST_ONLY:-0}" = 1 ]; then routing=edst only=(--routed-only) suffix=_edst; fi
 [ -x "$bin" ] || { echo "error: $bin not found; build the netasic target first" >&2; exit 1; }
 case $ports in
   32) tors=${TORS:-50 100 200 300 500} fabric=18 hosts=14 ;;
@@ -40,11 +44,11 @@ for n in $tors; do
   for k in $ks; do
     layers=$(layers_of "$k")
     for s in $(seq 1 "$seeds"); do
-      file="$out/p${ports}_n${n}_k${k}_seed${s}.txt"
+      file="$out/p${ports}_n${n}_k${k}_seed${s}${suffix}.txt"
       [ -s "$file" ] && continue
       echo "== $ports ports, N = $n, k = $k, seed $s" >&2
       start=$EPOCHREALTIME
-      "$bin" paths scenarios/clos/fc_table2.toml --set topology.tors="$n" --set topology.seed="$s" \
+      "$bin" paths scenarios/clos/fc_table2.toml "${only[@]}" --set topology.tors="$n" --set topology.seed="$s" \
         --set topology.fabric_ports="$fabric" --set topology.hosts_per_tor="$hosts" \
         --set topology.layer_ports="$layers" --set topology.routing="$routing" > "$file.tmp"
       awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "wall time: %.1f s\n", b - a }' >> "$file.tmp"

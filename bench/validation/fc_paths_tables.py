@@ -16,8 +16,9 @@ PAPER_EDST = {50: (9.00, 7.69, 3.12), 100: (9.00, 10.01, 4.04), 200: (9.00, 14.0
 # Tables 1 and 7 (64-port ToRs, s = 40): (N, k) -> (paths per pair, mean length, fewest paths), and
 # Table 7's EDST mean length (k = 4 only).
 PAPER_64 = {(500, 3): (10.05, 4.29, 4), (500, 4): (16.08, 4.57, 12), (1000, 3): (7.10, 4.43, 1), (1000, 4): (14.01, 4.86, 9),
-            (2000, 4): (11.85, 5.13, 7), (2000, 5): (15.77, 5.36, 11)}
-PAPER_64_EDST = {(500, 4): 18.34, (1000, 4): 26.52, (2000, 4): 33.49}
+            (2000, 4): (11.85, 5.13, 7), (2000, 5): (15.77, 5.36, 11), (3000, 4): (10.63, 5.30, 6),
+            (3000, 5): (14.66, 5.54, 10), (5000, 4): (9.17, 5.52, 3), (5000, 5): (13.28, 5.75, 9)}
+PAPER_64_EDST = {(500, 4): 18.34, (1000, 4): 26.52, (2000, 4): 33.49, (3000, 4): 39.82}
 STATS = re.compile(r"^(up-down paths|EDST paths \((\d+) edge-disjoint spanning trees\)|shortest paths): \d+ ToR pairs, "
                    r"([0-9.]+) paths per pair \(fewest (\d+)\), mean length ([0-9.]+) hops \(longest (\d+)\), mean shortest ([0-9.]+) hops, "
                    r"(\d+) pairs without a path")
@@ -44,7 +45,7 @@ def read(out):
                 layers[key] = f"[{m.group(2)}]"
             m = WALL.search(line)
             if m:
-                res[key]["run"]["seconds"].append(float(m.group(1)))
+                res[key]["run"]["edst_seconds" if f.name.endswith("_edst.txt") else "seconds"].append(float(m.group(1)))
             m = STATS.search(line)
             if not m:
                 continue
@@ -88,17 +89,27 @@ def tables(res, layers):
             print(f"| {key[1]} | {spread(e['trees'], '{:.0f}')} | {cell(p[1])} | {spread(e['length'])} | {spread(e['longest'], '{:.0f}')} | "
                   f"{cell(p[2])} | {spread(e['shortest'])} | {spread(sp['paths'])} | {spread(sp['length'])} |")
     if t64:
-        print("\nUp-down (FC) paths, 64-port ToRs (Tables 1 and 7, h = 24, s = 40); lengths in switches:\n")
+        print("\nUp-down (FC) paths, 64-port ToRs (Table 1, h = 24, s = 40); lengths in switches:\n")
         print("| N | k, layers | seeds | paths per pair, paper | model | fewest, paper | model | mean length, paper | model | "
-              "longest | mean shortest | EDST mean length, paper (Table 7) | model | time per run (s) |")
-        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+              "longest | mean shortest | time per run (s) |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|")
         for key in t64:
             n, k = key[1], key[2]
-            u, e, p = res[key]["up-down paths"], res[key]["EDST"], PAPER_64.get((n, k), (None,) * 3)
-            print(f"| {n} | {k}, {layers.get(key, '-')} | {len(u['paths'])} | {cell(p[0])} | {spread(u['paths'])} | {cell(p[2], '{}')} | "
-                  f"{spread(u['fewest'], '{:.0f}')} | {cell(p[1])} | {spread(u['length'])} | {spread(u['longest'], '{:.0f}')} | "
-                  f"{spread(u['shortest'])} | {cell(PAPER_64_EDST.get((n, k)))} | {spread(e['length'])} | "
-                  f"{spread(res[key]['run']['seconds'], '{:.1f}')} |")
+            u, p = res[key]["up-down paths"], PAPER_64.get((n, k), (None,) * 3)
+            if u["paths"]:
+                print(f"| {n} | {k}, {layers.get(key, '-')} | {len(u['paths'])} | {cell(p[0])} | {spread(u['paths'])} | {cell(p[2], '{}')} | "
+                      f"{spread(u['fewest'], '{:.0f}')} | {cell(p[1])} | {spread(u['length'])} | {spread(u['longest'], '{:.0f}')} | "
+                      f"{spread(u['shortest'])} | {spread(res[key]['run']['seconds'], '{:.1f}')} |")
+        print("\nEDST paths, 64-port ToRs (Table 7); lengths in switches; time of the EDST-only runs (*_edst.txt):\n")
+        print("| N | k, layers | seeds | trees | mean length, paper | model | longest | mean shortest | time per EDST-only run (s) |")
+        print("|---|---|---|---|---|---|---|---|---|")
+        for key in t64:
+            n, k = key[1], key[2]
+            e = res[key]["EDST"]
+            if e["length"]:
+                print(f"| {n} | {k}, {layers.get(key, '-')} | {len(e['length'])} | {spread(e['trees'], '{:.0f}')} | "
+                      f"{cell(PAPER_64_EDST.get((n, k)))} | {spread(e['length'])} | {spread(e['longest'], '{:.0f}')} | "
+                      f"{spread(e['shortest'])} | {spread(res[key]['run']['edst_seconds'], '{:.1f}')} |")
 
 
 def plot(res, out):

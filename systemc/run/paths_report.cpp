@@ -95,8 +95,9 @@ std::string throughput_lines(const topology& t, const switch_config& sw, const s
 
 }  // namespace
 
-std::string paths_report(const config& cfg, bool& cbd_free, const std::vector<std::string>& throughput, double gap) {
-  if (!(gap >= 0 && gap < 1)) throw std::invalid_argument(fmt::format("--throughput-gap {}: must be in (0, 1), a fraction (0.01 is 1%)", gap));
+std::string paths_report(const config& cfg, bool& cbd_free, const paths_options& o) {
+  const std::vector<std::string>& throughput = o.throughput;
+  if (!(o.gap >= 0 && o.gap < 1)) throw std::invalid_argument(fmt::format("--throughput-gap {}: must be in (0, 1), a fraction (0.01 is 1%)", o.gap));
   for (const std::string& s : throughput) parse_traffic(s);   // a bad option fails before any work
   const fabric_config fc = make_fabric_config(cfg);
   const topology& t = fc.topo;
@@ -115,8 +116,10 @@ std::string paths_report(const config& cfg, bool& cbd_free, const std::vector<st
   // EDST's statistics and tables come from its trees, so its paths are made only for the LP.
   const bool edst = fc.sw.routing == route_kind::edst;
   const std::vector<pair_paths> routed = edst && throughput.empty() ? std::vector<pair_paths>{} : routing_paths(t, fc.sw);
-  if (k >= 2) out += stats_line("up-down paths", fc.sw.routing == route_kind::updown ? stats_of(routed) : updown_path_stats(t));
-  out += stats_line("shortest paths", shortest_path_stats(t));
+  const route_kind routing = fc.sw.routing;
+  if (k >= 2 && (routing == route_kind::updown || !o.routed_only))
+    out += stats_line("up-down paths", routing == route_kind::updown ? stats_of(routed) : updown_path_stats(t));
+  if (routing == route_kind::shortest_path || !o.routed_only) out += stats_line("shortest paths", shortest_path_stats(t));
   const spanning_trees trees = edst ? edge_disjoint_spanning_trees(t) : spanning_trees{};
   if (edst)
     out += stats_line(fmt::format("EDST paths ({} edge-disjoint spanning trees)", trees.trees.size()).c_str(), edst_path_stats(t, trees));
@@ -142,7 +145,7 @@ std::string paths_report(const config& cfg, bool& cbd_free, const std::vector<st
   out += fmt::format("link dependency graph: {} dependencies; {}\n", g.arcs(),
                      cbd_free ? "no cycle: the routes are free of cyclic buffer dependencies"
                               : "CYCLIC BUFFER DEPENDENCY: " + plan.cbd_cycle);
-  out += throughput_lines(t, fc.sw, routed, cfg.string("topology.routing"), throughput, gap);
+  out += throughput_lines(t, fc.sw, routed, cfg.string("topology.routing"), throughput, o.gap);
   return out;
 }
 

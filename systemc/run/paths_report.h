@@ -6,7 +6,9 @@
 // "uniform:P[:SEED]"), the max-concurrent-flow throughput of each over the routing's paths
 // (topology/mcf_throughput.h, GLPK's simplex: exact); with `gap` > 0 instead its Garg-Könemann
 // bounds (topology/mcf_approx.h): a feasible flow's throughput and a dual upper bound within
-// that relative gap. A malformed spec throws std::invalid_argument before any work.
+// that relative gap. With `routed_only`, the statistics of topology.routing's paths alone, not
+// the up-down and shortest-path ones beside them (every pair's min-cost flow: minutes past
+// N = 1000 ToRs). A malformed spec throws std::invalid_argument before any work.
 #pragma once
 #include <string>
 #include <vector>
@@ -15,6 +17,12 @@
 
 namespace netasic {
 
-std::string paths_report(const config& cfg, bool& cbd_free, const std::vector<std::string>& throughput = {}, double gap = 0);
+struct paths_options {
+  std::vector<std::string> throughput;   // traffic specs for the LP
+  double gap = 0;                        // > 0: Garg-Könemann bounds this far apart instead of the LP
+  bool routed_only = false;
+};
+
+std::string paths_report(const config& cfg, bool& cbd_free, const paths_options& o = {});
 
 }  // namespace netasic

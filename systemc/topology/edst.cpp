@@ -1,7 +1,6 @@
 #include "topology/edst.h"
 
 #include <algorithm>
-#include <deque>
 #include <numeric>
 #include <stdexcept>
 
@@ -15,96 +14,106 @@ struct edge {
   unsigned u, v, link;   // switch indices and the physical link
 };
 
-// K forests over n switches, each an adjacency list of (neighbour, edge); forest_of[e] = -1
-// while edge e is in none.
+// K forests over n switches. Each forest is kept rooted: up_[f][x] is x's parent link (edge
+// index, ~0u at a root), so the path joining two switches is two walks up to where they meet,
+// as long as the trees are deep, not as long as they are wide. forest_of[e] = -1 while edge e is
+// in none.
 class forest_partition {
  public:
   forest_partition(unsigned n, unsigned k, const std::vector<edge>& edges)
-      : edges_(edges), adj_(k, std::vector<std::vector<std::pair<unsigned, unsigned>>>(n)), forest_of_(edges.size(), -1) {}
+      : edges_(edges), up_(k, std::vector<unsigned>(n, ~0u)), size_(k, 0), forest_of_(edges.size(), -1),
+        mark_(n, 0), label_(edges.size(), {~0u, -1}), seen_(edges.size(), 0) {}
   bool insert(unsigned e);
   int forest_of(unsigned e) const { return forest_of_[e]; }
-  size_t size(unsigned f) const {
-    size_t d = 0;
-    for (const auto& a : adj_[f]) d += a.size();
-    return d / 2;
-  }
+  size_t size(unsigned f) const { return size_[f]; }
 
  private:
-  std::vector<unsigned> tree_path(unsigned f, unsigned u, unsigned v) const;
+  unsigned other(unsigned e, unsigned x) const { return edges_[e].u == x ? edges_[e].v : edges_[e].u; }
+  bool tree_path(unsigned f, unsigned u, unsigned v, std::vector<unsigned>& path);
   void move(unsigned e, int to);
   const std::vector<edge>& edges_;
-  std::vector<std::vector<std::vector<std::pair<unsigned, unsigned>>>> adj_;
+  std::vector<std::vector<unsigned>> up_;
+  std::vector<size_t> size_;
   std::vector<int> forest_of_;
+  std::vector<unsigned> mark_;   // == stamp_ on the switches above u in the current tree_path
+  unsigned stamp_ = 0;
+  std::vector<std::pair<unsigned, int>> label_;   // insert's search state, reset edge by edge
+  std::vector<char> seen_;
 };
 
-// The edges of the path from u to v in forest f, empty when they are not joined (u != v).
-std::vector<unsigned> forest_partition::tree_path(unsigned f, unsigned u, unsigned v) const {
-  std::vector<unsigned> via(adj_[f].size(), ~0u);
-  std::vector<char> seen(adj_[f].size(), 0);
-  std::deque<unsigned> q{u};
-  seen[u] = 1;
-  while (!q.empty() && !seen[v]) {
-    const unsigned x = q.front();
-    q.pop_front();
-    for (auto [y, e] : adj_[f][x])
-      if (!seen[y]) seen[y] = 1, via[y] = e, q.push_back(y);
+// The edges of the path from v to u in forest f (v's end first); false when they are not joined.
+bool forest_partition::tree_path(unsigned f, unsigned u, unsigned v, std::vector<unsigned>& path) {
+  const std::vector<unsigned>& up = up_[f];
+  path.clear();
+  if (++stamp_ == 0) std::fill(mark_.begin(), mark_.end(), 0u), stamp_ = 1;
+  for (unsigned x = u;; x = other(up[x], x)) {
+    mark_[x] = stamp_;
+    if (up[x] == ~0u) break;
   }
-  std::vector<unsigned> path;
-  if (!seen[v]) return path;
-  for (unsigned x = v; x != u;) {
-    const unsigned e = via[x];
-    path.push_back(e);
-    x = edges_[e].u == x ? edges_[e].v : edges_[e].u;
+  unsigned meet = v;
+  for (; mark_[meet] != stamp_; meet = other(up[meet], meet)) {
+    if (up[meet] == ~0u) return false;   // v's root is not u's
+    path.push_back(up[meet]);
   }
-  return path;
+  const size_t down = path.size();
+  for (unsigned x = u; x != meet; x = other(up[x], x)) path.push_back(up[x]);
+  std::reverse(path.begin() + long(down), path.end());
+  return true;
 }
 
+// Take e out of its forest (cut it from its child's side) and link it into forest `to`, after
+// making e's end u the root of its tree there (reversing the parent links above u).
 void forest_partition::move(unsigned e, int to) {
   const edge& d = edges_[e];
   if (forest_of_[e] >= 0) {
-    auto drop = [&](unsigned x) {
-      auto& a = adj_[forest_of_[e]][x];
-      for (size_t i = 0; i < a.size(); ++i)
-        if (a[i].second == e) {
-          a.erase(a.begin() + long(i));
-          return;
-        }
-    };
-    drop(d.u), drop(d.v);
+    std::vector<unsigned>& up = up_[unsigned(forest_of_[e])];
+    (up[d.u] == e ? up[d.u] : up[d.v]) = ~0u;
+    --size_[unsigned(forest_of_[e])];
   }
   forest_of_[e] = to;
-  adj_[to][d.u].push_back({d.v, e});
-  adj_[to][d.v].push_back({d.u, e});
+  std::vector<unsigned>& up = up_[unsigned(to)];
+  auto root = [&](unsigned x) {
+    while (up[x] != ~0u) x = other(up[x], x);
+    return x;
+  };
+  if (root(d.u) == root(d.v)) throw std::logic_error("edge-disjoint spanning trees: a swap closed a cycle");
+  unsigned x = d.u, carry = e;
+  while (x != ~0u) {
+    const unsigned next = up[x] == ~0u ? ~0u : other(up[x], x);
+    std::swap(up[x], carry);
+    x = next;
+  }
+  ++size_[unsigned(to)];
 }
 
 // Matroid partitioning: a breadth-first search over swaps. Edge y is labelled (x, f) when y is
 // in forest f and on the cycle x would close there, so x may take y's place; the first edge that
 // fits a forest outright ends a shortest chain of swaps, which keeps every forest acyclic.
 bool forest_partition::insert(unsigned e) {
-  std::vector<std::pair<unsigned, int>> label(edges_.size(), {~0u, -1});
-  std::vector<char> seen(edges_.size(), 0);
-  std::deque<unsigned> q{e};
-  seen[e] = 1;
-  while (!q.empty()) {
-    const unsigned x = q.front();
-    q.pop_front();
-    for (unsigned f = 0; f < adj_.size(); ++f) {
+  std::vector<unsigned> queue{e}, cycle;
+  seen_[e] = 1;
+  bool fitted = false;
+  for (size_t head = 0; head < queue.size() && !fitted; ++head) {
+    const unsigned x = queue[head];
+    for (unsigned f = 0; f < up_.size() && !fitted; ++f) {
       if (forest_of_[x] == int(f)) continue;
-      const std::vector<unsigned> cycle = tree_path(f, edges_[x].u, edges_[x].v);
-      if (cycle.empty()) {   // x fits forest f: shift every edge of the chain along
-        for (unsigned y = x; ; ) {
+      if (!tree_path(f, edges_[x].u, edges_[x].v, cycle)) {   // x fits forest f: shift the chain along
+        for (unsigned y = x;;) {
           const int from = forest_of_[y];
           move(y, int(f));
-          if (y == e) return true;
+          if (y == e) break;
           f = unsigned(from);
-          y = label[y].first;
+          y = label_[y].first;
         }
+        fitted = true;
+        break;
       }
       for (unsigned y : cycle)
-        if (!seen[y]) seen[y] = 1, label[y] = {x, int(f)}, q.push_back(y);
+        if (!seen_[y]) seen_[y] = 1, label_[y] = {x, int(f)}, queue.push_back(y);
     }
   }
-  return false;
+  for (unsigned y : queue) seen_[y] = 0, label_[y] = {~0u, -1};
+  return fitted;
 }
 
 // Every forest acyclic, by union-find: the check that the partition kept its promise.

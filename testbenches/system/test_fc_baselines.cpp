@@ -1,6 +1,7 @@
 // The Flattened Clos paper's baselines and its throughput analysis from the command line: EDST
 // routes installed over the register bus deliver every packet and are free of cyclic buffer
-// dependencies, where 32-way KSP on the same wiring has one (the control); `netasic paths
+// dependencies, where 32-way KSP on the same wiring has one (the control), and `--routed-only`
+// prints the same report less the up-down and shortest-path lines; `netasic paths
 // --throughput` gives a 4-ring's hand-computed max-concurrent-flow throughput (1.5 all-to-all,
 // 1 for the opposite permutation), and twice that when its links run twice as fast (the control:
 // a throughput that ignored link rates would not move); the Clos baseline sized by the paper's
@@ -49,6 +50,17 @@ TEST(FcBaselines, EdstRunIsCbdFreeAndDeliversKspIsNot) {
   ASSERT_EQ(o.code, 0) << o.output;
   EXPECT_NE(o.output.find("EDST paths (6 edge-disjoint spanning trees): 992 ToR pairs, 6.00 paths per pair"), std::string::npos) << o.output;
   EXPECT_NE(o.output.find("no cycle"), std::string::npos) << o.output;
+  // --routed-only: the same report without the up-down and shortest-path lines.
+  std::string want;
+  for (size_t at = 0, end; at < o.output.size(); at = end + 1) {
+    end = o.output.find('\n', at);
+    const std::string line = o.output.substr(at, end - at);
+    if (line.rfind("up-down paths:", 0) != 0 && line.rfind("shortest paths:", 0) != 0) want += line + "\n";
+  }
+  EXPECT_NE(want.size(), o.output.size());
+  const outcome only = netasic_cli("paths " + fc32 + " --routed-only --set topology.routing=edst");
+  ASSERT_EQ(only.code, 0) << only.output;
+  EXPECT_EQ(only.output, want);
   o = netasic_cli("paths " + fc32 + " --set topology.routing=ksp");   // the control
   ASSERT_EQ(o.code, 0) << o.output;
   EXPECT_NE(o.output.find("32-shortest paths: 992 ToR pairs, 32.00 paths per pair"), std::string::npos) << o.output;

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <deque>
 #include <numeric>
 #include <set>
 #include <vector>
@@ -70,6 +71,86 @@ void expect_disjoint_spanning(const topology& t, const spanning_trees& st) {
   }
 }
 
+// The golden model: the matroid partition as first written, each forest an adjacency list and
+// each tree path a breadth-first search, K from floor(m / (n - 1)) down. The model keeps each
+// forest rooted instead (a tree path read off parent links), which must not change a single
+// tree. `lifo` searches the swaps last-in-first-out: the control, which finds other trees.
+std::vector<std::vector<unsigned>> reference_trees(const topology& t, bool lifo = false) {
+  struct edge {
+    unsigned u, v, link;
+  };
+  std::vector<unsigned> idx(t.nodes.size(), ~0u);
+  for (unsigned i = 0; i < t.switches.size(); ++i) idx[t.switches[i]] = i;
+  std::vector<edge> edges;
+  for (unsigned li = 0; li < t.links.size(); ++li) {
+    const topo_link& l = t.links[li];
+    if (!l.failed && idx[l.a] != ~0u && idx[l.b] != ~0u && l.a != l.b) edges.push_back({idx[l.a], idx[l.b], li});
+  }
+  const unsigned n = unsigned(t.switches.size());
+  if (n < 2) return {};
+  for (unsigned k = unsigned(edges.size() / (n - 1)); k >= 1; --k) {
+    std::vector<std::vector<std::vector<std::pair<unsigned, unsigned>>>> adj(k, std::vector<std::vector<std::pair<unsigned, unsigned>>>(n));
+    std::vector<int> forest(edges.size(), -1);
+    auto path = [&](unsigned f, unsigned u, unsigned v) {
+      std::vector<unsigned> via(n, ~0u), out;
+      std::vector<char> seen(n, 0);
+      std::deque<unsigned> q{u};
+      seen[u] = 1;
+      while (!q.empty() && !seen[v]) {
+        const unsigned x = q.front();
+        q.pop_front();
+        for (auto [y, e] : adj[f][x])
+          if (!seen[y]) seen[y] = 1, via[y] = e, q.push_back(y);
+      }
+      if (seen[v])
+        for (unsigned x = v; x != u; x = edges[via[x]].u == x ? edges[via[x]].v : edges[via[x]].u) out.push_back(via[x]);
+      return out;
+    };
+    auto move = [&](unsigned e, int to) {
+      for (unsigned x : {edges[e].u, edges[e].v})
+        if (forest[e] >= 0) {
+          auto& a = adj[unsigned(forest[e])][x];
+          a.erase(std::find_if(a.begin(), a.end(), [&](auto p) { return p.second == e; }));
+        }
+      forest[e] = to;
+      adj[unsigned(to)][edges[e].u].push_back({edges[e].v, e});
+      adj[unsigned(to)][edges[e].v].push_back({edges[e].u, e});
+    };
+    for (unsigned e = 0; e < edges.size(); ++e) {
+      std::vector<std::pair<unsigned, int>> label(edges.size(), {~0u, -1});
+      std::vector<char> seen(edges.size(), 0);
+      std::deque<unsigned> q{e};
+      seen[e] = 1;
+      bool done = false;
+      while (!q.empty() && !done) {
+        const unsigned x = lifo ? q.back() : q.front();
+        lifo ? q.pop_back() : q.pop_front();
+        for (unsigned f = 0; f < k && !done; ++f) {
+          if (forest[x] == int(f)) continue;
+          const std::vector<unsigned> cycle = path(f, edges[x].u, edges[x].v);
+          if (cycle.empty()) {
+            for (unsigned y = x;; y = label[y].first) {
+              const int from = forest[y];
+              move(y, int(f));
+              if (y == e) break;
+              f = unsigned(from);
+            }
+            done = true;
+            break;
+          }
+          for (unsigned y : cycle)
+            if (!seen[y]) seen[y] = 1, label[y] = {x, int(f)}, q.push_back(y);
+        }
+      }
+    }
+    std::vector<std::vector<unsigned>> trees(k);
+    for (unsigned e = 0; e < edges.size(); ++e)
+      if (forest[e] >= 0) trees[unsigned(forest[e])].push_back(edges[e].link);
+    if (std::all_of(trees.begin(), trees.end(), [&](const auto& tr) { return tr.size() == n - 1; })) return trees;
+  }
+  return {};
+}
+
 flattened_clos_spec fc(unsigned n, unsigned s, std::vector<unsigned> l, uint64_t seed) {
   flattened_clos_spec sp;
   sp.tors = n, sp.fabric_ports = s, sp.host_ports = 1, sp.layer_ports = std::move(l), sp.seed = seed;
@@ -92,6 +173,28 @@ TEST(Edst, MatchesNashWilliamsTutteOnRandomMultigraphs) {
     with_trees += st.trees.size() >= 2;
   }
   EXPECT_GT(with_trees, 50u);   // the trials reach the augmenting swaps, not only the greedy case
+}
+
+// The rooted forests find the very trees of the breadth-first reference, link for link, on
+// random multigraphs and Flattened Clos wirings (what keeps every figure measured before the
+// change); the last-in-first-out control finds other trees on some of them.
+TEST(Edst, PartitionEqualsTheBreadthFirstReference) {
+  std::vector<topology> nets;
+  rng r(4242);
+  for (int trial = 0; trial < 400; ++trial) {
+    const unsigned n = 2 + unsigned(r.below(10));
+    nets.push_back(random_multigraph(n, unsigned(r.below(5 * n + 1)), r));
+  }
+  for (uint64_t seed = 1; seed <= 4; ++seed) nets.push_back(build_flattened_clos(fc(60, 18, {3, 6, 6, 3}, seed)));
+  unsigned trees = 0, control_differs = 0;
+  for (size_t i = 0; i < nets.size(); ++i) {
+    const spanning_trees st = edge_disjoint_spanning_trees(nets[i]);
+    ASSERT_EQ(st.trees, reference_trees(nets[i])) << "net " << i;
+    trees += unsigned(st.trees.size());
+    control_differs += st.trees != reference_trees(nets[i], true);
+  }
+  EXPECT_GT(trees, 300u);
+  EXPECT_GT(control_differs, 10u);
 }
 
 TEST(Edst, RegularFlattenedClosHasHalfItsDegreeInTrees) {
