@@ -1,8 +1,11 @@
 #include "topology/updown_routing.h"
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
 #include <limits>
 #include <stdexcept>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -216,6 +219,16 @@ void path_stats_sum::add(const std::vector<route_path>& paths) {
   add(unsigned(paths.size()), hops, shortest, longest);
 }
 
+void path_stats_sum::add(const path_stats_sum& o) {
+  s_.pairs += o.s_.pairs;
+  s_.min_paths = std::min(s_.min_paths, o.s_.min_paths);
+  s_.unrouted += o.s_.unrouted;
+  s_.max_length = std::max(s_.max_length, o.s_.max_length);
+  paths_ += o.paths_;
+  hops_ += o.hops_;
+  shortest_ += o.shortest_;
+}
+
 path_stats path_stats_sum::result() const {
   path_stats s = s_;
   if (s.pairs == 0) return s;
@@ -231,13 +244,38 @@ path_stats stats_of(const std::vector<pair_paths>& pairs) {
   return sum.result();
 }
 
-path_stats updown_path_stats(const topology& t) {
-  virtual_graph g(t);
+path_stats updown_path_stats(const topology& t, unsigned threads) {
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  routing_layers(t);   // a topology without layers throws here, not in a thread
+  const unsigned n = unsigned(t.switches.size());
+  std::vector<char> tor(n);
+  for (unsigned i = 0; i < n; ++i) tor[i] = hosts_on(t, t.switches[i]) > 0;
+  std::atomic<unsigned> next{0};
+  std::vector<path_stats_sum> share(threads);
+  std::vector<std::exception_ptr> failed(threads);
+  // Each thread takes the next source and solves it against every destination (the flow graph
+  // keeps a source's reach while it repeats).
+  auto work = [&](unsigned w) {
+    try {
+      virtual_graph g(t);
+      for (unsigned i; (i = next++) < n;) {
+        if (!tor[i]) continue;
+        for (unsigned j = 0; j < n; ++j)
+          if (i != j && tor[j]) share[w].add(g.paths(i, j));
+      }
+    } catch (...) {
+      failed[w] = std::current_exception();
+      next = n;
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned w = 1; w < threads; ++w) pool.emplace_back(work, w);
+  work(0);
+  for (std::thread& th : pool) th.join();
   path_stats_sum sum;
-  for (unsigned i = 0; i < t.switches.size(); ++i) {
-    if (!hosts_on(t, t.switches[i])) continue;
-    for (unsigned j = 0; j < t.switches.size(); ++j)
-      if (i != j && hosts_on(t, t.switches[j])) sum.add(g.paths(i, j));
+  for (unsigned w = 0; w < threads; ++w) {
+    if (failed[w]) std::rethrow_exception(failed[w]);
+    sum.add(share[w]);
   }
   return sum.result();
 }

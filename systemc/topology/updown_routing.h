@@ -49,6 +49,7 @@ class path_stats_sum {
   // One pair: its number of paths, their lengths' sum, the shortest and the longest (hops).
   void add(unsigned paths, double hops, unsigned shortest, unsigned longest);
   void add(const std::vector<route_path>& paths);
+  void add(const path_stats_sum& other);   // another share of the pairs
   path_stats result() const;
 
  private:
@@ -56,8 +57,10 @@ class path_stats_sum {
   double paths_ = 0, hops_ = 0, shortest_ = 0;   // sums of whole numbers: exact in any order
 };
 path_stats stats_of(const std::vector<pair_paths>& pairs);
-// stats_of(updown_paths(t)) without holding the paths (N = 2000 would need some 20 GB for them).
-path_stats updown_path_stats(const topology& t);
+// stats_of(updown_paths(t)) without holding the paths (N = 2000 would need some 20 GB for them),
+// the sources shared among `threads` threads (0: one per core), each with its own flow graph.
+// The sums are of whole numbers, so the result is the same for any number of threads.
+path_stats updown_path_stats(const topology& t, unsigned threads = 0);
 // Shortest paths between ToRs (what ECMP spreads over): paths per pair is the number of distinct
 // shortest paths, every one of the pair's shortest length.
 path_stats shortest_path_stats(const topology& t);

@@ -242,7 +242,17 @@ TEST(UpDownRouting, PairsWithACommonTopAncestorHavePaths) {
       if (pp.paths.empty()) empty.push_back({pp.src, pp.dst});
     EXPECT_EQ(pairs_without_updown_path(t), empty) << "seed " << seed;
     // The statistics streamed pair by pair (what N = 2000 needs) are those of the paths.
-    topo_check::expect_same_stats(updown_path_stats(t), stats_of(pairs), "seed " + std::to_string(seed));
+    // Shared among threads, the same to the bit for any number of them (the sums are exact).
+    const path_stats one = updown_path_stats(t, 1);
+    topo_check::expect_same_stats(one, stats_of(pairs), "seed " + std::to_string(seed));
+    for (unsigned threads : {2u, 3u, 7u}) {
+      const path_stats many = updown_path_stats(t, threads);
+      const std::string what = "seed " + std::to_string(seed) + ", " + std::to_string(threads) + " threads";
+      EXPECT_EQ(many.mean_paths, one.mean_paths) << what;
+      EXPECT_EQ(many.mean_length, one.mean_length) << what;
+      EXPECT_EQ(many.mean_shortest, one.mean_shortest) << what;
+      topo_check::expect_same_stats(many, one, what);
+    }
     for (const pair_paths& pp : pairs) {
       std::vector<unsigned> common;
       const auto& a = anc[pp.src], & b = anc[pp.dst];   // switch nodes come first: node = switch index
