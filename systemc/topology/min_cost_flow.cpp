@@ -7,12 +7,29 @@ namespace netasic {
 
 unsigned min_cost_flow::add_arc(unsigned from, unsigned to, int64_t capacity, int64_t cost) {
   const unsigned id = unsigned(arcs_.size());
-  arcs_.push_back({to, capacity, cost, 0});
-  arcs_.push_back({from, 0, -cost, 0});
+  arcs_.push_back({to, capacity, cost});
+  arcs_.push_back({from, 0, -cost});
   out_[from].push_back(id);
   out_[to].push_back(id + 1);
   reach_source_ = ~0u;
+  out_arcs_.clear();
   return id;
+}
+
+void min_cost_flow::lay_out() {
+  first_out_.assign(out_.size() + 1, 0);
+  at_.assign(arcs_.size(), 0);
+  out_arcs_.clear();
+  out_arcs_.reserve(arcs_.size());
+  for (size_t v = 0; v < out_.size(); ++v) {
+    first_out_[v] = unsigned(out_arcs_.size());
+    for (unsigned id : out_[v]) {
+      at_[id] = unsigned(out_arcs_.size());
+      out_arcs_.push_back({arcs_[id].to, id, arcs_[id].cap, arcs_[id].cost});
+    }
+  }
+  first_out_[out_.size()] = unsigned(out_arcs_.size());
+  region_.clear();
 }
 
 // The region: nodes reachable from s that reach t over arcs with capacity. An augmenting path
@@ -57,9 +74,10 @@ void min_cost_flow::find_region(unsigned s, unsigned t) {
 }
 
 int64_t min_cost_flow::solve(unsigned s, unsigned t) {
+  if (out_arcs_.size() != arcs_.size()) lay_out();
   // An earlier solve's flows lie on arcs between nodes of its region.
   for (unsigned v : region_)
-    for (unsigned id : out_[v]) arcs_[id].flow = 0;
+    for (unsigned i = first_out_[v]; i < first_out_[v + 1]; ++i) out_arcs_[i].residual = arcs_[out_arcs_[i].id].cap;
   find_region(s, t);
   cost_ = 0;
   int64_t total = 0;
@@ -76,20 +94,21 @@ int64_t min_cost_flow::solve(unsigned s, unsigned t) {
       const unsigned u = queue_[head];
       head = (head + 1) % ring;
       queued_[u] = 0;
-      for (unsigned id : out_[u]) {
-        const arc& a = arcs_[id];
-        if (a.cap - a.flow <= 0 || !in_region(a.to) || dist_[u] + a.cost >= dist_[a.to]) continue;
-        dist_[a.to] = dist_[u] + a.cost;
-        via_[a.to] = id;
+      const int64_t du = dist_[u];
+      for (unsigned i = first_out_[u], end = first_out_[u + 1]; i < end; ++i) {
+        const out_arc& a = out_arcs_[i];
+        if (a.residual <= 0 || !in_region(a.to) || du + a.cost >= dist_[a.to]) continue;
+        dist_[a.to] = du + a.cost;
+        via_[a.to] = a.id;
         if (!queued_[a.to]) queued_[a.to] = 1, queue_[tail] = a.to, tail = (tail + 1) % ring;
       }
     }
     if (dist_[t] == inf) return total;
     int64_t push = infinite;
-    for (unsigned v = t; v != s; v = arcs_[via_[v] ^ 1].to) push = std::min(push, arcs_[via_[v]].cap - arcs_[via_[v]].flow);
+    for (unsigned v = t; v != s; v = arcs_[via_[v] ^ 1].to) push = std::min(push, out_arcs_[at_[via_[v]]].residual);
     for (unsigned v = t; v != s; v = arcs_[via_[v] ^ 1].to) {
-      arcs_[via_[v]].flow += push;
-      arcs_[via_[v] ^ 1].flow -= push;
+      out_arcs_[at_[via_[v]]].residual -= push;
+      out_arcs_[at_[via_[v] ^ 1]].residual += push;
     }
     total += push;
     cost_ += push * dist_[t];

@@ -19,8 +19,8 @@ class min_cost_flow {
   // nodes on some s-t path only; the flow is the one a search of the whole graph finds.
   int64_t solve(unsigned s, unsigned t);
   int64_t cost() const { return cost_; }
-  int64_t flow(unsigned arc) const { return arcs_[arc].flow; }
-  void take(unsigned arc, int64_t f) { arcs_[arc].flow -= f; }   // path decomposition
+  int64_t flow(unsigned arc) const { return arcs_[arc].cap - out_arcs_[at_[arc]].residual; }
+  void take(unsigned arc, int64_t f) { out_arcs_[at_[arc]].residual += f; }   // path decomposition
   unsigned head(unsigned arc) const { return arcs_[arc].to; }
   const std::vector<unsigned>& arcs_from(unsigned node) const { return out_[node]; }
   unsigned nodes() const { return unsigned(out_.size()); }
@@ -28,12 +28,23 @@ class min_cost_flow {
  private:
   struct arc {
     unsigned to;
-    int64_t cap, cost, flow;
+    int64_t cap, cost;
   };
+  // The search's copy of the arcs: each node's arcs side by side, in out_'s order (so the search
+  // meets them in the same order), with their residual capacity. The search scans a node's arcs
+  // and mostly finds none left (reverse arcs without flow): read in one run of memory, not one
+  // cache line per arc id.
+  struct out_arc {
+    unsigned to, id;
+    int64_t residual, cost;
+  };
+  void lay_out();
   void find_region(unsigned s, unsigned t);
   bool in_region(unsigned v) const { return region_mark_[v] == region_stamp_; }
   std::vector<arc> arcs_;
   std::vector<std::vector<unsigned>> out_;
+  std::vector<out_arc> out_arcs_;           // empty until the first solve after add_arc
+  std::vector<unsigned> first_out_, at_;    // node -> its first out_arc; arc id -> its out_arc
   int64_t cost_ = 0;
   // Nodes reachable from reach_source_ over arcs with capacity (kept while the source repeats,
   // as when one source is solved against every destination).
