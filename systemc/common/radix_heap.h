@@ -33,6 +33,10 @@ class radix_heap {
   // Smallest key; the heap must not be empty.
   uint64_t top_key() const { return head_ < buckets_[0].size() ? last_ : min_[lowest_used()]; }
 
+  // The item the next pop returns if it is due at the last popped key (already in bucket 0,
+  // so asking moves nothing), else null: a caller can start loading what it points to.
+  const T* next_due() const { return head_ < buckets_[0].size() ? &buckets_[0][head_].value : nullptr; }
+
   // Removes and returns the item with the smallest key (the oldest among equals).
   T pop() {
     if (head_ == buckets_[0].size()) refill();

@@ -36,6 +36,7 @@
 //   0x7000_0000 + 4*dst_prefix  PATH_COUNT  [8:0] paths of (PATH_SRC, dst_prefix), 1..256: the tag
 //                                        range the source ToR hashes over; 0 removes the entry
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <unordered_map>
@@ -140,6 +141,8 @@ class route_table {
     if (offset == reg_host_clear) {
       if (value != 1) return false;
       host_.clear();
+      host_window_.clear();
+      host_window_ok_ = true;
       return true;
     }
     if (offset == reg_path_clear) {
@@ -168,7 +171,9 @@ class route_table {
     }
     if (offset >= reg_host_route && offset < reg_host_route + (4u << host_bits)) {
       if (!hold_group(value)) return false;
-      host_[(offset - reg_host_route) / 4] = value;
+      const uint32_t host = (offset - reg_host_route) / 4;
+      host_[host] = value;
+      window_host(host, value);
       return true;
     }
     if (offset >= reg_route && offset < reg_route + 4 * route_.size()) {
@@ -233,10 +238,41 @@ class route_table {
     if (!plan_) return host;
     return host < plan_->prefix_of_host.size() ? plan_->prefix_of_host[host] : prefixes_;
   }
+  // The host routes again as a flat window over the hosts they cover, for the lookup every
+  // packet makes: a switch's attached hosts are usually numbered together, and a hash map's
+  // lookup (a division and a bucket load) was a fifth of ingress. Routes spread wider than the
+  // window allows leave the lookup to the map.
+  void window_host(uint32_t host, uint32_t value) {
+    if (!host_window_ok_) return;
+    const uint64_t entry = uint64_t(1) << 32 | value;   // bit 32: present
+    if (host_window_.empty()) {
+      host_lo_ = host;
+      host_window_.assign(1, entry);
+      return;
+    }
+    const uint64_t lo = std::min(host, host_lo_), hi = std::max<uint64_t>(host, host_lo_ + host_window_.size() - 1);
+    if (hi - lo + 1 > std::max<uint64_t>(max_host_window, 4 * host_.size())) {
+      host_window_ok_ = false;
+      host_window_.clear();
+      host_window_.shrink_to_fit();
+      return;
+    }
+    if (host < host_lo_) host_window_.insert(host_window_.begin(), host_lo_ - host, 0);
+    host_lo_ = uint32_t(lo);
+    if (hi - lo + 1 > host_window_.size()) host_window_.resize(hi - lo + 1, 0);
+    host_window_[host - host_lo_] = entry;
+  }
+  static constexpr uint64_t max_host_window = 1024;
   static uint64_t pair_key(uint64_t src, uint64_t dst) { return src << 32 | dst; }
   static uint64_t path_key(uint64_t src, uint64_t dst, uint64_t id) { return pair_key(src, dst) << path_id_bits | id; }
   bool find_host(uint32_t host, uint32_t& e) const {
     if (host_.empty()) return false;
+    if (host_window_ok_) {
+      const uint32_t i = host - host_lo_;
+      if (i >= host_window_.size() || !(host_window_[i] >> 32)) return false;
+      e = uint32_t(host_window_[i]);
+      return true;
+    }
     const auto it = host_.find(host);
     if (it == host_.end()) return false;
     e = it->second;
@@ -246,6 +282,9 @@ class route_table {
   unsigned id_, ports_, classes_, prefixes_, members_;
   std::shared_ptr<const address_plan> plan_;   // null: prefix = host
   std::unordered_map<uint32_t, uint32_t> host_;   // destination host -> route (the /32s)
+  std::vector<uint64_t> host_window_;   // host_lo_ + i -> bit 32 present, [31:0] route (see window_host)
+  uint32_t host_lo_ = 0;
+  bool host_window_ok_ = true;
   std::vector<uint32_t> route_;
   std::vector<uint16_t> member_;   // the entries up to the last one used (see hold_members)
   std::vector<uint8_t> port_class_;

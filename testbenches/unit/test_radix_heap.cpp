@@ -31,6 +31,12 @@ TEST(RadixHeap, MatchesReferenceOnRandomMonotoneWorkloads) {
         now = std::get<0>(ref.top());
         ASSERT_EQ(h.pop(), std::get<1>(ref.top())) << "trial " << trial << " op " << op;
         ref.pop();
+        // The look at the next item: only when it is due now, and then exactly the next pop's.
+        if (const uint64_t* next = h.next_due()) {
+          ASSERT_FALSE(ref.empty());
+          ASSERT_EQ(std::get<0>(ref.top()), now);
+          ASSERT_EQ(*next, std::get<1>(ref.top()));
+        }
       }
       ASSERT_EQ(h.size(), ref.size());
     }

@@ -220,3 +220,46 @@ TEST(RouteTable, IngressClassSelectsTheEntry) {
   ASSERT_TRUE(t.read(class_base + 4 * 1, v));
   EXPECT_EQ(v, 2u);
 }
+
+// Host routes are looked up in a flat window over the hosts they cover while that stays small,
+// in the hash map beyond it: hosts numbered together, then one far away (the window gives way
+// to the map), then HOST_CLEAR and the window again, with lookups of hosts in, beside and
+// outside the routes' range checked against the golden model throughout.
+TEST(RouteTable, HostRoutesNearAndFarMatchTheGoldenModel) {
+  rng r(23);
+  const uint32_t ports = 16, members = 64, prefixes = 4;
+  auto plan = std::make_shared<address_plan>();
+  for (uint32_t h = 0; h < 6000; ++h) plan->prefix_of_host.push_back(h % prefixes);
+  plan->prefixes = prefixes;
+  route_table core(1, ports, plan, members);
+  golden_routes gold(1, ports, prefixes, members, plan->prefix_of_host);
+  for (uint32_t i = 0; i < members; ++i) {
+    ASSERT_TRUE(core.write(member_base + 4 * i, i % ports));
+    ASSERT_TRUE(gold.write(member_base + 4 * i, i % ports));
+  }
+  for (uint32_t p = 0; p < prefixes; ++p) {
+    ASSERT_TRUE(core.write(route_base + 4 * p, p << 16 | 3));
+    ASSERT_TRUE(gold.write(route_base + 4 * p, p << 16 | 3));
+  }
+  auto check = [&](const char* phase) {
+    for (int i = 0; i < 3000; ++i) {
+      const uint32_t host = r.below(2) ? 1000 + uint32_t(r.below(40)) : uint32_t(r.below(6000)), hash = uint32_t(r.next());
+      ASSERT_EQ(core.lookup(host, hash), gold.lookup(host, hash)) << phase << " host " << host;
+    }
+  };
+  auto host_route = [&](uint32_t host) {
+    const uint32_t v = uint32_t(r.below(members - 8)) << 16 | uint32_t(r.below(5));   // size 0: a null route
+    ASSERT_TRUE(core.write(host_base + 4 * host, v));
+    ASSERT_TRUE(gold.write(host_base + 4 * host, v));
+  };
+  for (uint32_t h = 1010; h < 1026; ++h) host_route(h);   // an edge switch's hosts
+  host_route(1003);                                       // the window grows downwards
+  check("window");
+  host_route(5900);   // far beyond the window's reach: the map serves every lookup
+  check("map");
+  ASSERT_TRUE(core.write(host_clear, 1));
+  ASSERT_TRUE(gold.write(host_clear, 1));
+  check("cleared");
+  for (uint32_t h = 1030; h > 1020; --h) host_route(h);
+  check("window again");
+}
