@@ -151,6 +151,17 @@ std::vector<std::vector<unsigned>> reference_trees(const topology& t, bool lifo 
   return {};
 }
 
+// `count` random multigraphs of 2 to `most` switches, each with up to `per_switch` links a switch.
+std::vector<topology> random_multigraphs(uint64_t seed, int count, unsigned most, unsigned per_switch) {
+  rng r(seed);
+  std::vector<topology> nets;
+  for (int trial = 0; trial < count; ++trial) {
+    const unsigned n = 2 + unsigned(r.below(most - 1));
+    nets.push_back(random_multigraph(n, unsigned(r.below(per_switch * n + 1)), r));
+  }
+  return nets;
+}
+
 flattened_clos_spec fc(unsigned n, unsigned s, std::vector<unsigned> l, uint64_t seed) {
   flattened_clos_spec sp;
   sp.tors = n, sp.fabric_ports = s, sp.host_ports = 1, sp.layer_ports = std::move(l), sp.seed = seed;
@@ -179,12 +190,7 @@ TEST(Edst, MatchesNashWilliamsTutteOnRandomMultigraphs) {
 // random multigraphs and Flattened Clos wirings (what keeps every figure measured before the
 // change); the last-in-first-out control finds other trees on some of them.
 TEST(Edst, PartitionEqualsTheBreadthFirstReference) {
-  std::vector<topology> nets;
-  rng r(4242);
-  for (int trial = 0; trial < 400; ++trial) {
-    const unsigned n = 2 + unsigned(r.below(10));
-    nets.push_back(random_multigraph(n, unsigned(r.below(5 * n + 1)), r));
-  }
+  std::vector<topology> nets = random_multigraphs(4242, 400, 11, 5);
   for (uint64_t seed = 1; seed <= 4; ++seed) nets.push_back(build_flattened_clos(fc(60, 18, {3, 6, 6, 3}, seed)));
   unsigned trees = 0, control_differs = 0;
   for (size_t i = 0; i < nets.size(); ++i) {
@@ -253,12 +259,7 @@ TEST(Edst, InstalledTablesAreCbdFreeShortestPathsAreNot) {
 // (some with no pair of trees, so every pair is unrouted), Flattened Clos wirings with a failed
 // host link, and 3-tier Closes, whose aggregation and spine switches have no hosts.
 TEST(Edst, TablesAndStatisticsFromTheTreesEqualThoseOfThePaths) {
-  std::vector<topology> nets;
-  rng r(77);
-  for (int trial = 0; trial < 300; ++trial) {
-    const unsigned n = 2 + unsigned(r.below(7));
-    nets.push_back(random_multigraph(n, unsigned(r.below(4 * n + 1)), r));
-  }
+  std::vector<topology> nets = random_multigraphs(77, 300, 8, 4);
   for (uint64_t seed = 1; seed <= 5; ++seed) {
     topology t = build_flattened_clos(fc(24, 8, {}, seed));
     t.links[t.nodes[t.hosts[seed]].port_link[0]].failed = true;
