@@ -10,7 +10,7 @@
 # ToRs, k = 5, [2,4,4,5,3] at 500. PORTS=64 runs the 64-port setting of Tables 1 and 7 instead
 # (h = 24, s = 40; default N = 500 with k = 3 [10,20,10] and k = 4 [7,13,13,7]; K overrides the
 # k's; ROUTING=shortest_path leaves EDST out and holds no paths: the up-down statistics are
-# summed pair by pair, so N = 2000 takes about 8 minutes and 0.5 GB). EDST_ONLY=1 runs EDST
+# summed pair by pair, on every core, so N = 3000 takes about 7 minutes on two). EDST_ONLY=1 runs EDST
 # alone (`--routed-only`, Table 7; files *_edst.txt): the up-down statistics, a min-cost flow per
 # pair, are most of a run's time, and EDST alone takes 80 s and 0.4 GB at N = 2000. A result
 # file that exists is kept (delete it to run it again).
