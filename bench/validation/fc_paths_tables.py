@@ -62,6 +62,12 @@ def read(out):
     return res, layers
 
 
+def head(title, columns):   # a table's title, its header row ("| a | b |") and the rule under it
+    print(title)
+    print(columns)
+    print("|" + "---|" * (columns.count("|") - 1))
+
+
 def cell(x, f="{:.2f}"):
     return f.format(x) if x is not None else "—"
 
@@ -70,29 +76,26 @@ def tables(res, layers):
     t32 = sorted(k for k in res if k[0] == 32)
     t64 = sorted(k for k in res if k[0] == 64)
     if t32:
-        print("Up-down (FC) paths, 32-port ToRs (Table 2); lengths in switches (links + 1); mean (min–max) over the seeds:\n")
-        print("| N | k, layers | seeds | paths per pair, paper | model | fewest | mean length, paper | model | longest | "
-              "mean shortest, paper | model | pairs without a path | time per run (s) |")
-        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+        head("Up-down (FC) paths, 32-port ToRs (Table 2); lengths in switches (links + 1); mean (min–max) over the seeds:\n",
+             "| N | k, layers | seeds | paths per pair, paper | model | fewest | mean length, paper | model | longest | "
+             "mean shortest, paper | model | pairs without a path | time per run (s) |")
         for key in t32:
             n, k = key[1], key[2]
             u, p = res[key]["up-down paths"], PAPER_FC.get(n, (None,) * 3)
             print(f"| {n} | {k}, {layers.get(key, '-')} | {len(u['paths'])} | {cell(p[0])} | {spread(u['paths'])} | "
                   f"{spread(u['fewest'], '{:.0f}')} | {cell(p[1])} | {spread(u['length'])} | {spread(u['longest'], '{:.0f}')} | "
                   f"{cell(p[2])} | {spread(u['shortest'])} | {spread(u['unrouted'], '{:.0f}')} | {spread(res[key]['run']['seconds'], '{:.1f}')} |")
-        print("\nEDST paths, 32-port ToRs (and shortest paths, what ECMP spreads over); lengths in switches:\n")
-        print("| N | trees | EDST mean length, paper | model | longest | EDST mean shortest, paper | model | "
-              "shortest paths per pair | shortest path length |")
-        print("|---|---|---|---|---|---|---|---|---|")
+        head("\nEDST paths, 32-port ToRs (and shortest paths, what ECMP spreads over); lengths in switches:\n",
+             "| N | trees | EDST mean length, paper | model | longest | EDST mean shortest, paper | model | "
+             "shortest paths per pair | shortest path length |")
         for key in t32:
             e, sp, p = res[key]["EDST"], res[key]["shortest paths"], PAPER_EDST.get(key[1], (None,) * 3)
             print(f"| {key[1]} | {spread(e['trees'], '{:.0f}')} | {cell(p[1])} | {spread(e['length'])} | {spread(e['longest'], '{:.0f}')} | "
                   f"{cell(p[2])} | {spread(e['shortest'])} | {spread(sp['paths'])} | {spread(sp['length'])} |")
     if t64:
-        print("\nUp-down (FC) paths, 64-port ToRs (Table 1, h = 24, s = 40); lengths in switches:\n")
-        print("| N | k, layers | seeds | paths per pair, paper | model | fewest, paper | model | mean length, paper | model | "
-              "longest | mean shortest | time per run (s) |")
-        print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+        head("\nUp-down (FC) paths, 64-port ToRs (Table 1, h = 24, s = 40); lengths in switches:\n",
+             "| N | k, layers | seeds | paths per pair, paper | model | fewest, paper | model | mean length, paper | model | "
+             "longest | mean shortest | time per run (s) |")
         for key in t64:
             n, k = key[1], key[2]
             u, p = res[key]["up-down paths"], PAPER_64.get((n, k), (None,) * 3)
@@ -100,10 +103,9 @@ def tables(res, layers):
                 print(f"| {n} | {k}, {layers.get(key, '-')} | {len(u['paths'])} | {cell(p[0])} | {spread(u['paths'])} | {cell(p[2], '{}')} | "
                       f"{spread(u['fewest'], '{:.0f}')} | {cell(p[1])} | {spread(u['length'])} | {spread(u['longest'], '{:.0f}')} | "
                       f"{spread(u['shortest'])} | {spread(res[key]['run']['seconds'], '{:.1f}')} |")
-        print("\nEDST paths, 64-port ToRs (Table 7); lengths in switches; time of the EDST-only runs (*_edst.txt):\n")
-        print("| N | k, layers | seeds | trees | mean length, paper | model | longest | mean shortest, paper | model | "
-              "time per EDST-only run (s) |")
-        print("|---|---|---|---|---|---|---|---|---|---|")
+        head("\nEDST paths, 64-port ToRs (Table 7); lengths in switches; time of the EDST-only runs (*_edst.txt):\n",
+             "| N | k, layers | seeds | trees | mean length, paper | model | longest | mean shortest, paper | model | "
+             "time per EDST-only run (s) |")
         for key in t64:
             n, k = key[1], key[2]
             e, p = res[key]["EDST"], PAPER_64_EDST.get((n, k), (None, None))
