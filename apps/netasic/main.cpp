@@ -309,6 +309,10 @@ int sc_main(int argc, char** argv) {
   paths->add_flag("--routed-only", pa_routed_only,
                   "Only the statistics of topology.routing's paths, not the up-down and shortest-path ones beside them (the "
                   "up-down statistics solve a min-cost flow per ToR pair: minutes past 1,000 ToRs)");
+  numeric_option pa_sample{"--sample-pairs", "", 1, std::numeric_limits<uint32_t>::max()};
+  paths->add_option("--sample-pairs", pa_sample.text,
+                    "Estimate the up-down statistics from this many ToR pairs drawn at random (from sim.seed) instead of every "
+                    "pair: each mean with its 95% confidence interval; for fabrics of thousands of ToRs");
 
   // cosim
   std::string co_block;
@@ -392,7 +396,7 @@ int sc_main(int argc, char** argv) {
     if (*paths) {
       bool cbd_free = false;
       std::cout << netasic::paths_report(netasic::load_scenario(pa_scenario, pa_sets), cbd_free,
-                                         {pa_throughput, pa_gap, pa_routed_only});
+                                         {pa_throughput, pa_gap, pa_routed_only, pa_sample.given() ? pa_sample.value() : 0});
       return 0;
     }
     if (*size) {

@@ -12,8 +12,10 @@
 # k's; ROUTING=shortest_path leaves EDST out and holds no paths: the up-down statistics are
 # summed pair by pair, on every core, so N = 3000 takes about 7 minutes on two). EDST_ONLY=1 runs EDST
 # alone (`--routed-only`, Table 7; files *_edst.txt): the up-down statistics, a min-cost flow per
-# pair, are most of a run's time, and EDST alone takes 80 s and 0.4 GB at N = 2000. A result
-# file that exists is kept (delete it to run it again).
+# pair, are most of a run's time, and EDST alone takes 80 s and 0.4 GB at N = 2000. SAMPLE=P
+# estimates the up-down statistics from P ToR pairs drawn at random (`--sample-pairs`, each mean
+# with its 95% confidence interval; files *_sample.txt), for N and k whose every pair takes hours.
+# A result file that exists is kept (delete it to run it again).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin=${1:-build/netasic}
@@ -23,6 +25,7 @@ ports=${PORTS:-32}
 routing=${ROUTING:-edst}
 only=() suffix=
 if [ "${EDST_ONLY:-0}" = 1 ]; then routing=edst only=(--routed-only) suffix=_edst; fi
+if [ -n "${SAMPLE:-}" ]; then routing=shortest_path only=(--sample-pairs "$SAMPLE") suffix=_sample; fi
 [ -x "$bin" ] || { echo "error: $bin not found; build the netasic target first" >&2; exit 1; }
 case $ports in
   32) tors=${TORS:-50 100 200 300 500} fabric=18 hosts=14 ;;

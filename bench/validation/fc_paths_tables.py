@@ -22,6 +22,9 @@ PAPER_64_EDST = {(500, 4): (18.34, 5.26), (1000, 4): (26.52, 6.99), (2000, 4): (
 STATS = re.compile(r"^(up-down paths|EDST paths \((\d+) edge-disjoint spanning trees\)|shortest paths): \d+ ToR pairs, "
                    r"([0-9.]+) paths per pair \(fewest (\d+)\), mean length ([0-9.]+) hops \(longest (\d+)\), mean shortest ([0-9.]+) hops, "
                    r"(\d+) pairs without a path")
+SAMPLED = re.compile(r"^up-down paths, sampled: (\d+) of (\d+) ordered ToR pairs .*?: ([0-9.]+) ± ([0-9.]+) paths per pair "
+                     r"\(fewest in the sample (\d+)\), mean length ([0-9.]+) ± ([0-9.]+) hops \(longest in the sample (\d+)\), "
+                     r"mean shortest ([0-9.]+) ± ([0-9.]+) hops, (\d+) sampled pairs without a path")
 LAYERS = re.compile(r"(\d+) virtual layers \[([0-9,]+)\] ports")
 WALL = re.compile(r"^wall time: ([0-9.]+) s")
 
@@ -45,7 +48,23 @@ def read(out):
                 layers[key] = f"[{m.group(2)}]"
             m = WALL.search(line)
             if m:
-                res[key]["run"]["edst_seconds" if f.name.endswith("_edst.txt") else "seconds"].append(float(m.group(1)))
+                kind = "edst_seconds" if f.name.endswith("_edst.txt") else "sample_seconds" if f.name.endswith("_sample.txt") else "seconds"
+                res[key]["run"][kind].append(float(m.group(1)))
+            m = SAMPLED.search(line)
+            if m:
+                r = res[key]["up-down sampled"]
+                g = m.groups()
+                r["pairs"].append(int(g[0]))
+                r["population"].append(int(g[1]))
+                r["paths"].append(float(g[2]))
+                r["paths_half"].append(float(g[3]))
+                r["fewest"].append(int(g[4]))
+                r["length"].append(float(g[5]) + 1)   # switches
+                r["length_half"].append(float(g[6]))
+                r["longest"].append(int(g[7]) + 1)
+                r["shortest"].append(float(g[8]) + 1)
+                r["shortest_half"].append(float(g[9]))
+                continue
             m = STATS.search(line)
             if not m:
                 continue
@@ -103,6 +122,21 @@ def tables(res, layers):
                 print(f"| {n} | {k}, {layers.get(key, '-')} | {len(u['paths'])} | {cell(p[0])} | {spread(u['paths'])} | {cell(p[2], '{}')} | "
                       f"{spread(u['fewest'], '{:.0f}')} | {cell(p[1])} | {spread(u['length'])} | {spread(u['longest'], '{:.0f}')} | "
                       f"{spread(u['shortest'])} | {spread(res[key]['run']['seconds'], '{:.1f}')} |")
+        sampled = [key for key in t64 if res[key]["up-down sampled"]["paths"]]
+        if sampled:
+            head("\nUp-down (FC) paths, 64-port ToRs (Table 1), estimated from a uniform sample of ToR pairs (*_sample.txt); "
+                 "mean (min–max) over the seeds, ± the widest 95% confidence half-width of a seed's sample; the sample's "
+                 "fewest paths only bound the fabric's from above:\n",
+                 "| N | k, layers | seeds | pairs sampled, of | paths per pair, paper | model | fewest, paper | fewest in the sample | "
+                 "mean length, paper | model | mean shortest | time per run (s) |")
+            for key in sampled:
+                n, k = key[1], key[2]
+                u, p = res[key]["up-down sampled"], PAPER_64.get((n, k), (None,) * 3)
+                print(f"| {n} | {k}, {layers.get(key, '-')} | {len(u['paths'])} | {spread(u['pairs'], '{:,.0f}')} of "
+                      f"{spread(u['population'], '{:,.0f}')} | {cell(p[0])} | {spread(u['paths'])} ± {max(u['paths_half']):.2f} | "
+                      f"{cell(p[2], '{}')} | {spread(u['fewest'], '{:.0f}')} | {cell(p[1])} | "
+                      f"{spread(u['length'])} ± {max(u['length_half']):.2f} | {spread(u['shortest'])} ± {max(u['shortest_half']):.2f} | "
+                      f"{spread(res[key]['run']['sample_seconds'], '{:.1f}')} |")
         head("\nEDST paths, 64-port ToRs (Table 7); lengths in switches; time of the EDST-only runs (*_edst.txt):\n",
              "| N | k, layers | seeds | trees | mean length, paper | model | longest | mean shortest, paper | model | "
              "time per EDST-only run (s) |")

@@ -25,6 +25,15 @@ std::string stats_line(const char* what, const path_stats& s) {
                      what, s.pairs, s.mean_paths, s.min_paths, s.mean_length, s.max_length, s.mean_shortest, s.unrouted);
 }
 
+std::string sample_line(const path_stats_estimate& e, uint64_t seed) {
+  const path_stats& s = e.sample;
+  return fmt::format("up-down paths, sampled: {} of {} ordered ToR pairs (sim.seed {}; each mean ± the half-width of its 95% "
+                     "confidence interval): {:.2f} ± {:.2f} paths per pair (fewest in the sample {}), mean length {:.2f} ± {:.2f} "
+                     "hops (longest in the sample {}), mean shortest {:.2f} ± {:.2f} hops, {} sampled pairs without a path\n",
+                     s.pairs, e.population, seed, s.mean_paths, e.paths_half, s.min_paths, s.mean_length, e.length_half,
+                     s.max_length, s.mean_shortest, e.shortest_half, s.unrouted);
+}
+
 // "all_to_all", "permutation", "uniform:P" or "uniform:P:SEED" (seed 1 when not given).
 struct traffic_spec {
   std::string kind;
@@ -101,6 +110,13 @@ std::string paths_report(const config& cfg, bool& cbd_free, const paths_options&
   for (const std::string& s : throughput) parse_traffic(s);   // a bad option fails before any work
   const fabric_config fc = make_fabric_config(cfg);
   const topology& t = fc.topo;
+  if (o.sample_pairs > 0) {   // said before any work, not ignored
+    const char* why = layer_count(t) < 2                       ? "the topology has no virtual layers, so no up-down paths"
+                      : fc.sw.routing == route_kind::updown ? "topology.routing = updown makes every pair's up-down paths anyway"
+                      : o.routed_only                           ? "--routed-only leaves the up-down statistics out"
+                                                                : nullptr;
+    if (why) throw std::invalid_argument(fmt::format("--sample-pairs {}: nothing to sample: {}", o.sample_pairs, why));
+  }
   std::string out = fmt::format("topology {}: {} switches, {} hosts, {} links", cfg.string("topology.kind"),
                                 t.switches.size(), t.hosts.size(), t.links.size());
   const unsigned k = layer_count(t);
@@ -117,8 +133,13 @@ std::string paths_report(const config& cfg, bool& cbd_free, const paths_options&
   const bool edst = fc.sw.routing == route_kind::edst;
   const std::vector<pair_paths> routed = edst && throughput.empty() ? std::vector<pair_paths>{} : routing_paths(t, fc.sw);
   const route_kind routing = fc.sw.routing;
-  if (k >= 2 && (routing == route_kind::updown || !o.routed_only))
-    out += stats_line("up-down paths", routing == route_kind::updown ? stats_of(routed) : updown_path_stats(t));
+  if (k >= 2 && routing == route_kind::updown) {
+    out += stats_line("up-down paths", stats_of(routed));
+  } else if (k >= 2 && !o.routed_only) {
+    const uint64_t seed = fc.seed;
+    out += o.sample_pairs > 0 ? sample_line(updown_path_sample(t, o.sample_pairs, seed), seed)
+                              : stats_line("up-down paths", updown_path_stats(t));
+  }
   if (routing == route_kind::shortest_path || !o.routed_only) out += stats_line("shortest paths", shortest_path_stats(t));
   const spanning_trees trees = edst ? edge_disjoint_spanning_trees(t) : spanning_trees{};
   if (edst)

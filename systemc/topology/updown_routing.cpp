@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <exception>
 #include <limits>
 #include <stdexcept>
@@ -9,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "common/rng.h"
 #include "topology/min_cost_flow.h"
 #include "topology/traffic_matrix.h"
 
@@ -205,6 +207,10 @@ void path_stats_sum::add(unsigned paths, double hops, unsigned shortest, unsigne
   paths_ += paths;
   hops_ += hops;
   shortest_ += shortest;
+  paths_sq_ += double(paths) * paths;
+  hops_sq_ += hops * hops;
+  paths_hops_ += paths * hops;
+  shortest_sq_ += double(shortest) * shortest;
   s_.max_length = std::max(s_.max_length, longest);
 }
 
@@ -227,6 +233,10 @@ void path_stats_sum::add(const path_stats_sum& o) {
   paths_ += o.paths_;
   hops_ += o.hops_;
   shortest_ += o.shortest_;
+  paths_sq_ += o.paths_sq_;
+  hops_sq_ += o.hops_sq_;
+  paths_hops_ += o.paths_hops_;
+  shortest_sq_ += o.shortest_sq_;
 }
 
 path_stats path_stats_sum::result() const {
@@ -238,34 +248,55 @@ path_stats path_stats_sum::result() const {
   return s;
 }
 
+path_stats_estimate path_stats_sum::estimate(uint64_t population) const {
+  path_stats_estimate e;
+  e.sample = result();
+  e.population = population;
+  const double n = s_.pairs, routed = double(s_.pairs) - s_.unrouted;
+  // 1.96: the normal distribution's two-sided 95% quantile; 1 - n / N: drawn without replacement
+  // (the routed pairs in the sample are the same fraction of all routed pairs).
+  const double unsampled = population > 0 ? 1 - n / double(population) : 0;
+  const auto half = [&](double variance_of_one, double count) {
+    return 1.96 * std::sqrt(std::max(0.0, variance_of_one) / count * unsampled);
+  };
+  if (n >= 2) e.paths_half = half((paths_sq_ - paths_ * paths_ / n) / (n - 1), n);
+  // The shortest path is averaged over the routed pairs: a sample of them.
+  if (routed >= 2) e.shortest_half = half((shortest_sq_ - shortest_ * shortest_ / routed) / (routed - 1), routed);
+  if (n >= 2 && paths_ > 0) {
+    // mean_length = hops / paths: its variance is that of the residuals hops - R paths over the
+    // mean paths per pair squared.
+    const double r = hops_ / paths_, mean_paths = paths_ / n;
+    const double residual = (hops_sq_ - 2 * r * paths_hops_ + r * r * paths_sq_) / (n - 1);
+    e.length_half = half(residual / (mean_paths * mean_paths), n);
+  }
+  return e;
+}
+
 path_stats stats_of(const std::vector<pair_paths>& pairs) {
   path_stats_sum sum;
   for (const pair_paths& pp : pairs) sum.add(pp.paths);
   return sum.result();
 }
 
-path_stats updown_path_stats(const topology& t, unsigned threads) {
+namespace {
+
+// Solves the pairs of sources 0 .. sources - 1 on `threads` threads, each with its own flow graph
+// and taking the next source when done (the flow graph keeps a source's reach while it repeats):
+// solve(g, i, sum) adds source i's pairs to its thread's sum.
+template <class Solve>
+path_stats_sum sum_over_sources(const topology& t, unsigned threads, unsigned sources, Solve solve) {
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   routing_layers(t);   // a topology without layers throws here, not in a thread
-  const unsigned n = unsigned(t.switches.size());
-  std::vector<char> tor(n);
-  for (unsigned i = 0; i < n; ++i) tor[i] = hosts_on(t, t.switches[i]) > 0;
   std::atomic<unsigned> next{0};
   std::vector<path_stats_sum> share(threads);
   std::vector<std::exception_ptr> failed(threads);
-  // Each thread takes the next source and solves it against every destination (the flow graph
-  // keeps a source's reach while it repeats).
   auto work = [&](unsigned w) {
     try {
       virtual_graph g(t);
-      for (unsigned i; (i = next++) < n;) {
-        if (!tor[i]) continue;
-        for (unsigned j = 0; j < n; ++j)
-          if (i != j && tor[j]) share[w].add(g.paths(i, j));
-      }
+      for (unsigned i; (i = next++) < sources;) solve(g, i, share[w]);
     } catch (...) {
       failed[w] = std::current_exception();
-      next = n;
+      next = sources;
     }
   };
   std::vector<std::thread> pool;
@@ -277,7 +308,55 @@ path_stats updown_path_stats(const topology& t, unsigned threads) {
     if (failed[w]) std::rethrow_exception(failed[w]);
     sum.add(share[w]);
   }
-  return sum.result();
+  return sum;
+}
+
+// Switch indices (into t.switches) of the ToRs, the switches with hosts.
+std::vector<unsigned> tor_indices(const topology& t) {
+  std::vector<unsigned> out;
+  for (unsigned i = 0; i < t.switches.size(); ++i)
+    if (hosts_on(t, t.switches[i])) out.push_back(i);
+  return out;
+}
+
+// Every ordered pair of distinct ToRs.
+path_stats_sum sum_all_pairs(const topology& t, unsigned threads) {
+  const std::vector<unsigned> tors = tor_indices(t);
+  return sum_over_sources(t, threads, unsigned(tors.size()), [&](virtual_graph& g, unsigned i, path_stats_sum& sum) {
+    for (unsigned j : tors)
+      if (j != tors[i]) sum.add(g.paths(tors[i], j));
+  });
+}
+
+}  // namespace
+
+path_stats updown_path_stats(const topology& t, unsigned threads) { return sum_all_pairs(t, threads).result(); }
+
+std::vector<uint64_t> sample_indices(uint64_t population, uint64_t pairs, uint64_t seed) {
+  // Selection sampling (Knuth's Algorithm S): index x is taken with probability (indices still
+  // wanted) / (indices left), which gives every subset of that size the same chance, in order.
+  std::vector<uint64_t> chosen;
+  chosen.reserve(std::min(pairs, population));
+  rng draws(seed);
+  for (uint64_t x = 0; x < population && chosen.size() < pairs; ++x)
+    if (pairs >= population || draws.uniform() * double(population - x) < double(pairs - chosen.size())) chosen.push_back(x);
+  return chosen;
+}
+
+path_stats_estimate updown_path_sample(const topology& t, uint64_t pairs, uint64_t seed, unsigned threads) {
+  const std::vector<unsigned> tors = tor_indices(t);
+  const uint64_t m = tors.size(), population = m * (m > 0 ? m - 1 : 0);
+  if (pairs >= population) return sum_all_pairs(t, threads).estimate(population);
+  const std::vector<uint64_t> chosen = sample_indices(population, pairs, seed);
+  std::vector<size_t> first(m + 1, 0);   // chosen[first[i]] .. chosen[first[i + 1] - 1]: source i's
+  for (uint64_t x : chosen) ++first[x / (m - 1) + 1];
+  for (uint64_t i = 0; i < m; ++i) first[i + 1] += first[i];
+  return sum_over_sources(t, threads, unsigned(m), [&](virtual_graph& g, unsigned i, path_stats_sum& sum) {
+           for (size_t c = first[i]; c < first[i + 1]; ++c) {
+             const unsigned other = unsigned(chosen[c] % (m - 1));
+             sum.add(g.paths(tors[i], tors[other < i ? other : other + 1]));
+           }
+         }).estimate(population);
 }
 
 path_stats shortest_path_stats(const topology& t) {

@@ -4,6 +4,7 @@
 // decomposed into paths and contracted onto the physical ToRs. Also the path statistics of the
 // paper's Tables 1 and 2, for these paths and for shortest paths.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -43,6 +44,15 @@ struct path_stats {
   unsigned min_paths = 0, max_length = 0;
   unsigned unrouted = 0;          // pairs with no path
 };
+// What a uniform sample of ToR pairs says of all of them: the sample's statistics and, for each
+// mean, the half-width of its 95% confidence interval (normal approximation, corrected for a
+// finite population; mean_length is a ratio of sums, its variance by linearisation). The
+// sample's fewest paths and longest path bound all pairs' (at least, at most), no more.
+struct path_stats_estimate {
+  path_stats sample;
+  uint64_t population = 0;        // ordered ToR pairs the sample is drawn from
+  double paths_half = 0, length_half = 0, shortest_half = 0;
+};
 // Sums path statistics one ToR pair at a time, so that a caller need not hold every pair's paths.
 class path_stats_sum {
  public:
@@ -51,16 +61,29 @@ class path_stats_sum {
   void add(const std::vector<route_path>& paths);
   void add(const path_stats_sum& other);   // another share of the pairs
   path_stats result() const;
+  // The pairs added as a uniform sample without replacement of `population` pairs.
+  path_stats_estimate estimate(uint64_t population) const;
 
  private:
   path_stats s_{0, 0, 0, 0, ~0u, 0, 0};
-  double paths_ = 0, hops_ = 0, shortest_ = 0;   // sums of whole numbers: exact in any order
+  // Sums of whole numbers (and of their squares and products, for the sample's variances):
+  // exact in any order.
+  double paths_ = 0, hops_ = 0, shortest_ = 0;
+  double paths_sq_ = 0, hops_sq_ = 0, paths_hops_ = 0, shortest_sq_ = 0;
 };
 path_stats stats_of(const std::vector<pair_paths>& pairs);
 // stats_of(updown_paths(t)) without holding the paths (N = 2000 would need some 20 GB for them),
 // the sources shared among `threads` threads (0: one per core), each with its own flow graph.
 // The sums are of whole numbers, so the result is the same for any number of threads.
 path_stats updown_path_stats(const topology& t, unsigned threads = 0);
+// `pairs` of the indices 0 .. population - 1 drawn uniformly without replacement (rng(seed)),
+// ascending; all of them when pairs >= population.
+std::vector<uint64_t> sample_indices(uint64_t population, uint64_t pairs, uint64_t seed);
+// The same statistics estimated from `pairs` ordered ToR pairs drawn uniformly without
+// replacement (sample_indices; pair x is source ToR x / (m - 1) and the (x % (m - 1))-th other
+// ToR, of m in t.switches' order); every pair when `pairs` is at least their number (then the
+// estimate is exact: half-widths 0). The same sample and sums for any number of threads.
+path_stats_estimate updown_path_sample(const topology& t, uint64_t pairs, uint64_t seed, unsigned threads = 0);
 // Shortest paths between ToRs (what ECMP spreads over): paths per pair is the number of distinct
 // shortest paths, every one of the pair's shortest length.
 path_stats shortest_path_stats(const topology& t);

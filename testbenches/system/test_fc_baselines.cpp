@@ -6,7 +6,8 @@
 // 1 for the opposite permutation), and twice that when its links run twice as fast (the control:
 // a throughput that ignored link rates would not move); the Clos baseline sized by the paper's
 // Appendix A.3 has A.3's throughput (p - h*)/h* = 10/22 for the permutation and all-to-all, and
-// 11/22 with one spine more (the control); bad options fail before any work.
+// 11/22 with one spine more (the control); `--sample-pairs` replaces only the up-down line, with
+// the exact one when every pair is asked for; bad options fail before any work.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -65,6 +66,44 @@ TEST(FcBaselines, EdstRunIsCbdFreeAndDeliversKspIsNot) {
   ASSERT_EQ(o.code, 0) << o.output;
   EXPECT_NE(o.output.find("32-shortest paths: 992 ToR pairs, 32.00 paths per pair"), std::string::npos) << o.output;
   EXPECT_NE(o.output.find("CYCLIC BUFFER DEPENDENCY"), std::string::npos) << o.output;
+}
+
+// --sample-pairs: the up-down line estimated from a sample of pairs, the rest of the report as
+// without it; asked for every pair it is the exact line with no interval; where there is nothing
+// to sample it says so before any work.
+TEST(FcBaselines, SamplePairsReplacesOnlyTheUpDownLine) {
+  const std::string ecmp = "paths " + fc32 + " --set topology.routing=shortest_path";
+  const outcome full = netasic_cli(ecmp);
+  ASSERT_EQ(full.code, 0) << full.output;
+  const size_t at = full.output.find("up-down paths: 992 ToR pairs, ");
+  ASSERT_NE(at, std::string::npos) << full.output;
+  const size_t end = full.output.find('\n', at);
+  double paths = 0, length = 0, shortest = 0;
+  unsigned fewest = 0, longest = 0;
+  ASSERT_EQ(std::sscanf(full.output.c_str() + at, "up-down paths: 992 ToR pairs, %lf paths per pair (fewest %u), mean length %lf hops "
+                        "(longest %u), mean shortest %lf hops", &paths, &fewest, &length, &longest, &shortest), 5) << full.output;
+  const auto with_line = [&](const std::string& line) { return full.output.substr(0, at) + line + full.output.substr(end); };
+  outcome o = netasic_cli(ecmp + " --sample-pairs 5000");   // more than there are: every pair
+  ASSERT_EQ(o.code, 0) << o.output;
+  char exact[400];
+  std::snprintf(exact, sizeof exact, "up-down paths, sampled: 992 of 992 ordered ToR pairs (sim.seed 1; each mean ± the half-width "
+                "of its 95%% confidence interval): %.2f ± 0.00 paths per pair (fewest in the sample %u), mean length %.2f ± 0.00 hops "
+                "(longest in the sample %u), mean shortest %.2f ± 0.00 hops, 0 sampled pairs without a path", paths, fewest, length,
+                longest, shortest);
+  EXPECT_EQ(o.output, with_line(exact));
+  o = netasic_cli(ecmp + " --sample-pairs 200");
+  ASSERT_EQ(o.code, 0) << o.output;
+  const size_t line = o.output.find("up-down paths, sampled: 200 of 992 ordered ToR pairs (sim.seed 1;");
+  ASSERT_EQ(line, at) << o.output;
+  EXPECT_EQ(o.output.substr(o.output.find('\n', line)), full.output.substr(end)) << o.output;
+  EXPECT_EQ(o.output.find("± 0.00 paths"), std::string::npos) << o.output;   // a sample has an interval
+  // Nothing to sample: refused before any work, naming why (the control for the lines above).
+  for (const std::string& why : {std::string(" --set topology.routing=updown"), std::string(" --routed-only")}) {
+    o = netasic_cli("paths " + fc32 + " --set topology.routing=shortest_path --sample-pairs 200" + why);
+    EXPECT_EQ(o.code, 2) << o.output;
+    EXPECT_NE(o.output.find("--sample-pairs 200: nothing to sample"), std::string::npos) << o.output;
+    EXPECT_EQ(o.output.find("ToR pairs"), std::string::npos) << o.output;   // no statistics
+  }
 }
 
 TEST(FcBaselines, ThroughputOfARingIsTheHandValue) {

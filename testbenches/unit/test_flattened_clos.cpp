@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <iterator>
 #include <limits>
@@ -265,6 +266,88 @@ TEST(UpDownRouting, PairsWithACommonTopAncestorHavePaths) {
   // have no up-down path at all, the reason k_min is 4 here.
   EXPECT_GT(without, 0u);
   EXPECT_EQ(fc_min_layers(24, 8), 4u);
+}
+
+// The sampled statistics (`netasic paths --sample-pairs`) against exact arithmetic on the full
+// list of pairs: the sample is uniform, its statistics are those of the pairs it names, its
+// intervals are the textbook ones (computed here in two passes), and they cover the truth about
+// 95% of the time. Control: intervals a quarter as wide cover far less often.
+TEST(UpDownRouting, SampledStatisticsEstimateEveryPairs) {
+  const topology t = build_flattened_clos(fc(40, 8, 1, {2, 4, 2}, 3));
+  const std::vector<pair_paths> all = updown_paths(t);
+  const uint64_t population = all.size();
+  ASSERT_EQ(population, 40u * 39u);
+  const path_stats truth = stats_of(all);
+  // Every pair asked for: exact, no interval.
+  const path_stats_estimate every = updown_path_sample(t, population + 5, 1, 2);
+  topo_check::expect_same_stats(every.sample, truth, "every pair");
+  EXPECT_EQ(every.population, population);
+  EXPECT_EQ(every.paths_half + every.length_half + every.shortest_half, 0.0);
+
+  // Uniform: over many seeds each index is drawn n / N of the time (a binomial spread).
+  const uint64_t n = 60, seeds = 400;
+  std::vector<unsigned> drawn(population, 0);
+  for (uint64_t seed = 1; seed <= seeds; ++seed) {
+    const std::vector<uint64_t> x = sample_indices(population, n, seed);
+    ASSERT_EQ(x.size(), n);
+    ASSERT_TRUE(std::is_sorted(x.begin(), x.end()));
+    ASSERT_TRUE(std::adjacent_find(x.begin(), x.end()) == x.end());
+    ASSERT_LT(x.back(), population);
+    for (uint64_t i : x) ++drawn[i];
+  }
+  const double expect = double(n) * seeds / population;   // 15.4
+  double chi2 = 0;
+  for (unsigned c : drawn) chi2 += (c - expect) * (c - expect) / expect;
+  // Chi-square with N - 1 = 1559 degrees of freedom: mean 1559, sd 56; the first and last
+  // tenth of the indices as often as the rest.
+  EXPECT_LT(chi2, 1559 + 5 * 56.0);
+  EXPECT_GT(chi2, 1559 - 5 * 56.0);
+
+  unsigned covered_paths = 0, covered_length = 0, covered_shortest = 0, narrow = 0;
+  for (uint64_t seed = 1; seed <= 200; ++seed) {
+    const path_stats_estimate e = updown_path_sample(t, n, seed, 1 + seed % 3);
+    const std::string what = "seed " + std::to_string(seed);
+    // The sample's statistics are exactly those of the pairs it names.
+    std::vector<pair_paths> picked;
+    for (uint64_t x : sample_indices(population, n, seed)) picked.push_back(all[x]);
+    topo_check::expect_same_stats(e.sample, stats_of(picked), what);
+    EXPECT_EQ(e.population, population);
+    // The half-widths, in two passes over the picked pairs.
+    double p_mean = 0, s_mean = 0, routed = 0;
+    for (const pair_paths& pp : picked) {
+      p_mean += double(pp.paths.size()) / n;
+      if (pp.paths.empty()) continue;
+      size_t shortest = ~size_t(0);
+      for (const route_path& q : pp.paths) shortest = std::min(shortest, q.links.size());
+      s_mean += double(shortest), ++routed;
+    }
+    s_mean /= routed;
+    const double r = e.sample.mean_length;
+    double p_var = 0, s_var = 0, resid = 0;
+    for (const pair_paths& pp : picked) {
+      double hops = 0;
+      size_t shortest = ~size_t(0);
+      for (const route_path& q : pp.paths) hops += double(q.links.size()), shortest = std::min(shortest, q.links.size());
+      p_var += (double(pp.paths.size()) - p_mean) * (double(pp.paths.size()) - p_mean) / (n - 1);
+      resid += (hops - r * double(pp.paths.size())) * (hops - r * double(pp.paths.size())) / (n - 1);
+      if (!pp.paths.empty()) s_var += (double(shortest) - s_mean) * (double(shortest) - s_mean) / (routed - 1);
+    }
+    const double fpc = 1 - double(n) / double(population);
+    EXPECT_NEAR(e.paths_half, 1.96 * std::sqrt(p_var / n * fpc), 1e-9) << what;
+    EXPECT_NEAR(e.length_half, 1.96 * std::sqrt(resid / (n * p_mean * p_mean) * fpc), 1e-9) << what;
+    EXPECT_NEAR(e.shortest_half, 1.96 * std::sqrt(s_var / routed * fpc), 1e-9) << what;
+    ASSERT_GT(e.paths_half, 0) << what;
+    covered_paths += std::abs(e.sample.mean_paths - truth.mean_paths) <= e.paths_half;
+    covered_length += std::abs(e.sample.mean_length - truth.mean_length) <= e.length_half;
+    covered_shortest += std::abs(e.sample.mean_shortest - truth.mean_shortest) <= e.shortest_half;
+    narrow += std::abs(e.sample.mean_paths - truth.mean_paths) <= e.paths_half / 4;
+  }
+  // 95% intervals: about 190 of 200 (a binomial sd of 3); 175 is five sd below.
+  EXPECT_GE(covered_paths, 175u);
+  EXPECT_GE(covered_length, 175u);
+  EXPECT_GE(covered_shortest, 175u);
+  // A quarter as wide: about 39% coverage (2 Phi(0.49) - 1), far below.
+  EXPECT_LT(narrow, 120u);
 }
 
 TEST(UpDownRouting, PathsAreUpDownDisjointAndShort) {
