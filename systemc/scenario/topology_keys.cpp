@@ -39,7 +39,7 @@ void fat_tree_keys(K& k) {
 template <class K>
 void flattened_clos_keys(K& k) {
   using F = flattened_clos_spec;
-  k.integer("topology.tors", "switches", &F::tors, 2, 4096, "ToR switches N (flattened_clos, jellyfish)");
+  k.integer("topology.tors", "switches", &F::tors, 2, 16384, "ToR switches N (flattened_clos, jellyfish)");
   k.integer("topology.fabric_ports", "ports", &F::fabric_ports, 2, 256, "Inter-ToR ports s of each ToR (flattened_clos: even, the layers' degrees sum to s/2; jellyfish: the degree r of the random regular graph, N*r even; xpander: the degree d, d + 1 ToRs per lift)");
   k.integer("topology.hosts_per_tor", "hosts", &F::host_ports, 1, 1024, "Host ports h of each ToR (flattened_clos, jellyfish, xpander, clos; dragonfly: of each router)");
   k.integer("topology.layers", "layers", &F::layers, 0, 129, "Virtual layers k; 0 = the smallest k of Eq. 4 of the Flattened Clos paper (flattened_clos)");
