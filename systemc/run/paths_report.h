@@ -8,7 +8,8 @@
 // bounds (topology/mcf_approx.h): a feasible flow's throughput and a dual upper bound within
 // that relative gap. With `routed_only`, the statistics of topology.routing's paths alone, not
 // the up-down and shortest-path ones beside them (every pair's min-cost flow: minutes past
-// N = 1000 ToRs); with `sample_pairs`, estimated from a sample of pairs. A malformed spec throws std::invalid_argument before any work.
+// N = 1000 ToRs); with `sample_pairs`, the up-down ones estimated from a sample of pairs. A
+// malformed spec, or a sample with nothing to sample, throws std::invalid_argument before any work.
 #pragma once
 #include <cstdint>
 #include <string>

@@ -47,7 +47,7 @@ struct path_stats {
 // What a uniform sample of ToR pairs says of all of them: the sample's statistics and, for each
 // mean, the half-width of its 95% confidence interval (normal approximation, corrected for a
 // finite population; mean_length is a ratio of sums, its variance by linearisation). The
-// sample's fewest paths and longest path bound all pairs' (at least, at most), no more.
+// sample's fewest paths are at least all pairs' fewest, its longest path at most their longest.
 struct path_stats_estimate {
   path_stats sample;
   uint64_t population = 0;        // ordered ToR pairs the sample is drawn from
