@@ -25,7 +25,10 @@ ports=${PORTS:-32}
 routing=${ROUTING:-edst}
 only=() suffix=
 if [ "${EDST_ONLY:-0}" = 1 ]; then routing=edst only=(--routed-only) suffix=_edst; fi
-if [ -n "${SAMPLE:-}" ]; then routing=shortest_path only=(--sample-pairs "$SAMPLE") suffix=_sample; fi
+if [ -n "${SAMPLE:-}" ]; then
+  [ "${EDST_ONLY:-0}" = 1 ] && { echo "error: EDST_ONLY=1 and SAMPLE=$SAMPLE: EDST-only runs have no up-down statistics to sample" >&2; exit 1; }
+  routing=shortest_path only=(--sample-pairs "$SAMPLE") suffix=_sample
+fi
 [ -x "$bin" ] || { echo "error: $bin not found; build the netasic target first" >&2; exit 1; }
 case $ports in
   32) tors=${TORS:-50 100 200 300 500} fabric=18 hosts=14 ;;

@@ -110,12 +110,15 @@ std::string paths_report(const config& cfg, bool& cbd_free, const paths_options&
   for (const std::string& s : throughput) parse_traffic(s);   // a bad option fails before any work
   const fabric_config fc = make_fabric_config(cfg);
   const topology& t = fc.topo;
-  if (o.sample_pairs > 0) {   // said before any work, not ignored
-    const char* why = layer_count(t) < 2                       ? "the topology has no virtual layers, so no up-down paths"
-                      : fc.sw.routing == route_kind::updown ? "topology.routing = updown makes every pair's up-down paths anyway"
-                      : o.routed_only                           ? "--routed-only leaves the up-down statistics out"
-                                                                : nullptr;
-    if (why) throw std::invalid_argument(fmt::format("--sample-pairs {}: nothing to sample: {}", o.sample_pairs, why));
+  if (o.sample_pairs > 0) {   // said before any work, not ignored; where the key was set, named
+    const std::string why =
+        layer_count(t) < 2 ? fmt::format("topology.kind = \"{}\" ({}) has no virtual layers, so no up-down paths",
+                                         cfg.string("topology.kind"), cfg.origin("topology.kind"))
+        : fc.sw.routing == route_kind::updown
+            ? fmt::format("topology.routing = \"updown\" ({}) makes every pair's up-down paths anyway", cfg.origin("topology.routing"))
+        : o.routed_only ? "--routed-only leaves the up-down statistics out"
+                        : "";
+    if (!why.empty()) throw std::invalid_argument(fmt::format("--sample-pairs {}: nothing to sample: {}", o.sample_pairs, why));
   }
   std::string out = fmt::format("topology {}: {} switches, {} hosts, {} links", cfg.string("topology.kind"),
                                 t.switches.size(), t.hosts.size(), t.links.size());

@@ -102,6 +102,9 @@ TEST(FcBaselines, SamplePairsReplacesOnlyTheUpDownLine) {
     o = netasic_cli("paths " + fc32 + " --set topology.routing=shortest_path --sample-pairs 200" + why);
     EXPECT_EQ(o.code, 2) << o.output;
     EXPECT_NE(o.output.find("--sample-pairs 200: nothing to sample"), std::string::npos) << o.output;
+    if (why.find("updown") != std::string::npos) {   // where the key was set
+      EXPECT_NE(o.output.find("topology.routing = \"updown\" (--set)"), std::string::npos) << o.output;
+    }
     EXPECT_EQ(o.output.find("ToR pairs"), std::string::npos) << o.output;   // no statistics
   }
 }

@@ -298,8 +298,7 @@ TEST(UpDownRouting, SampledStatisticsEstimateEveryPairs) {
   const double expect = double(n) * seeds / population;   // 15.4
   double chi2 = 0;
   for (unsigned c : drawn) chi2 += (c - expect) * (c - expect) / expect;
-  // Chi-square with N - 1 = 1559 degrees of freedom: mean 1559, sd 56; the first and last
-  // tenth of the indices as often as the rest.
+  // Chi-square with N - 1 = 1559 degrees of freedom: mean 1559, sd 56.
   EXPECT_LT(chi2, 1559 + 5 * 56.0);
   EXPECT_GT(chi2, 1559 - 5 * 56.0);
 
