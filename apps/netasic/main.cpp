@@ -301,7 +301,7 @@ int sc_main(int argc, char** argv) {
                     "Max-concurrent-flow throughput per host (fraction of host line rate) over the routing's paths for traffic "
                     "all_to_all, permutation (near-worst) or uniform:P[:SEED] (each ToR to a fraction P of ToRs); repeatable");
   double pa_gap = 0;
-  bool pa_routed_only = false;
+  bool pa_routed_only = false, pa_updown_only = false;
   paths->add_option("--throughput-gap", pa_gap,
                     "Instead of the exact LP (GLPK's simplex, too slow past ~10^4 paths), bracket the throughput between a feasible "
                     "flow and a dual bound (Garg-Könemann) at most this fraction apart, e.g. 0.01 for 1%")
@@ -309,6 +309,9 @@ int sc_main(int argc, char** argv) {
   paths->add_flag("--routed-only", pa_routed_only,
                   "Only the statistics of topology.routing's paths, not the up-down and shortest-path ones beside them (the "
                   "up-down statistics solve a min-cost flow per ToR pair: minutes past 1,000 ToRs)");
+  paths->add_flag("--updown-only", pa_updown_only,
+                  "Only the up-down statistics (every pair, or --sample-pairs): no shortest paths, and the routes of "
+                  "topology.routing neither planned nor checked for CBD (most of the time and memory at thousands of ToRs)");
   numeric_option pa_sample{"--sample-pairs", "", 1, std::numeric_limits<uint32_t>::max()};
   paths->add_option("--sample-pairs", pa_sample.text,
                     "Estimate the up-down statistics from this many ToR pairs drawn at random (from sim.seed) instead of every "
@@ -396,7 +399,7 @@ int sc_main(int argc, char** argv) {
     if (*paths) {
       bool cbd_free = false;
       std::cout << netasic::paths_report(netasic::load_scenario(pa_scenario, pa_sets), cbd_free,
-                                         {pa_throughput, pa_gap, pa_routed_only, pa_sample.given() ? pa_sample.value() : 0});
+                                         {pa_throughput, pa_gap, pa_routed_only, pa_updown_only, pa_sample.given() ? pa_sample.value() : 0});
       return 0;
     }
     if (*size) {

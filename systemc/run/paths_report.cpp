@@ -110,12 +110,23 @@ std::string paths_report(const config& cfg, bool& cbd_free, const paths_options&
   for (const std::string& s : throughput) parse_traffic(s);   // a bad option fails before any work
   const fabric_config fc = make_fabric_config(cfg);
   const topology& t = fc.topo;
-  if (o.sample_pairs > 0) {   // said before any work, not ignored; where the key was set, named
+  // Options that cannot act are said before any work, not ignored; where a key was set, named.
+  const std::string no_layers = layer_count(t) < 2 ? fmt::format("topology.kind = \"{}\" ({}) has no virtual layers, so no up-down paths",
+                                                                 cfg.string("topology.kind"), cfg.origin("topology.kind"))
+                                                   : "";
+  if (o.updown_only) {
+    const std::string why = !no_layers.empty()     ? no_layers
+                            : o.routed_only        ? "--routed-only asks for the opposite"
+                            : !throughput.empty()  ? "--throughput needs the routing's paths, which it leaves out"
+                                                   : "";
+    if (!why.empty()) throw std::invalid_argument("--updown-only: " + why);
+  }
+  if (o.sample_pairs > 0) {
     const std::string why =
-        layer_count(t) < 2 ? fmt::format("topology.kind = \"{}\" ({}) has no virtual layers, so no up-down paths",
-                                         cfg.string("topology.kind"), cfg.origin("topology.kind"))
-        : fc.sw.routing == route_kind::updown
-            ? fmt::format("topology.routing = \"updown\" ({}) makes every pair's up-down paths anyway", cfg.origin("topology.routing"))
+        !no_layers.empty() ? no_layers
+        : fc.sw.routing == route_kind::updown && !o.updown_only
+            ? fmt::format("topology.routing = \"updown\" ({}) makes every pair's up-down paths anyway (add --updown-only to sample "
+                          "without them)", cfg.origin("topology.routing"))
         : o.routed_only ? "--routed-only leaves the up-down statistics out"
                         : "";
     if (!why.empty()) throw std::invalid_argument(fmt::format("--sample-pairs {}: nothing to sample: {}", o.sample_pairs, why));
@@ -131,6 +142,15 @@ std::string paths_report(const config& cfg, bool& cbd_free, const paths_options&
     out += "] ports";
   }
   out += "\n";
+  const uint64_t seed = fc.seed;
+  auto updown_line = [&] {
+    return o.sample_pairs > 0 ? sample_line(updown_path_sample(t, o.sample_pairs, seed), seed)
+                              : stats_line("up-down paths", updown_path_stats(t));
+  };
+  if (o.updown_only) {
+    cbd_free = true;   // nothing checked: the report says so, and the caller's exit status does not depend on it
+    return out + updown_line() + "installed routes: not planned, and their dependency graph not checked (--updown-only)\n";
+  }
   // The routing's paths once, for its statistics, its tables and the LP (empty for shortest_path).
   // EDST's statistics and tables come from its trees, so its paths are made only for the LP.
   const bool edst = fc.sw.routing == route_kind::edst;
@@ -139,9 +159,7 @@ std::string paths_report(const config& cfg, bool& cbd_free, const paths_options&
   if (k >= 2 && routing == route_kind::updown) {
     out += stats_line("up-down paths", stats_of(routed));
   } else if (k >= 2 && !o.routed_only) {
-    const uint64_t seed = fc.seed;
-    out += o.sample_pairs > 0 ? sample_line(updown_path_sample(t, o.sample_pairs, seed), seed)
-                              : stats_line("up-down paths", updown_path_stats(t));
+    out += updown_line();
   }
   if (routing == route_kind::shortest_path || !o.routed_only) out += stats_line("shortest paths", shortest_path_stats(t));
   const spanning_trees trees = edst ? edge_disjoint_spanning_trees(t) : spanning_trees{};

@@ -8,8 +8,11 @@
 // bounds (topology/mcf_approx.h): a feasible flow's throughput and a dual upper bound within
 // that relative gap. With `routed_only`, the statistics of topology.routing's paths alone, not
 // the up-down and shortest-path ones beside them (every pair's min-cost flow: minutes past
-// N = 1000 ToRs); with `sample_pairs`, the up-down ones estimated from a sample of pairs. A
-// malformed spec, or a sample with nothing to sample, throws std::invalid_argument before any work.
+// N = 1000 ToRs); with `updown_only`, the up-down statistics alone, without planning or checking
+// the installed routes (at 5,000 ToRs most of the time and memory: 25 million prefix entries);
+// with `sample_pairs`, the up-down ones estimated from a sample of pairs. A malformed spec, a
+// sample with nothing to sample, or options that exclude each other throw std::invalid_argument
+// before any work.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -23,6 +26,7 @@ struct paths_options {
   std::vector<std::string> throughput;   // traffic specs for the LP
   double gap = 0;                        // > 0: Garg-Könemann bounds this far apart instead of the LP
   bool routed_only = false;
+  bool updown_only = false;
   // > 0: the up-down statistics from this many ToR pairs drawn at random (sim.seed), each mean
   // with its 95% confidence interval, instead of from every pair.
   uint64_t sample_pairs = 0;

@@ -109,6 +109,43 @@ TEST(FcBaselines, SamplePairsReplacesOnlyTheUpDownLine) {
   }
 }
 
+// --updown-only: the topology and up-down lines of the full report, exactly, and a line saying the
+// routes were neither planned nor checked; sampled, with topology.routing = updown too. Where it
+// cannot act it says so before any work.
+TEST(FcBaselines, UpdownOnlyLeavesTheRoutesOut) {
+  const std::string ecmp = "paths " + fc32 + " --set topology.routing=shortest_path";
+  const outcome full = netasic_cli(ecmp);
+  ASSERT_EQ(full.code, 0) << full.output;
+  const size_t end = full.output.find('\n', full.output.find("up-down paths: 992 ToR pairs, "));
+  ASSERT_NE(end, std::string::npos) << full.output;
+  const std::string head = full.output.substr(0, end + 1);   // the topology and up-down lines
+  const std::string not_planned = "installed routes: not planned, and their dependency graph not checked (--updown-only)\n";
+  outcome o = netasic_cli(ecmp + " --updown-only");
+  ASSERT_EQ(o.code, 0) << o.output;
+  EXPECT_EQ(o.output, head + not_planned);
+  EXPECT_NE(full.output.find("link dependency graph: "), std::string::npos);   // the control: the full report checks
+  EXPECT_EQ(o.output.find("link dependency graph: "), std::string::npos) << o.output;
+  // Under up-down routing, sampling every pair gives the same figures as the full report's line.
+  const outcome sampled = netasic_cli(ecmp + " --sample-pairs 5000");
+  ASSERT_EQ(sampled.code, 0) << sampled.output;
+  const size_t at = sampled.output.find("up-down paths, sampled:");
+  ASSERT_NE(at, std::string::npos) << sampled.output;
+  const std::string sample_line = sampled.output.substr(at, sampled.output.find('\n', at) + 1 - at);
+  o = netasic_cli("paths " + fc32 + " --set topology.routing=updown --updown-only --sample-pairs 5000");
+  ASSERT_EQ(o.code, 0) << o.output;
+  EXPECT_EQ(o.output, full.output.substr(0, full.output.find('\n') + 1) + sample_line + not_planned);
+  for (const auto& [extra, why] : {std::pair<std::string, std::string>{" --routed-only", "--routed-only asks for the opposite"},
+                                   {" --throughput all_to_all", "--throughput needs the routing's paths"}}) {
+    o = netasic_cli(ecmp + " --updown-only" + extra);
+    EXPECT_EQ(o.code, 2) << o.output;
+    EXPECT_NE(o.output.find("--updown-only: " + why), std::string::npos) << o.output;
+    EXPECT_EQ(o.output.find("ToR pairs"), std::string::npos) << o.output;   // no statistics
+  }
+  o = netasic_cli("paths " + ring_scenario + " --set topology.file=" + ring4().string() + " --updown-only");
+  EXPECT_EQ(o.code, 2) << o.output;
+  EXPECT_NE(o.output.find("has no virtual layers"), std::string::npos) << o.output;
+}
+
 TEST(FcBaselines, ThroughputOfARingIsTheHandValue) {
   const std::string base = "paths " + ring_scenario + " --set topology.file=" + ring4().string() +
                            " --throughput all_to_all --throughput permutation --set topology.host_rate=25 --set topology.uplink_rate=";
