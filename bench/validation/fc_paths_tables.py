@@ -133,9 +133,9 @@ def tables(res, layers):
                 n, k = key[1], key[2]
                 u, p = res[key]["up-down sampled"], PAPER_64.get((n, k), (None,) * 3)
                 print(f"| {n} | {k}, {layers.get(key, '-')} | {len(u['paths'])} | {spread(u['pairs'], '{:,.0f}')} of "
-                      f"{spread(u['population'], '{:,.0f}')} | {cell(p[0])} | {spread(u['paths'])} ± {max(u['paths_half']):.2f} | "
+                      f"{spread(u['population'], '{:,.0f}')} | {cell(p[0])} | {spread(u['paths'], '{:.3f}')} ± {max(u['paths_half']):.3f} | "
                       f"{cell(p[2], '{}')} | {spread(u['fewest'], '{:.0f}')} | {cell(p[1])} | "
-                      f"{spread(u['length'])} ± {max(u['length_half']):.2f} | {spread(u['shortest'])} ± {max(u['shortest_half']):.2f} | "
+                      f"{spread(u['length'], '{:.3f}')} ± {max(u['length_half']):.3f} | {spread(u['shortest'], '{:.3f}')} ± {max(u['shortest_half']):.3f} | "
                       f"{spread(res[key]['run']['sample_seconds'], '{:.1f}')} |")
         head("\nEDST paths, 64-port ToRs (Table 7); lengths in switches; time of the EDST-only runs (*_edst.txt):\n",
              "| N | k, layers | seeds | trees | mean length, paper | model | longest | mean shortest, paper | model | "

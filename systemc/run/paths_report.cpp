@@ -25,11 +25,13 @@ std::string stats_line(const char* what, const path_stats& s) {
                      what, s.pairs, s.mean_paths, s.min_paths, s.mean_length, s.max_length, s.mean_shortest, s.unrouted);
 }
 
+// Three decimals, one more than the exact lines: a half-width of a few thousandths (200,000 pairs
+// at N = 3000) must not print as an exact ± 0.00.
 std::string sample_line(const path_stats_estimate& e, uint64_t seed) {
   const path_stats& s = e.sample;
   return fmt::format("up-down paths, sampled: {} of {} ordered ToR pairs (sim.seed {}; each mean ± the half-width of its 95% "
-                     "confidence interval): {:.2f} ± {:.2f} paths per pair (fewest in the sample {}), mean length {:.2f} ± {:.2f} "
-                     "hops (longest in the sample {}), mean shortest {:.2f} ± {:.2f} hops, {} sampled pairs without a path\n",
+                     "confidence interval): {:.3f} ± {:.3f} paths per pair (fewest in the sample {}), mean length {:.3f} ± {:.3f} "
+                     "hops (longest in the sample {}), mean shortest {:.3f} ± {:.3f} hops, {} sampled pairs without a path\n",
                      s.pairs, e.population, seed, s.mean_paths, e.paths_half, s.min_paths, s.mean_length, e.length_half,
                      s.max_length, s.mean_shortest, e.shortest_half, s.unrouted);
 }

@@ -82,21 +82,33 @@ TEST(FcBaselines, SamplePairsReplacesOnlyTheUpDownLine) {
   unsigned fewest = 0, longest = 0;
   ASSERT_EQ(std::sscanf(full.output.c_str() + at, "up-down paths: 992 ToR pairs, %lf paths per pair (fewest %u), mean length %lf hops "
                         "(longest %u), mean shortest %lf hops", &paths, &fewest, &length, &longest, &shortest), 5) << full.output;
-  const auto with_line = [&](const std::string& line) { return full.output.substr(0, at) + line + full.output.substr(end); };
   outcome o = netasic_cli(ecmp + " --sample-pairs 5000");   // more than there are: every pair
   ASSERT_EQ(o.code, 0) << o.output;
-  char exact[400];
-  std::snprintf(exact, sizeof exact, "up-down paths, sampled: 992 of 992 ordered ToR pairs (sim.seed 1; each mean ± the half-width "
-                "of its 95%% confidence interval): %.2f ± 0.00 paths per pair (fewest in the sample %u), mean length %.2f ± 0.00 hops "
-                "(longest in the sample %u), mean shortest %.2f ± 0.00 hops, 0 sampled pairs without a path", paths, fewest, length,
-                longest, shortest);
-  EXPECT_EQ(o.output, with_line(exact));
+  // Every pair: the exact line's figures (to their two decimals), with no interval.
+  const std::string exact_head = "up-down paths, sampled: 992 of 992 ordered ToR pairs (sim.seed 1; each mean ± the half-width of its "
+                                 "95% confidence interval): ";
+  ASSERT_EQ(o.output.find(exact_head), at) << o.output;
+  const size_t o_end = o.output.find('\n', at);
+  EXPECT_EQ(o.output.substr(0, at) + "|" + o.output.substr(o_end), full.output.substr(0, at) + "|" + full.output.substr(end));
+  double s_paths = 0, s_length = 0, s_shortest = 0, h_paths = 1, h_length = 1, h_shortest = 1;
+  unsigned s_fewest = 0, s_longest = 0, s_unrouted = 1;
+  ASSERT_EQ(std::sscanf(o.output.c_str() + at + exact_head.size(), "%lf ± %lf paths per pair (fewest in the sample %u), mean length %lf "
+                        "± %lf hops (longest in the sample %u), mean shortest %lf ± %lf hops, %u sampled pairs without a path",
+                        &s_paths, &h_paths, &s_fewest, &s_length, &h_length, &s_longest, &s_shortest, &h_shortest, &s_unrouted), 9)
+      << o.output;
+  EXPECT_NEAR(s_paths, paths, 0.0051);
+  EXPECT_NEAR(s_length, length, 0.0051);
+  EXPECT_NEAR(s_shortest, shortest, 0.0051);
+  EXPECT_EQ(s_fewest, fewest);
+  EXPECT_EQ(s_longest, longest);
+  EXPECT_EQ(s_unrouted, 0u);
+  EXPECT_EQ(h_paths + h_length + h_shortest, 0.0);
   o = netasic_cli(ecmp + " --sample-pairs 200");
   ASSERT_EQ(o.code, 0) << o.output;
   const size_t line = o.output.find("up-down paths, sampled: 200 of 992 ordered ToR pairs (sim.seed 1;");
   ASSERT_EQ(line, at) << o.output;
   EXPECT_EQ(o.output.substr(o.output.find('\n', line)), full.output.substr(end)) << o.output;
-  EXPECT_EQ(o.output.find("± 0.00 paths"), std::string::npos) << o.output;   // a sample has an interval
+  EXPECT_EQ(o.output.find("± 0.000 paths"), std::string::npos) << o.output;   // a sample has an interval
   // Nothing to sample: refused before any work, naming why (the control for the lines above).
   for (const std::string& why : {std::string(" --set topology.routing=updown"), std::string(" --routed-only")}) {
     o = netasic_cli("paths " + fc32 + " --set topology.routing=shortest_path --sample-pairs 200" + why);
