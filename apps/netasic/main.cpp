@@ -60,6 +60,12 @@ constexpr uint64_t max_seed = uint64_t(std::numeric_limits<int64_t>::max());   /
 const bool no_banner = setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 1) == 0;
 
 // One "error: " line per problem (a scenario file may have several).
+// A progress line on stderr unless --quiet: redrawn on a terminal, paced lines in a log.
+netasic::progress_mode progress_of(bool quiet) {
+  return quiet ? netasic::progress_mode::none
+               : isatty(STDERR_FILENO) ? netasic::progress_mode::terminal : netasic::progress_mode::lines;
+}
+
 void print_error(const std::string& what) {
   size_t start = 0;
   for (size_t nl; (nl = what.find('\n', start)) != std::string::npos; start = nl + 1)
@@ -301,7 +307,7 @@ int sc_main(int argc, char** argv) {
                     "Max-concurrent-flow throughput per host (fraction of host line rate) over the routing's paths for traffic "
                     "all_to_all, permutation (near-worst) or uniform:P[:SEED] (each ToR to a fraction P of ToRs); repeatable");
   double pa_gap = 0;
-  bool pa_routed_only = false, pa_updown_only = false;
+  bool pa_routed_only = false, pa_updown_only = false, pa_quiet = false;
   paths->add_option("--throughput-gap", pa_gap,
                     "Instead of the exact LP (GLPK's simplex, too slow past ~10^4 paths), bracket the throughput between a feasible "
                     "flow and a dual bound (Garg-Könemann) at most this fraction apart, e.g. 0.01 for 1%")
@@ -312,6 +318,7 @@ int sc_main(int argc, char** argv) {
   paths->add_flag("--updown-only", pa_updown_only,
                   "Only the up-down statistics (every pair, or --sample-pairs): no shortest paths, and the routes of "
                   "topology.routing neither planned nor checked for CBD (most of the time and memory at thousands of ToRs)");
+  paths->add_flag("--quiet", pa_quiet, "No progress line while the up-down statistics are computed");
   numeric_option pa_sample{"--sample-pairs", "", 1, std::numeric_limits<uint32_t>::max()};
   paths->add_option("--sample-pairs", pa_sample.text,
                     "Estimate the up-down statistics from this many ToR pairs drawn at random (from sim.seed) instead of every "
@@ -399,7 +406,8 @@ int sc_main(int argc, char** argv) {
     if (*paths) {
       bool cbd_free = false;
       std::cout << netasic::paths_report(netasic::load_scenario(pa_scenario, pa_sets), cbd_free,
-                                         {pa_throughput, pa_gap, pa_routed_only, pa_updown_only, pa_sample.given() ? pa_sample.value() : 0});
+                                         {pa_throughput, pa_gap, pa_routed_only, pa_updown_only, pa_sample.given() ? pa_sample.value() : 0,
+                                          progress_of(pa_quiet)});
       return 0;
     }
     if (*size) {
@@ -450,8 +458,7 @@ int sc_main(int argc, char** argv) {
       block.use(loop, &calls);
     }
     if (out_dir.empty()) out_dir = "out/" + std::filesystem::path(scenario).stem().string();
-    const auto mode = quiet ? netasic::progress_mode::none
-                            : isatty(STDERR_FILENO) ? netasic::progress_mode::terminal : netasic::progress_mode::lines;
+    const auto mode = progress_of(quiet);
     netasic::run_taps taps;
     taps.pcap_ports = pcap_ports;
     taps.run_dir = out_dir;

@@ -146,8 +146,18 @@ std::string paths_report(const config& cfg, bool& cbd_free, const paths_options&
   out += "\n";
   const uint64_t seed = fc.seed;
   auto updown_line = [&] {
-    return o.sample_pairs > 0 ? sample_line(updown_path_sample(t, o.sample_pairs, seed), seed)
-                              : stats_line("up-down paths", updown_path_stats(t));
+    progress_pacer pace(o.progress);
+    const source_progress progress = [&](unsigned done, unsigned sources) {
+      pace.offer([&] {
+        const double wall = pace.elapsed_s(), left = wall * (sources - done) / done;
+        return fmt::format("[{:3.0f}%] up-down paths: {} of {} source ToRs | wall {} | about {} left",
+                           100.0 * done / sources, done, sources, duration_text(wall), duration_text(left));
+      });
+    };
+    std::string line = o.sample_pairs > 0 ? sample_line(updown_path_sample(t, o.sample_pairs, seed, 0, progress), seed)
+                                          : stats_line("up-down paths", updown_path_stats(t, 0, progress));
+    pace.finish();
+    return line;
   };
   if (o.updown_only) {
     cbd_free = true;   // nothing checked: the report says so, and the caller's exit status does not depend on it

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "common/params.h"
+#include "common/progress.h"
 
 namespace netasic {
 
@@ -30,6 +31,7 @@ struct paths_options {
   // > 0: the up-down statistics from this many ToR pairs drawn at random (sim.seed), each mean
   // with its 95% confidence interval, instead of from every pair.
   uint64_t sample_pairs = 0;
+  progress_mode progress = progress_mode::none;   // the up-down statistics' progress, on stderr
 };
 
 std::string paths_report(const config& cfg, bool& cbd_free, const paths_options& o = {});

@@ -1,6 +1,5 @@
 #include "run/run.h"
 
-#include <chrono>
 #include <cmath>
 #include <iostream>
 #include <set>
@@ -24,29 +23,20 @@
 namespace netasic {
 namespace {
 
-// The progress line on stderr while the kernel runs: at most four a second on a terminal, one
-// every ten seconds in a log.
+// The progress line while the kernel runs.
 struct progress_line {
-  using wall_clock = std::chrono::steady_clock;
-  progress_mode mode;
+  progress_pacer pace;
   uint64_t end_ps;
   size_t flows;
-  wall_clock::time_point start = wall_clock::now(), last = start;
 
   void sample(const fabric& fab, uint64_t now) {
-    if (mode == progress_mode::none) return;
-    const auto w = wall_clock::now();
-    if (std::chrono::duration<double>(w - last).count() < (mode == progress_mode::terminal ? 0.25 : 10.0)) return;
-    last = w;
-    const double wall = std::chrono::duration<double>(w - start).count();
-    const std::string line = fmt::format(
-        "[{:3.0f}%] sim {:.3f} of {:.3f} ms | flows {} done of {} | {:.2f} M packet-hops/s | wall {:.1f} s",
-        100.0 * double(now) / double(end_ps), double(now) * 1e-9, double(end_ps) * 1e-9, fab.flows_completed,
-        flows, double(fab.stats.hops) / wall * 1e-6, wall);
-    if (mode == progress_mode::terminal) std::cerr << "\r" << line << "\x1b[K" << std::flush;
-    else std::cerr << line << "\n";
+    pace.offer([&] {
+      const double wall = pace.elapsed_s();
+      return fmt::format("[{:3.0f}%] sim {:.3f} of {:.3f} ms | flows {} done of {} | {:.2f} M packet-hops/s | wall {:.1f} s",
+                         100.0 * double(now) / double(end_ps), double(now) * 1e-9, double(end_ps) * 1e-9,
+                         fab.flows_completed, flows, double(fab.stats.hops) / wall * 1e-6, wall);
+    });
   }
-  double elapsed_s() const { return std::chrono::duration<double>(wall_clock::now() - start).count(); }
 };
 
 // --vcd/--fst: what the patterns select among the event signals and the sampled probes.
@@ -163,11 +153,11 @@ run_result run_scenario(const config& cfg, progress_mode progress, const run_tap
   if (const double us = cfg.real("sim.memory_interval"); us > 0)
     memory = new memory_sampler("memory", to_ps(us, 1e6), [&fab] { return working_set_of(fab); });
 
-  progress_line line{progress, end_ps, specs.size()};
+  progress_line line{progress_pacer(progress), end_ps, specs.size()};
   fab.on_sample = [&](uint64_t now) { line.sample(fab, now); };
   sc_core::sc_start(ps(end_ps));
-  const double wall = line.elapsed_s();
-  if (progress == progress_mode::terminal) std::cerr << "\r\x1b[K" << std::flush;
+  const double wall = line.pace.elapsed_s();
+  line.pace.finish();
   const uint64_t sim_end = now_ps();
   const std::string memory_csv = memory ? memory->finish(sim_end) : "";   // before the outputs take memory
 

@@ -10,6 +10,7 @@
 
 #include "clock/clock_network.h"
 #include "common/params.h"
+#include "common/progress.h"
 #include "common/wave_trace.h"
 #include "output/report_telemetry.h"
 #include "output/run_data.h"
@@ -28,8 +29,6 @@ struct run_result {
   std::vector<std::pair<std::string, std::string>> files;   // more files for the run directory (name, bytes): DETER's
   bool accounting_ok = false;
 };
-
-enum class progress_mode { none, terminal, lines };
 
 class fabric;
 

@@ -282,18 +282,22 @@ namespace {
 
 // Solves the pairs of sources 0 .. sources - 1 on `threads` threads, each with its own flow graph
 // and taking the next source when done (the flow graph keeps a source's reach while it repeats):
-// solve(g, i, sum) adds source i's pairs to its thread's sum.
+// solve(g, i, sum) adds source i's pairs to its thread's sum. The calling thread tells `progress`.
 template <class Solve>
-path_stats_sum sum_over_sources(const topology& t, unsigned threads, unsigned sources, Solve solve) {
+path_stats_sum sum_over_sources(const topology& t, unsigned threads, unsigned sources, const source_progress& progress, Solve solve) {
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   routing_layers(t);   // a topology without layers throws here, not in a thread
-  std::atomic<unsigned> next{0};
+  std::atomic<unsigned> next{0}, done{0};
   std::vector<path_stats_sum> share(threads);
   std::vector<std::exception_ptr> failed(threads);
   auto work = [&](unsigned w) {
     try {
       virtual_graph g(t);
-      for (unsigned i; (i = next++) < sources;) solve(g, i, share[w]);
+      for (unsigned i; (i = next++) < sources;) {
+        solve(g, i, share[w]);
+        const unsigned d = ++done;
+        if (w == 0 && progress) progress(d, sources);
+      }
     } catch (...) {
       failed[w] = std::current_exception();
       next = sources;
@@ -320,9 +324,9 @@ std::vector<unsigned> tor_indices(const topology& t) {
 }
 
 // Every ordered pair of distinct ToRs.
-path_stats_sum sum_all_pairs(const topology& t, unsigned threads) {
+path_stats_sum sum_all_pairs(const topology& t, unsigned threads, const source_progress& progress) {
   const std::vector<unsigned> tors = tor_indices(t);
-  return sum_over_sources(t, threads, unsigned(tors.size()), [&](virtual_graph& g, unsigned i, path_stats_sum& sum) {
+  return sum_over_sources(t, threads, unsigned(tors.size()), progress, [&](virtual_graph& g, unsigned i, path_stats_sum& sum) {
     for (unsigned j : tors)
       if (j != tors[i]) sum.add(g.paths(tors[i], j));
   });
@@ -330,7 +334,9 @@ path_stats_sum sum_all_pairs(const topology& t, unsigned threads) {
 
 }  // namespace
 
-path_stats updown_path_stats(const topology& t, unsigned threads) { return sum_all_pairs(t, threads).result(); }
+path_stats updown_path_stats(const topology& t, unsigned threads, const source_progress& progress) {
+  return sum_all_pairs(t, threads, progress).result();
+}
 
 std::vector<uint64_t> sample_indices(uint64_t population, uint64_t pairs, uint64_t seed) {
   // Selection sampling (Knuth's Algorithm S): index x is taken with probability (indices still
@@ -343,15 +349,16 @@ std::vector<uint64_t> sample_indices(uint64_t population, uint64_t pairs, uint64
   return chosen;
 }
 
-path_stats_estimate updown_path_sample(const topology& t, uint64_t pairs, uint64_t seed, unsigned threads) {
+path_stats_estimate updown_path_sample(const topology& t, uint64_t pairs, uint64_t seed, unsigned threads,
+                                       const source_progress& progress) {
   const std::vector<unsigned> tors = tor_indices(t);
   const uint64_t m = tors.size(), population = m * (m > 0 ? m - 1 : 0);
-  if (pairs >= population) return sum_all_pairs(t, threads).estimate(population);
+  if (pairs >= population) return sum_all_pairs(t, threads, progress).estimate(population);
   const std::vector<uint64_t> chosen = sample_indices(population, pairs, seed);
   std::vector<size_t> first(m + 1, 0);   // chosen[first[i]] .. chosen[first[i + 1] - 1]: source i's
   for (uint64_t x : chosen) ++first[x / (m - 1) + 1];
   for (uint64_t i = 0; i < m; ++i) first[i + 1] += first[i];
-  return sum_over_sources(t, threads, unsigned(m), [&](virtual_graph& g, unsigned i, path_stats_sum& sum) {
+  return sum_over_sources(t, threads, unsigned(m), progress, [&](virtual_graph& g, unsigned i, path_stats_sum& sum) {
            for (size_t c = first[i]; c < first[i + 1]; ++c) {
              const unsigned other = unsigned(chosen[c] % (m - 1));
              sum.add(g.paths(tors[i], tors[other < i ? other : other + 1]));

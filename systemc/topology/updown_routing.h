@@ -5,6 +5,7 @@
 // paper's Tables 1 and 2, for these paths and for shortest paths.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -75,7 +76,10 @@ path_stats stats_of(const std::vector<pair_paths>& pairs);
 // stats_of(updown_paths(t)) without holding the paths (N = 2000 would need some 20 GB for them),
 // the sources shared among `threads` threads (0: one per core), each with its own flow graph.
 // The sums are of whole numbers, so the result is the same for any number of threads.
-path_stats updown_path_stats(const topology& t, unsigned threads = 0);
+// `progress`, if given, hears (sources done, sources) from the calling thread after each source it
+// solves itself: a caller's progress line for runs of minutes to hours.
+using source_progress = std::function<void(unsigned done, unsigned sources)>;
+path_stats updown_path_stats(const topology& t, unsigned threads = 0, const source_progress& progress = {});
 // `pairs` of the indices 0 .. population - 1 drawn uniformly without replacement (rng(seed)),
 // ascending; all of them when pairs >= population.
 std::vector<uint64_t> sample_indices(uint64_t population, uint64_t pairs, uint64_t seed);
@@ -83,7 +87,8 @@ std::vector<uint64_t> sample_indices(uint64_t population, uint64_t pairs, uint64
 // replacement (sample_indices; pair x is source ToR x / (m - 1) and the (x % (m - 1))-th other
 // ToR, of m in t.switches' order); every pair when `pairs` is at least their number (then the
 // estimate is exact: half-widths 0). The same sample and sums for any number of threads.
-path_stats_estimate updown_path_sample(const topology& t, uint64_t pairs, uint64_t seed, unsigned threads = 0);
+path_stats_estimate updown_path_sample(const topology& t, uint64_t pairs, uint64_t seed, unsigned threads = 0,
+                                       const source_progress& progress = {});
 // Shortest paths between ToRs (what ECMP spreads over): paths per pair is the number of distinct
 // shortest paths, every one of the pair's shortest length.
 path_stats shortest_path_stats(const topology& t);

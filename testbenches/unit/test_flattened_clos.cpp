@@ -244,10 +244,24 @@ TEST(UpDownRouting, PairsWithACommonTopAncestorHavePaths) {
     EXPECT_EQ(pairs_without_updown_path(t), empty) << "seed " << seed;
     // The statistics streamed pair by pair (what N = 2000 needs) are those of the paths.
     // Shared among threads, the same to the bit for any number of them (the sums are exact).
-    const path_stats one = updown_path_stats(t, 1);
+    // One thread tells the progress callback after every source, in order; the statistics are
+    // those without it.
+    std::vector<std::pair<unsigned, unsigned>> heard;
+    const path_stats one = updown_path_stats(t, 1, [&](unsigned done, unsigned of) { heard.push_back({done, of}); });
     topo_check::expect_same_stats(one, stats_of(pairs), "seed " + std::to_string(seed));
+    ASSERT_EQ(heard.size(), 24u) << "seed " << seed;   // 24 source ToRs
+    for (unsigned i = 0; i < heard.size(); ++i) EXPECT_EQ(heard[i], std::make_pair(i + 1, 24u)) << "seed " << seed;
     for (unsigned threads : {2u, 3u, 7u}) {
-      const path_stats many = updown_path_stats(t, threads);
+      // With more threads the caller's thread tells only its own sources, counting all of them.
+      heard.clear();
+      const path_stats many = updown_path_stats(t, threads, [&](unsigned done, unsigned of) { heard.push_back({done, of}); });
+      for (unsigned i = 0; i < heard.size(); ++i) {
+        EXPECT_EQ(heard[i].second, 24u);
+        EXPECT_LE(heard[i].first, 24u);
+        if (i > 0) {
+          EXPECT_GT(heard[i].first, heard[i - 1].first);
+        }
+      }
       const std::string what = "seed " + std::to_string(seed) + ", " + std::to_string(threads) + " threads";
       EXPECT_EQ(many.mean_paths, one.mean_paths) << what;
       EXPECT_EQ(many.mean_length, one.mean_length) << what;
