@@ -110,6 +110,8 @@ std::string paths_report(const config& cfg, bool& cbd_free, const paths_options&
   const std::vector<std::string>& throughput = o.throughput;
   if (!(o.gap >= 0 && o.gap < 1)) throw std::invalid_argument(fmt::format("--throughput-gap {}: must be in (0, 1), a fraction (0.01 is 1%)", o.gap));
   for (const std::string& s : throughput) parse_traffic(s);   // a bad option fails before any work
+  if (o.gap > 0 && throughput.empty())
+    throw std::invalid_argument(fmt::format("--throughput-gap {}: no --throughput to bracket (it applies to the LP's traffic)", o.gap));
   const fabric_config fc = make_fabric_config(cfg);
   const topology& t = fc.topo;
   // Options that cannot act are said before any work, not ignored; where a key was set, named.

@@ -194,6 +194,10 @@ TEST(FcBaselines, ThroughputBoundsBracketTheRingsHandValue) {
     EXPECT_GT(lower, 0.98 * hand) << o.output;
   }
   EXPECT_EQ(netasic_cli(base + "25 --throughput-gap 1.5").code, 2);   // a gap is a fraction below 1
+  // A gap with no traffic to bracket is refused, not ignored.
+  const outcome alone = netasic_cli("paths " + ring_scenario + " --set topology.file=" + ring4().string() + " --throughput-gap 0.01");
+  EXPECT_EQ(alone.code, 2) << alone.output;
+  EXPECT_NE(alone.output.find("--throughput-gap 0.01: no --throughput to bracket"), std::string::npos) << alone.output;
 }
 
 TEST(FcBaselines, ClosBaselineHasAppendixA3Throughput) {
