@@ -59,13 +59,13 @@ constexpr uint64_t max_seed = uint64_t(std::numeric_limits<int64_t>::max());   /
 // SystemC prints its banner unless this is set before the kernel starts.
 const bool no_banner = setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 1) == 0;
 
-// One "error: " line per problem (a scenario file may have several).
 // A progress line on stderr unless --quiet: redrawn on a terminal, paced lines in a log.
 netasic::progress_mode progress_of(bool quiet) {
   return quiet ? netasic::progress_mode::none
                : isatty(STDERR_FILENO) ? netasic::progress_mode::terminal : netasic::progress_mode::lines;
 }
 
+// One "error: " line per problem (a scenario file may have several).
 void print_error(const std::string& what) {
   size_t start = 0;
   for (size_t nl; (nl = what.find('\n', start)) != std::string::npos; start = nl + 1)

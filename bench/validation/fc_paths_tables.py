@@ -42,6 +42,8 @@ def read(out):
     layers = {}
     for f in sorted(Path(out).glob("p*_n*_k*_seed*.txt")):
         key = tuple(int(x) for x in re.match(r"p(\d+)_n(\d+)_k(\d+)_seed", f.name).groups())
+        if f.name.endswith("_updown.txt") and f.with_name(f.name.replace("_updown", "")).exists():
+            continue   # the full report of the same wiring has the same up-down line: count the seed once
         for line in f.read_text().splitlines():
             m = LAYERS.search(line)
             if m:

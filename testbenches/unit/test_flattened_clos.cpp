@@ -252,7 +252,8 @@ TEST(UpDownRouting, PairsWithACommonTopAncestorHavePaths) {
     ASSERT_EQ(heard.size(), 24u) << "seed " << seed;   // 24 source ToRs
     for (unsigned i = 0; i < heard.size(); ++i) EXPECT_EQ(heard[i], std::make_pair(i + 1, 24u)) << "seed " << seed;
     for (unsigned threads : {2u, 3u, 7u}) {
-      // With more threads the caller's thread tells only its own sources, counting all of them.
+      // With more threads the caller's thread tells only its own sources (it may get none), counting
+      // every thread's: never past the total, and rising.
       heard.clear();
       const path_stats many = updown_path_stats(t, threads, [&](unsigned done, unsigned of) { heard.push_back({done, of}); });
       for (unsigned i = 0; i < heard.size(); ++i) {
