@@ -18,11 +18,19 @@
 # and leaves the installed routes out (`--updown-only`: 6.5 s instead of 135 s at N = 3000).
 # UPDOWN_ONLY=1 computes the up-down statistics of every pair and nothing else (`--updown-only`;
 # files *_updown.txt): N = 5000 at k = 4 takes about 16 minutes on two cores.
+# WIRING=simple draws every wiring with no two ToRs cabled twice (topology.wiring; the default,
+# per_layer, may cable two ToRs again in another layer pair); OUTDIR then defaults to
+# out/validation/fc_paths_simple, so the two wirings' results stay apart.
 # A result file that exists is kept (delete it to run it again).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin=${1:-build/netasic}
-out=${2:-out/validation/fc_paths}
+wiring=${WIRING:-per_layer}
+case $wiring in
+  per_layer) out=${2:-out/validation/fc_paths} ;;
+  simple) out=${2:-out/validation/fc_paths_simple} ;;
+  *) echo "error: WIRING is per_layer or simple, not $wiring" >&2; exit 1 ;;
+esac
 seeds=${SEEDS:-5}
 ports=${PORTS:-32}
 routing=${ROUTING:-edst}
@@ -63,7 +71,7 @@ for n in $tors; do
       start=$EPOCHREALTIME
       "$bin" paths scenarios/clos/fc_table2.toml "${only[@]}" --set topology.tors="$n" --set topology.seed="$s" \
         --set topology.fabric_ports="$fabric" --set topology.hosts_per_tor="$hosts" \
-        --set topology.layer_ports="$layers" --set topology.routing="$routing" > "$file.tmp"
+        --set topology.layer_ports="$layers" --set topology.routing="$routing" --set topology.wiring="$wiring" > "$file.tmp"
       awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "wall time: %.1f s\n", b - a }' >> "$file.tmp"
       mv "$file.tmp" "$file"
     done

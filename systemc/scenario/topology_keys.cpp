@@ -36,6 +36,8 @@ void fat_tree_keys(K& k) {
   k.integer("topology.k", "ports", &fat_tree_spec::k, 2, 64, "Switch radix k of the k-ary fat tree: k pods, k^3/4 hosts (fat_tree; even)");
 }
 
+const names<fc_wiring> wiring_names{{fc_wiring::per_layer, "per_layer"}, {fc_wiring::simple, "simple"}};
+
 template <class K>
 void flattened_clos_keys(K& k) {
   using F = flattened_clos_spec;
@@ -44,6 +46,9 @@ void flattened_clos_keys(K& k) {
   k.integer("topology.hosts_per_tor", "hosts", &F::host_ports, 1, 1024, "Host ports h of each ToR (flattened_clos, jellyfish, xpander, clos; dragonfly: of each router)");
   k.integer("topology.layers", "layers", &F::layers, 0, 129, "Virtual layers k; 0 = the smallest k of Eq. 4 of the Flattened Clos paper (flattened_clos)");
   k.integer("topology.seed", "", &F::seed, 0, std::numeric_limits<int64_t>::max(), "Seed of the random wiring (flattened_clos: between layers; jellyfish: the random regular graph; xpander: the lift's matchings)");
+  k.choice("topology.wiring", wiring_names, &F::wiring,
+           "How the random bipartite graphs between adjacent layers are drawn (flattened_clos): per_layer, no pair twice within a layer pair, "
+           "but two ToRs may be cabled again in another layer pair; simple, no two ToRs cabled twice (validation/flattened-clos.md compares both with the paper)");
 }
 
 // The link keys set the same fields of either builder's spec (and the NICs' rate, CONGA's and
@@ -97,6 +102,7 @@ const shape_key shape_keys[] = {
     {"topology.tors", {"flattened_clos", "jellyfish"}}, {"topology.fabric_ports", {"flattened_clos", "jellyfish", "xpander"}},
     {"topology.hosts_per_tor", {"flattened_clos", "jellyfish", "xpander", "clos", "dragonfly"}},
     {"topology.layers", {"flattened_clos"}},    {"topology.layer_ports", {"flattened_clos"}},
+    {"topology.wiring", {"flattened_clos"}},
     {"topology.seed", {"flattened_clos", "jellyfish", "xpander"}}, {"topology.lifts", {"xpander"}},
     {"topology.pods", {"clos"}},                {"topology.tors_per_pod", {"clos"}},
     {"topology.aggs_per_pod", {"clos"}},        {"topology.groups", {"dragonfly"}},

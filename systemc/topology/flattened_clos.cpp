@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <map>
+#include <set>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -56,17 +57,26 @@ std::vector<unsigned> fc_even_layers(unsigned s, unsigned k) {
 
 namespace {
 
-// A random a-regular bipartite multigraph between {0..n-1} (layer j) and {0..n-1} (layer j+1)
-// with no pair (i, i): the stubs of the upper side in random order, then swaps that repair every
-// self pair and, as far as a bounded number of swaps can, every repeated pair.
-std::vector<std::pair<unsigned, unsigned>> random_bipartite(unsigned n, unsigned a, rng& r) {
+using tor_pair = std::pair<unsigned, unsigned>;
+
+// A random a-regular bipartite graph between {0..n-1} (layer j) and {0..n-1} (layer j+1) with no
+// pair (i, i): the stubs of the upper side in random order, then swaps that repair every self pair
+// and, as far as a bounded number of swaps can, every repeated pair. Repeated means the same
+// (lower, upper) pair; with `cabled`, the same two ToRs in either order or already cabled in an
+// earlier layer pair, and the pairs drawn are added to it.
+std::vector<tor_pair> random_bipartite(unsigned n, unsigned a, rng& r, std::set<tor_pair>* cabled) {
   std::vector<unsigned> lower, upper;
   for (unsigned i = 0; i < n; ++i)
     for (unsigned d = 0; d < a; ++d) lower.push_back(i), upper.push_back(i);
   for (size_t i = upper.size(); i > 1; --i) std::swap(upper[i - 1], upper[r.below(i)]);
+  auto key = [&](size_t i) {
+    return cabled ? tor_pair{std::min(lower[i], upper[i]), std::max(lower[i], upper[i])} : tor_pair{lower[i], upper[i]};
+  };
   auto count_pairs = [&] {
-    std::map<std::pair<unsigned, unsigned>, unsigned> c;
-    for (size_t i = 0; i < lower.size(); ++i) ++c[{lower[i], upper[i]}];
+    std::map<tor_pair, unsigned> c;
+    if (cabled)
+      for (const tor_pair& p : *cabled) c[p] = 1;
+    for (size_t i = 0; i < lower.size(); ++i) ++c[key(i)];
     return c;
   };
   for (unsigned pass = 0; pass < 64; ++pass) {
@@ -74,25 +84,32 @@ std::vector<std::pair<unsigned, unsigned>> random_bipartite(unsigned n, unsigned
     bool clean = true;
     for (size_t i = 0; i < lower.size(); ++i) {
       const bool self = lower[i] == upper[i];
-      if (!self && (pass >= 32 || seen[{lower[i], upper[i]}] == 1)) continue;   // later passes: self pairs only
+      if (!self && (pass >= 32 || seen[key(i)] == 1)) continue;   // later passes: self pairs only
       clean = false;
       for (unsigned tries = 0; tries < 64; ++tries) {
         const size_t q = r.below(lower.size());
         if (lower[q] == upper[i] || lower[i] == upper[q]) continue;
-        --seen[{lower[i], upper[i]}];
-        --seen[{lower[q], upper[q]}];
+        --seen[key(i)];
+        --seen[key(q)];
         std::swap(upper[i], upper[q]);
-        ++seen[{lower[i], upper[i]}];
-        ++seen[{lower[q], upper[q]}];
+        ++seen[key(i)];
+        ++seen[key(q)];
         break;
       }
     }
     if (clean) break;
   }
-  std::vector<std::pair<unsigned, unsigned>> e;
+  std::vector<tor_pair> e;
   for (size_t i = 0; i < lower.size(); ++i) {
     if (lower[i] == upper[i]) throw std::invalid_argument("tors: too few ToRs to wire a layer without linking a ToR to itself");
     e.push_back({lower[i], upper[i]});
+  }
+  if (cabled) {
+    for (size_t i = 0; i < lower.size(); ++i)
+      if (!cabled->insert(key(i)).second)
+        throw std::invalid_argument(fmt::format(
+            "wiring: no wiring of {} ToRs with these layers found that cables no two ToRs twice (tor{} and tor{} twice); "
+            "\"per_layer\" allows it", n, key(i).first, key(i).second));
   }
   return e;
 }
@@ -135,9 +152,10 @@ topology build_flattened_clos(const flattened_clos_spec& s) {
       t.nodes[tor[i]].port_layer.push_back(0);
     }
   rng r(s.seed);
-  std::map<std::pair<unsigned, unsigned>, unsigned> parallel;
+  std::map<tor_pair, unsigned> parallel;
+  std::set<tor_pair> cabled;
   for (unsigned j = 0; j + 1 < l.size(); ++j)
-    for (const auto& [x, y] : random_bipartite(s.tors, a[j], r)) {
+    for (const auto& [x, y] : random_bipartite(s.tors, a[j], r, s.wiring == fc_wiring::simple ? &cabled : nullptr)) {
       const unsigned lo = std::min(x, y), hi = std::max(x, y);
       const unsigned idx = parallel[{lo, hi}]++;
       t.connect(tor[x], tor[y], s.uplink_rate_bps, s.delay_ps, fmt::format("tor{}-tor{}#{}", x, y, idx));

@@ -11,11 +11,18 @@
 
 namespace netasic {
 
+// How the random bipartite graphs between adjacent layers are drawn. per_layer: no pair repeats
+// within a layer pair, but two ToRs may be cabled again in another layer pair (or in the other
+// direction), a multigraph. simple: no two ToRs are cabled twice anywhere, as in Jellyfish. The
+// paper says "a random bipartite graph" and not which; validation/flattened-clos.md measures both.
+enum class fc_wiring { per_layer, simple };
+
 struct flattened_clos_spec {
   unsigned tors = 16, fabric_ports = 4, host_ports = 4;
   unsigned layers = 0;                   // k; 0 = the paper's k_min (Eq. 4)
   std::vector<unsigned> layer_ports;     // [l_1..l_k]; empty = a_j spread evenly (Eq. 2)
   uint64_t seed = 1;
+  fc_wiring wiring = fc_wiring::simple;
   uint64_t host_rate_bps = 0, uplink_rate_bps = 0, delay_ps = 0;
 };
 
@@ -32,7 +39,7 @@ bool fc_degrees(const std::vector<unsigned>& layer_ports, std::vector<unsigned>&
 std::vector<unsigned> fc_even_layers(unsigned fabric_ports, unsigned layers);
 
 // Throws std::invalid_argument naming the field at fault (tors, fabric_ports, layers,
-// layer_ports) when the parameters admit no Flattened Clos.
+// layer_ports, wiring) when the parameters admit no Flattened Clos.
 topology build_flattened_clos(const flattened_clos_spec& s);
 
 }  // namespace netasic

@@ -10,6 +10,7 @@
 #include <functional>
 #include <iterator>
 #include <limits>
+#include <map>
 #include <memory>
 #include <set>
 #include <stdexcept>
@@ -110,6 +111,54 @@ TEST(FlattenedClos, SameSeedSameWiringOtherSeedOther) {
   };
   EXPECT_EQ(wiring(3), wiring(3));
   EXPECT_NE(wiring(3), wiring(4));
+}
+
+// wiring = simple cables no two ToRs twice and keeps every port's layer; per_layer, the control,
+// cables some pairs twice at this size (18 fabric ports among 49 other ToRs).
+TEST(FlattenedClos, SimpleWiringCablesNoTwoTorsTwice) {
+  const std::vector<unsigned> l{3, 6, 6, 3};
+  auto twice = [](const topology& t) {
+    std::map<std::pair<unsigned, unsigned>, unsigned> cables;
+    for (const topo_link& k : t.links)
+      if (t.nodes[k.a].kind == node_kind::sw && t.nodes[k.b].kind == node_kind::sw)
+        ++cables[{std::min(k.a, k.b), std::max(k.a, k.b)}];
+    unsigned n = 0;
+    for (const auto& [pair, count] : cables) n += count > 1;
+    return n;
+  };
+  for (uint64_t seed = 1; seed <= 5; ++seed) {
+    flattened_clos_spec s = fc(50, 18, 14, l, seed);
+    s.wiring = fc_wiring::per_layer;
+    EXPECT_GT(twice(build_flattened_clos(s)), 0u) << "seed " << seed;
+    s.wiring = fc_wiring::simple;
+    const topology t = build_flattened_clos(s);
+    EXPECT_EQ(twice(t), 0u) << "seed " << seed;
+    for (unsigned sw : t.switches) {
+      std::vector<unsigned> per_layer(5, 0);
+      const topo_node& n = t.nodes[sw];
+      for (unsigned p = 0; p < n.port_link.size(); ++p) {
+        const topo_link& k = t.links[n.port_link[p]];
+        const unsigned m = k.other(sw);
+        if (t.nodes[m].kind == node_kind::host) continue;
+        ASSERT_NE(m, sw);
+        ++per_layer[n.port_layer[p]];
+        const unsigned far = t.nodes[m].port_layer[k.port_on(m)];
+        EXPECT_EQ(std::max(far, n.port_layer[p]) - std::min(far, n.port_layer[p]), 1u) << k.name;
+      }
+      for (unsigned j = 0; j < 4; ++j) EXPECT_EQ(per_layer[j + 1], l[j]) << "seed " << seed;
+    }
+  }
+  // 10 ToRs cannot give each of them 18 distinct neighbours.
+  flattened_clos_spec small = fc(10, 18, 1, l, 1);
+  small.wiring = fc_wiring::simple;
+  try {
+    build_flattened_clos(small);
+    ADD_FAILURE() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("wiring:", 0), 0u) << e.what();
+  }
+  small.wiring = fc_wiring::per_layer;
+  EXPECT_NO_THROW(build_flattened_clos(small));
 }
 
 TEST(FlattenedClos, ImpossibleParametersNameTheField) {

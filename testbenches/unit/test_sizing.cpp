@@ -148,7 +148,8 @@ TEST(Sizing, EveryBlockTheConfigurationEnablesIsPlaced) {
   // Path-based routing's ingress-class table is named after the routing that installs it; the
   // default (shortest-path ECMP, one class) has none.
   const std::vector<std::string> fc = {"topology.kind=\"flattened_clos\"", "topology.tors=4", "topology.fabric_ports=4",
-                                       "topology.hosts_per_tor=4", "topology.layer_ports=[1, 2, 1]", "topology.seed=5"};
+                                       "topology.hosts_per_tor=4", "topology.layer_ports=[1, 2, 1]", "topology.seed=5",
+                                       "topology.wiring=\"per_layer\""};
   const std::vector<std::string> routings = all_params().find("topology.routing")->choices;
   ASSERT_EQ(routings.size(), 4u);
   for (const std::string& routing : routings) {
