@@ -10,11 +10,18 @@
 #   bench/validation/fc_throughput.sh [BIN] [OUTDIR]
 # BIN defaults to build/netasic, OUTDIR to out/validation/fc_throughput. SEEDS overrides 5
 # seeds, TORS the 50 ToRs. A result file that exists is kept (delete it to solve again).
-# All-to-all LPs are large (up to 78k columns for KSP): GLPK takes minutes each, so they run last.
+# All-to-all LPs are large (up to 78k columns for KSP): GLPK takes minutes each, so they run last;
+# ALL_TO_ALL=0 leaves them out. WIRING=per_layer draws the FC wirings as the builder first did
+# (topology.wiring; two ToRs may be cabled twice), with OUTDIR out/validation/fc_throughput_per_layer.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin=${1:-build/netasic}
-out=${2:-out/validation/fc_throughput}
+wiring=${WIRING:-simple}
+case $wiring in
+  simple) out=${2:-out/validation/fc_throughput} ;;
+  per_layer) out=${2:-out/validation/fc_throughput_per_layer} ;;
+  *) echo "error: WIRING is simple or per_layer, not $wiring" >&2; exit 1 ;;
+esac
 seeds=${SEEDS:-5}
 tors=${TORS:-50}
 mkdir -p "$out"
@@ -27,11 +34,13 @@ once() {   # once FILE ROUTING SEED TRAFFIC...: one `netasic paths` unless FILE 
   [ -s "$file" ] && return
   if [ "$routing" = clos ]; then "$bin" paths scenarios/clos/clos_fc50.toml "${args[@]}" > "$file.tmp"
   else "$bin" paths scenarios/clos/fc_table2.toml --set topology.tors="$tors" --set topology.seed="$seed" \
-    --set topology.routing="$routing" "${args[@]}" > "$file.tmp"; fi
+    --set topology.routing="$routing" --set topology.wiring="$wiring" "${args[@]}" > "$file.tmp"; fi
   mv "$file.tmp" "$file"
 }
 
-for pass in fast all_to_all; do
+passes="fast all_to_all"
+[ "${ALL_TO_ALL:-1}" = 0 ] && passes=fast
+for pass in $passes; do
   for s in $(seq 1 "$seeds"); do
     for r in updown edst ksp shortest_path clos; do
       if [ $pass = fast ]; then once "$out/${r}_seed${s}_fast.txt" "$r" "$s" permutation "uniform:0.1:$s"

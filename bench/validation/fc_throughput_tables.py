@@ -38,7 +38,8 @@ def main(out):
                 key = (m.group(1), routing)
                 tp[key][seed] = float(m.group(2))
                 secs[key].append(float(m.group(6)))
-                cols[key] = f"{m.group(4)} x {m.group(5)}"
+                if key not in cols or seed < cols[key][0]:   # the lowest seed's: seed 1's when it ran
+                    cols[key] = (seed, f"{m.group(4)} x {m.group(5)}")
             m = STATS.search(line)
             if m and f.name.endswith("_fast.txt") and routing != "clos":
                 name = "EDST" if m.group(1).startswith("EDST") else m.group(1)
@@ -62,7 +63,7 @@ def main(out):
     print("| traffic | " + " | ".join(r[1] for r in ROUTINGS) + " |")
     print("|---|" + "---|" * len(ROUTINGS))
     for t, tname in TRAFFIC:
-        print(f"| {tname} | " + " | ".join(f"{cols.get((t, r), '-')}: {spread(secs[(t, r)], '{:.1f}')}" for r, _ in ROUTINGS) + " |")
+        print(f"| {tname} | " + " | ".join(f"{cols[(t, r)][1] if (t, r) in cols else '-'}: {spread(secs[(t, r)], '{:.1f}')}" for r, _ in ROUTINGS) + " |")
     print("\nPath statistics (links; switches = links + 1), mean (min-max):\n")
     print("| path set | paths per pair | fewest | mean length | longest | mean shortest |")
     print("|---|---|---|---|---|---|")

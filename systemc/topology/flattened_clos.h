@@ -1,7 +1,8 @@
 // Flattened Clos (Zhao et al., NSDI'23, §3.1): N ToRs, each with h host ports and s fabric ports
 // split into k virtual layers; random bipartite wiring between adjacent layers only, never a ToR
-// to itself. The result is an s-regular random graph whose ports carry their layer
-// (topo_node::port_layer), which the up-down routing (updown_routing.h) reads.
+// to itself and (fc_wiring::simple) never twice between two ToRs. The result is an s-regular
+// random graph whose ports carry their layer (topo_node::port_layer), which the up-down routing
+// (updown_routing.h) reads.
 #pragma once
 #include <cstdint>
 #include <string>
