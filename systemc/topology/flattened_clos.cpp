@@ -108,8 +108,9 @@ std::vector<tor_pair> random_bipartite(unsigned n, unsigned a, rng& r, std::set<
     for (size_t i = 0; i < lower.size(); ++i)
       if (!cabled->insert(key(i)).second)
         throw std::invalid_argument(fmt::format(
-            "wiring: no wiring of {} ToRs with these layers found that cables no two ToRs twice (tor{} and tor{} twice); "
-            "\"per_layer\" allows it", n, key(i).first, key(i).second));
+            "wiring: found no wiring of {} ToRs with these layers that cables no two ToRs twice (tor{} and tor{} twice); "
+            "each ToR needs as many distinct neighbours as it has fabric ports: more ToRs, or \"per_layer\", which allows "
+            "two cables between two ToRs", n, key(i).first, key(i).second));
   }
   return e;
 }

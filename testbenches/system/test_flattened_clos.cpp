@@ -64,6 +64,13 @@ TEST(FlattenedClosRun, PathsCommandAndBadParameters) {
   EXPECT_EQ(o.code, 2);
   EXPECT_NE(o.output.find("key 'topology.layers': " + unrouted + " of 992 ToR pairs have no up-down path"), std::string::npos)
       << o.output;
+  // 8 ToRs cannot give each of 12 fabric ports its own neighbour: the default wiring refuses, the
+  // former one (two cables between two ToRs allowed) wires it.
+  o = netasic_cli("paths " + scenario + " --set topology.tors=8");
+  EXPECT_EQ(o.code, 2);
+  EXPECT_NE(o.output.find("key 'topology.wiring'"), std::string::npos) << o.output;
+  o = netasic_cli("paths " + scenario + " --set topology.tors=8 --set topology.wiring=per_layer");
+  EXPECT_EQ(o.code, 0) << o.output;
   o = netasic_cli("paths " + scenario + " --set topology.kind=fat_tree");
   EXPECT_NE(o.output.find("topology.tors"), std::string::npos) << o.output;   // a flattened_clos key set for a fat tree
 }
