@@ -14,6 +14,8 @@ ROUTINGS = [("updown", "FC (up-down)"), ("edst", "EDST"), ("ksp", "KSP, 32 paths
             ("clos", "Clos, 704 hosts (A.3)")]
 TRAFFIC = [("all_to_all", "all-to-all"), ("uniform", "uniform random, 10% of ToRs"), ("permutation", "near-worst permutation")]
 TP = re.compile(r"throughput \((\w+)[^,]*, topology.routing = \w+\): ([0-9.]+) of host line rate.*LP: (\d+) demands, (\d+) columns, (\d+) rows; GLPK simplex ([0-9.]+) s")
+# With GAP (Garg-Könemann): the feasible flow's throughput, the dual bound, phases and seconds.
+GK = re.compile(r"throughput \((\w+)[^,]*, topology.routing = \w+\): ([0-9.]+) to ([0-9.]+) of host line rate.*?(\d+) demands, (\d+) phases, ([0-9.]+) s")
 STATS = re.compile(r"^(up-down paths|EDST paths \((\d+) edge-disjoint spanning trees\)|32-shortest paths|shortest paths): \d+ ToR pairs, "
                    r"([0-9.]+) paths per pair \(fewest (\d+)\), mean length ([0-9.]+) hops \(longest (\d+)\), mean shortest ([0-9.]+) hops")
 
@@ -33,13 +35,14 @@ def main(out):
         routing, seed = re.match(r"(\w+?)_seed(\d+)_", f.name).groups()
         seed = int(seed)
         for line in f.read_text().splitlines():
-            m = TP.search(line)
-            if m:
-                key = (m.group(1), routing)
-                tp[key][seed] = float(m.group(2))
-                secs[key].append(float(m.group(6)))
+            m, g = TP.search(line), GK.search(line)
+            if m or g:
+                key = ((m or g).group(1), routing)
+                tp[key][seed] = float((m or g).group(2))
+                secs[key].append(float((m or g).group(6)))
+                size = f"{m.group(4)} x {m.group(5)}" if m else f"{g.group(5)} phases"
                 if key not in cols or seed < cols[key][0]:   # the lowest seed's: seed 1's when it ran
-                    cols[key] = (seed, f"{m.group(4)} x {m.group(5)}")
+                    cols[key] = (seed, size)
             m = STATS.search(line)
             if m and f.name.endswith("_fast.txt") and routing != "clos":
                 name = "EDST" if m.group(1).startswith("EDST") else m.group(1)
@@ -59,7 +62,7 @@ def main(out):
             b = tp[(t, base)]
             ratios.append(spread([fc[s] / b[s] for s in fc if s in b and b[s] > 0], '{:.2f}'))
         print(f"| {tname} | " + " | ".join(cells) + f" | {ratios[0]} | {ratios[1]} |")
-    print("\nLP size (columns x rows, seed 1's) and GLPK simplex time (s), mean (min-max):\n")
+    print("\nLP size (columns x rows, or Garg-Könemann phases; seed 1's) and solve time (s), mean (min-max):\n")
     print("| traffic | " + " | ".join(r[1] for r in ROUTINGS) + " |")
     print("|---|" + "---|" * len(ROUTINGS))
     for t, tname in TRAFFIC:
