@@ -78,15 +78,14 @@ TEST(FlattenedClos, EvenLayerVectorsAreThePapers) {
   EXPECT_EQ(fc_even_layers(40, 5), (v{5, 10, 10, 10, 5}));
 }
 
-TEST(FlattenedClos, BuilderWiresAdjacentLayersOnlyAndIsRegular) {
-  const std::vector<unsigned> l{3, 6, 6, 3};
-  const topology t = build_flattened_clos(fc(50, 18, 14, l, 7));
-  ASSERT_EQ(t.switches.size(), 50u);
-  ASSERT_EQ(t.hosts.size(), 700u);
+namespace {
+
+// Every ToR has its layer vector l, host ports on layer 0, and every fabric link joins two
+// different ToRs on adjacent layers.
+void expect_layered_wiring(const topology& t, const std::vector<unsigned>& l) {
   for (unsigned s : t.switches) {
     const topo_node& n = t.nodes[s];
-    ASSERT_EQ(n.port_link.size(), 32u);
-    std::vector<unsigned> per_layer(5, 0);
+    std::vector<unsigned> per_layer(l.size() + 1, 0);
     for (unsigned p = 0; p < n.port_link.size(); ++p) {
       const topo_link& k = t.links[n.port_link[p]];
       const unsigned m = k.other(s);
@@ -99,8 +98,19 @@ TEST(FlattenedClos, BuilderWiresAdjacentLayersOnlyAndIsRegular) {
       const unsigned far = t.nodes[m].port_layer[k.port_on(m)];
       EXPECT_EQ(std::max(far, n.port_layer[p]) - std::min(far, n.port_layer[p]), 1u) << k.name;
     }
-    for (unsigned j = 0; j < 4; ++j) EXPECT_EQ(per_layer[j + 1], l[j]);
+    for (unsigned j = 0; j < l.size(); ++j) EXPECT_EQ(per_layer[j + 1], l[j]) << n.name;
   }
+}
+
+}  // namespace
+
+TEST(FlattenedClos, BuilderWiresAdjacentLayersOnlyAndIsRegular) {
+  const std::vector<unsigned> l{3, 6, 6, 3};
+  const topology t = build_flattened_clos(fc(50, 18, 14, l, 7));
+  ASSERT_EQ(t.switches.size(), 50u);
+  ASSERT_EQ(t.hosts.size(), 700u);
+  for (unsigned s : t.switches) ASSERT_EQ(t.nodes[s].port_link.size(), 32u);
+  expect_layered_wiring(t, l);
 }
 
 TEST(FlattenedClos, SameSeedSameWiringOtherSeedOther) {
@@ -133,20 +143,7 @@ TEST(FlattenedClos, SimpleWiringCablesNoTwoTorsTwice) {
     s.wiring = fc_wiring::simple;
     const topology t = build_flattened_clos(s);
     EXPECT_EQ(twice(t), 0u) << "seed " << seed;
-    for (unsigned sw : t.switches) {
-      std::vector<unsigned> per_layer(5, 0);
-      const topo_node& n = t.nodes[sw];
-      for (unsigned p = 0; p < n.port_link.size(); ++p) {
-        const topo_link& k = t.links[n.port_link[p]];
-        const unsigned m = k.other(sw);
-        if (t.nodes[m].kind == node_kind::host) continue;
-        ASSERT_NE(m, sw);
-        ++per_layer[n.port_layer[p]];
-        const unsigned far = t.nodes[m].port_layer[k.port_on(m)];
-        EXPECT_EQ(std::max(far, n.port_layer[p]) - std::min(far, n.port_layer[p]), 1u) << k.name;
-      }
-      for (unsigned j = 0; j < 4; ++j) EXPECT_EQ(per_layer[j + 1], l[j]) << "seed " << seed;
-    }
+    expect_layered_wiring(t, l);
   }
   // 10 ToRs cannot give each of them 18 distinct neighbours.
   flattened_clos_spec small = fc(10, 18, 1, l, 1);
