@@ -18,18 +18,18 @@
 # and leaves the installed routes out (`--updown-only`: 6.5 s instead of 135 s at N = 3000).
 # UPDOWN_ONLY=1 computes the up-down statistics of every pair and nothing else (`--updown-only`;
 # files *_updown.txt): N = 5000 at k = 4 takes about 16 minutes on two cores.
-# WIRING=simple draws every wiring with no two ToRs cabled twice (topology.wiring; the default,
-# per_layer, may cable two ToRs again in another layer pair); OUTDIR then defaults to
-# out/validation/fc_paths_simple, so the two wirings' results stay apart.
+# WIRING=per_layer draws the wirings as the builder first did (topology.wiring: two ToRs may be
+# cabled again in another layer pair; the default, simple, cables no two ToRs twice); OUTDIR then
+# defaults to out/validation/fc_paths_per_layer, so the two wirings' results stay apart.
 # A result file that exists is kept (delete it to run it again).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin=${1:-build/netasic}
-wiring=${WIRING:-per_layer}
+wiring=${WIRING:-simple}
 case $wiring in
-  per_layer) out=${2:-out/validation/fc_paths} ;;
-  simple) out=${2:-out/validation/fc_paths_simple} ;;
-  *) echo "error: WIRING is per_layer or simple, not $wiring" >&2; exit 1 ;;
+  simple) out=${2:-out/validation/fc_paths} ;;
+  per_layer) out=${2:-out/validation/fc_paths_per_layer} ;;
+  *) echo "error: WIRING is simple or per_layer, not $wiring" >&2; exit 1 ;;
 esac
 seeds=${SEEDS:-5}
 ports=${PORTS:-32}
