@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <map>
-#include <set>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -62,9 +61,10 @@ using tor_pair = std::pair<unsigned, unsigned>;
 // A random a-regular bipartite graph between {0..n-1} (layer j) and {0..n-1} (layer j+1) with no
 // pair (i, i): the stubs of the upper side in random order, then swaps that repair every self pair
 // and, as far as a bounded number of swaps can, every repeated pair. Repeated means the same
-// (lower, upper) pair; with `cabled`, the same two ToRs in either order or already cabled in an
-// earlier layer pair, and the pairs drawn are added to it.
-std::vector<tor_pair> random_bipartite(unsigned n, unsigned a, rng& r, std::set<tor_pair>* cabled) {
+// (lower, upper) pair; with `cabled` (the ToR pairs the earlier layer pairs cabled, lower ToR
+// first), the same two ToRs in either order or already cabled, and a repeat the swaps leave is an
+// error.
+std::vector<tor_pair> random_bipartite(unsigned n, unsigned a, rng& r, const std::map<tor_pair, unsigned>* cabled) {
   std::vector<unsigned> lower, upper;
   for (unsigned i = 0; i < n; ++i)
     for (unsigned d = 0; d < a; ++d) lower.push_back(i), upper.push_back(i);
@@ -75,7 +75,7 @@ std::vector<tor_pair> random_bipartite(unsigned n, unsigned a, rng& r, std::set<
   auto count_pairs = [&] {
     std::map<tor_pair, unsigned> c;
     if (cabled)
-      for (const tor_pair& p : *cabled) c[p] = 1;
+      for (const auto& [pair, links] : *cabled) c[pair] = 1;
     for (size_t i = 0; i < lower.size(); ++i) ++c[key(i)];
     return c;
   };
@@ -99,18 +99,16 @@ std::vector<tor_pair> random_bipartite(unsigned n, unsigned a, rng& r, std::set<
     }
     if (clean) break;
   }
+  const auto seen = cabled ? count_pairs() : std::map<tor_pair, unsigned>{};
   std::vector<tor_pair> e;
   for (size_t i = 0; i < lower.size(); ++i) {
     if (lower[i] == upper[i]) throw std::invalid_argument("tors: too few ToRs to wire a layer without linking a ToR to itself");
+    if (cabled && seen.at(key(i)) > 1)
+      throw std::invalid_argument(fmt::format(
+          "wiring: found no wiring of {} ToRs with these layers that cables no two ToRs twice (tor{} and tor{} twice); "
+          "each ToR needs as many distinct neighbours as it has fabric ports: more ToRs, or \"per_layer\", which allows "
+          "two cables between two ToRs", n, key(i).first, key(i).second));
     e.push_back({lower[i], upper[i]});
-  }
-  if (cabled) {
-    for (size_t i = 0; i < lower.size(); ++i)
-      if (!cabled->insert(key(i)).second)
-        throw std::invalid_argument(fmt::format(
-            "wiring: found no wiring of {} ToRs with these layers that cables no two ToRs twice (tor{} and tor{} twice); "
-            "each ToR needs as many distinct neighbours as it has fabric ports: more ToRs, or \"per_layer\", which allows "
-            "two cables between two ToRs", n, key(i).first, key(i).second));
   }
   return e;
 }
@@ -153,10 +151,9 @@ topology build_flattened_clos(const flattened_clos_spec& s) {
       t.nodes[tor[i]].port_layer.push_back(0);
     }
   rng r(s.seed);
-  std::map<tor_pair, unsigned> parallel;
-  std::set<tor_pair> cabled;
+  std::map<tor_pair, unsigned> parallel;   // links so far between two ToRs, lower first
   for (unsigned j = 0; j + 1 < l.size(); ++j)
-    for (const auto& [x, y] : random_bipartite(s.tors, a[j], r, s.wiring == fc_wiring::simple ? &cabled : nullptr)) {
+    for (const auto& [x, y] : random_bipartite(s.tors, a[j], r, s.wiring == fc_wiring::simple ? &parallel : nullptr)) {
       const unsigned lo = std::min(x, y), hi = std::max(x, y);
       const unsigned idx = parallel[{lo, hi}]++;
       t.connect(tor[x], tor[y], s.uplink_rate_bps, s.delay_ps, fmt::format("tor{}-tor{}#{}", x, y, idx));
