@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <mutex>
+#include <unordered_set>
 #include <vector>
 
 namespace netasic {
@@ -30,6 +32,14 @@ size_t edit_distance(const std::string& a, const std::string& b) {
     }
   }
   return row[b.size()];
+}
+
+shared_text::shared_text(const std::string& s) {
+  // Nodes of an unordered_set never move, so the pointers stay valid for the process.
+  static std::unordered_set<std::string> texts;
+  static std::mutex lock;
+  const std::lock_guard<std::mutex> hold(lock);
+  text_ = &*texts.insert(s).first;
 }
 
 }  // namespace netasic

@@ -13,4 +13,30 @@ std::string shell_quote(const std::string& word);
 // valid name to a misspelt one.
 size_t edit_distance(const std::string& a, const std::string& b);
 
+// A text many records share (a probe series' device or unit): each distinct text is kept once
+// for the whole process, and a record holds a pointer to it, 8 B instead of a 32-byte string.
+class shared_text {
+ public:
+  shared_text(const std::string& s);
+  shared_text(const char* s) : shared_text(std::string(s)) {}
+  const std::string& str() const { return *text_; }
+  operator const std::string&() const { return *text_; }
+  bool empty() const { return text_->empty(); }
+
+ private:
+  const std::string* text_;
+};
+inline bool operator==(const shared_text& a, const shared_text& b) { return a.str() == b.str(); }
+inline bool operator==(const shared_text& a, const std::string& b) { return a.str() == b; }
+inline bool operator==(const std::string& a, const shared_text& b) { return a == b.str(); }
+inline bool operator==(const shared_text& a, const char* b) { return a.str() == b; }
+inline bool operator!=(const shared_text& a, const shared_text& b) { return !(a == b); }
+inline bool operator!=(const shared_text& a, const char* b) { return !(a == b); }
+inline bool operator!=(const shared_text& a, const std::string& b) { return !(a == b); }
+inline bool operator!=(const std::string& a, const shared_text& b) { return !(a == b); }
+inline std::string operator+(const shared_text& a, const std::string& b) { return a.str() + b; }
+inline std::string operator+(const shared_text& a, const char* b) { return a.str() + b; }
+inline std::string operator+(const std::string& a, const shared_text& b) { return a + b.str(); }
+inline std::string operator+(const char* a, const shared_text& b) { return a + b.str(); }
+
 }  // namespace netasic

@@ -1,6 +1,7 @@
 #include "fabric/fabric.h"
 
 #include <algorithm>
+#include <limits>
 #include <iostream>
 
 #include <fmt/format.h>
@@ -15,8 +16,8 @@ uint64_t port_headroom(const fabric_config& cfg, const topo_link& l) {
                               to_host ? cfg.nic.pause_stop_ps() : cfg.sw.pause_stop_ps());
 }
 
-fabric::fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std::vector<flow_spec>& specs)
-    : sc_core::sc_module(name), cfg_(cfg), pending_(specs) {
+fabric::fabric(sc_core::sc_module_name name, fabric_config cfg, const std::vector<flow_spec>& specs)
+    : sc_core::sc_module(name), cfg_(std::move(cfg)), pending_(specs) {
   const topology& t = cfg_.topo;
   flows.resize(specs.size());
   for (const flow_spec& s : specs) {
@@ -282,6 +283,13 @@ void fabric::flow_done(flow_ctx&) {
 
 void fabric::sample() {
   const uint64_t now = now_ps();
+  if (probes.t_s.empty()) {
+    // Every sample the arrival window takes (those before it ends), at once: growing by
+    // doubling leaves up to half of each series unused (7 MiB at k = 32).
+    const size_t window = size_t((cfg_.arrivals_end_ps + cfg_.probe_interval_ps - 1) / cfg_.probe_interval_ps);
+    probes.t_s.reserve(window);
+    for (probe_series& ps : probes.series) ps.samples.reserve(window);
+  }
   probes.t_s.push_back(double(now) * 1e-12);
   size_t i = 0;
   for (probe_ref& r : probe_ports_) {
@@ -414,19 +422,43 @@ uint64_t fabric::ideal_fct_ps(uint32_t src, uint32_t dst, uint64_t bytes) const 
   const topology& t = cfg_.topo;
   const topo_link& last_hop = t.links[t.nodes[t.hosts[dst]].port_link[0]];
   if (last_hop.failed) return 0;   // unreachable
-  // Distances to the destination's switch, shared by every host under it.
+  // Distances to the destination's switch, shared by every host under it. Kept for switches
+  // only, 4 B a switch: a run keeps one table per destination rack, and at 8,192 hosts tables
+  // over every node were 19 MB.
   const unsigned rack = t.host_switch(dst);
+  if (switch_of_node_.empty()) {
+    switch_of_node_.assign(t.nodes.size(), topology::no_node);
+    for (unsigned i = 0; i < t.switches.size(); ++i) switch_of_node_[t.switches[i]] = i;
+  }
   auto cached = rack_distances_.find(rack);
-  if (cached == rack_distances_.end()) cached = rack_distances_.emplace(rack, t.distances_from(rack)).first;
-  const std::vector<unsigned>& dist = cached->second;
+  if (cached == rack_distances_.end()) {
+    const std::vector<unsigned> all = t.distances_from(rack);
+    std::vector<unsigned> sw(t.switches.size());
+    for (unsigned i = 0; i < t.switches.size(); ++i) sw[i] = all[t.switches[i]];
+    cached = rack_distances_.emplace(rack, std::move(sw)).first;
+  }
+  const std::vector<unsigned>& sw_dist = cached->second;
+  constexpr unsigned inf = std::numeric_limits<unsigned>::max();
+  // A host forwards nothing, so its distance is one more than its nearest switch's.
+  auto dist = [&](unsigned node) {
+    if (t.nodes[node].kind == node_kind::sw) return sw_dist[switch_of_node_[node]];
+    unsigned d = inf;
+    for (unsigned li : t.nodes[node].port_link) {
+      const topo_link& l = t.links[li];
+      const unsigned peer = l.other(node);
+      if (!l.failed && t.nodes[peer].kind == node_kind::sw) d = std::min(d, sw_dist[switch_of_node_[peer]]);
+    }
+    return d == inf ? inf : d + 1;
+  };
   std::vector<const topo_link*> path;
   unsigned node = t.hosts[src];
   while (node != rack) {
     const topo_link* best = nullptr;
+    const unsigned here = dist(node);
     for (unsigned li : t.nodes[node].port_link) {
       const topo_link& l = t.links[li];
       const unsigned peer = l.a == node ? l.b : l.a;
-      if (l.failed || t.nodes[peer].kind != node_kind::sw || dist[peer] + 1 != dist[node]) continue;
+      if (l.failed || t.nodes[peer].kind != node_kind::sw || dist(peer) + 1 != here) continue;
       if (!best || l.rate_bps > best->rate_bps) best = &l;
     }
     if (!best) return 0;   // unreachable

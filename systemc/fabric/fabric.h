@@ -89,7 +89,9 @@ class fabric : public sc_core::sc_module {
   SC_HAS_PROCESS(fabric);
 
  public:
-  fabric(sc_core::sc_module_name name, const fabric_config& cfg, const std::vector<flow_spec>& flows);
+  // Takes the configuration by value: a caller done with it moves it in rather than keep two
+  // copies of the topology and route plan (6 MB at k = 32).
+  fabric(sc_core::sc_module_name name, fabric_config cfg, const std::vector<flow_spec>& flows);
 
   run_stats stats;
   std::vector<flow_ctx> flows;
@@ -159,7 +161,9 @@ class fabric : public sc_core::sc_module {
   std::vector<flow_spec> pending_;   // sorted by start
   size_t next_flow_ = 0;
   sc_core::sc_event flow_start_, sample_tick_;
-  mutable std::map<unsigned, std::vector<unsigned>> rack_distances_;   // for ideal_fct_ps
+  // For ideal_fct_ps: each destination rack's hop counts from every switch, by switch index.
+  mutable std::map<unsigned, std::vector<unsigned>> rack_distances_;
+  mutable std::vector<unsigned> switch_of_node_;   // node -> switch index (no_node for a host)
   struct probe_ref {
     unsigned sw, port;
     uint64_t rate_bps;

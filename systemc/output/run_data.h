@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/stats.h"
+#include "common/text.h"
 
 namespace netasic {
 
@@ -46,9 +47,9 @@ struct link_record {
 
 // One probe sampled every interval: queue depth of a port, occupancy of a buffer, ...
 struct probe_series {
-  std::string device;   // scope in the VCD and group in GTKWave, e.g. "leaf0"
+  shared_text device;   // scope in the VCD and group in GTKWave, e.g. "leaf0"
   std::string name;     // e.g. "port3.qdepth"
-  std::string unit;     // e.g. "bytes"
+  shared_text unit;     // e.g. "bytes"
   std::vector<int64_t> samples;   // one per probe_set::t_s entry
 };
 

@@ -105,6 +105,13 @@ class packet_pool {
     --live_;
   }
   uint64_t live() const { return live_; }
+  // When the run is over: the packets' memory goes back; live() keeps its count. No packet
+  // may be allocated, released or read afterwards.
+  void free_blocks() {
+    blocks_.clear();
+    blocks_.shrink_to_fit();
+    free_ = nullptr;
+  }
   uint64_t capacity_bytes() const { return blocks_.size() * block * sizeof(packet); }   // never shrinks
 
  private:

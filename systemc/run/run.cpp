@@ -136,18 +136,19 @@ run_result run_scenario(const config& cfg, progress_mode progress, const run_tap
   // Destroying it would cost time quadratic in its size: SystemC unregisters every port, export
   // and module by a linear search of its registries.
   static fabric* kept = nullptr;
-  kept = new fabric("fabric", fabric_cfg, specs);
+  kept = new fabric("fabric", std::move(fabric_cfg), specs);
   fabric& fab = *kept;
+  const fabric_config& built = fab.config();
   if (taps.on_built) taps.on_built(fab);
   std::optional<pcap_capture> pcap;
   if (!pcap_points.empty()) pcap.emplace(fab, pcap_points, taps.run_dir);
   wave_trace trace;
   if (waves) attach_waves(fab, trace, waves->points, waves->point_on);
   std::optional<lossradar_collector> lossradar;
-  if (fabric_cfg.lossradar.on) lossradar.emplace(fab);
+  if (built.lossradar.on) lossradar.emplace(fab);
   drop_log flowradar_drops;   // FlowRadar's loss map is scored against it when LossRadar keeps none
-  if (fabric_cfg.sw.flowradar.on && !fab.stats.log) fab.stats.log = &flowradar_drops;
-  const uint64_t end_ps = fabric_cfg.arrivals_end_ps + (fabric_cfg.deter.mode == deter_mode::replay ? deter_replay_drain_ps : to_ps(cfg.real("sim.drain"), 1e6));
+  if (built.sw.flowradar.on && !fab.stats.log) fab.stats.log = &flowradar_drops;
+  const uint64_t end_ps = built.arrivals_end_ps + (built.deter.mode == deter_mode::replay ? deter_replay_drain_ps : to_ps(cfg.real("sim.drain"), 1e6));
 
   memory_sampler* memory = nullptr;   // kept, as the fabric is
   if (const double us = cfg.real("sim.memory_interval"); us > 0)
@@ -161,6 +162,9 @@ run_result run_scenario(const config& cfg, progress_mode progress, const run_tap
   const uint64_t sim_end = now_ps();
   const std::string memory_csv = memory ? memory->finish(sim_end) : "";   // before the outputs take memory
 
+  // Frames still in flight are never read again: their memory goes back before the outputs
+  // take theirs (25 MB of frames at k = 32). The pool keeps its count of them.
+  fab.stats.pool.free_blocks();
   run_result r;
   r.probes = std::move(fab.probes);
   if (clock_on) r.clock = clock_records(fab, r.probes);
@@ -183,7 +187,7 @@ run_result run_scenario(const config& cfg, progress_mode progress, const run_tap
   }
   if (memory) r.files.push_back({"memory.csv", memory_csv});
   deter_finish(cfg, fab, r, sim_end);
-  if (fabric_cfg.sw.flowradar.on) flowradar_finish(fab, r, *fab.stats.log);
+  if (built.sw.flowradar.on) flowradar_finish(fab, r, *fab.stats.log);
   if (fab.stats.log == &flowradar_drops) fab.stats.log = nullptr;
   warn_about_run(cfg, fab, r);
   return r;

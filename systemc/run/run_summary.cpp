@@ -131,10 +131,15 @@ void add_flows(json& s, const fabric& fab, const std::vector<flow_record>& flows
 
 // The queue-length distribution: every sample of every switch port's queue.
 void add_queue(json& s, const fabric& fab, const probe_set& probes) {
+  auto is_queue = [](const probe_series& ps) {
+    return ps.name.size() > 7 && ps.name.compare(ps.name.size() - 7, 7, ".qdepth") == 0;
+  };
+  size_t n = 0;   // counted first: growing by doubling would hold two copies (8 MB at k = 32)
+  for (const probe_series& ps : probes.series) n += is_queue(ps) ? ps.samples.size() : 0;
   std::vector<double> qs;
+  qs.reserve(n);
   for (const probe_series& ps : probes.series)
-    if (ps.name.size() > 7 && ps.name.compare(ps.name.size() - 7, 7, ".qdepth") == 0)
-      qs.insert(qs.end(), ps.samples.begin(), ps.samples.end());
+    if (is_queue(ps)) qs.insert(qs.end(), ps.samples.begin(), ps.samples.end());
   std::sort(qs.begin(), qs.end());
   const auto [peak_q, peak_port] = fab.peak_queue();
   s["queue"] = {{"peak_bytes", peak_q}, {"peak_port", peak_port},
@@ -515,6 +520,9 @@ std::vector<flow_record> flow_records(const fabric& fab) {
 std::vector<link_record> link_records(const fabric& fab, uint64_t sim_end_ps) {
   const topology& topo = fab.config().topo;
   std::vector<link_record> out;
+  size_t ports = 0;
+  for (unsigned node : topo.switches) ports += topo.nodes[node].port_link.size();
+  out.reserve(ports);
   for (unsigned s = 0; s < topo.switches.size(); ++s) {
     const topo_node& n = topo.nodes[topo.switches[s]];
     for (unsigned p = 0; p < n.port_link.size(); ++p) {

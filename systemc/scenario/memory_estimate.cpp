@@ -90,9 +90,9 @@ memory_estimate estimate_memory(const config& c) {
       {fmt::format("{:.0f} host routes x {:.0f} B", hosts, mem_host_route_bytes), hosts * mem_host_route_bytes},
       {fmt::format("{:.0f} NICs x {:.1f} KiB", hosts, mem_host_bytes / 1024), hosts * mem_host_bytes},
       {fmt::format("{:.0f} switches x {:.0f} KiB", switches, mem_switch_bytes / 1024), switches * mem_switch_bytes},
-      // fabric::ideal_fct_ps keeps each destination rack's hop counts to every node, once used.
-      {fmt::format("{:.0f} racks' distance tables ({:.0f} nodes each) x {:.0f} B", prefixes, switches + hosts,
-                   mem_distance_bytes), prefixes * ((switches + hosts) * mem_distance_bytes + mem_rack_distances_bytes)},
+      // fabric::ideal_fct_ps keeps each destination rack's hop counts from every switch, once used.
+      {fmt::format("{:.0f} racks' distance tables ({:.0f} switches each) x {:.0f} B", prefixes, switches,
+                   mem_distance_bytes), prefixes * (switches * mem_distance_bytes + mem_rack_distances_bytes)},
   };
   std::sort(e.parts.begin(), e.parts.end(), [](const memory_part& a, const memory_part& b) { return a.bytes > b.bytes; });
   e.bytes = mem_fixed_bytes;

@@ -31,7 +31,7 @@ constexpr double mem_route_entry_bytes = 16;         // one (switch, destination
 constexpr double mem_host_route_bytes = 56;          // a host route: its hash-map node and window slot in the switch, its pair in the plan
 constexpr double mem_lb_entry_bytes = 24;            // a flowlet-table entry or a BalanceSketch cell
 constexpr double mem_rack_distances_bytes = 72;      // a rack's distance table for ideal FCTs: map node and vector
-constexpr double mem_distance_bytes = 4;             // one node's hop count in it
+constexpr double mem_distance_bytes = 4;             // one switch's hop count in it
 
 memory_estimate estimate_memory(const config& c);
 

@@ -22,3 +22,16 @@ TEST(ShellQuote, OthersInSingleQuotes) {
   EXPECT_EQ(shell_quote("*"), "'*'");
   EXPECT_EQ(shell_quote(std::string("a\0b", 3)), std::string("'a\0b'", 5));   // never "safe" by a stray NUL
 }
+
+TEST(SharedText, EqualTextsShareOneCopyThatOutlivesTheirSource) {
+  std::string source = "leaf" + std::to_string(3);
+  const shared_text a(source), b(std::string("leaf3")), c("leaf4");
+  source = "spine0";   // the kept copy does not follow its source
+  EXPECT_EQ(&a.str(), &b.str());
+  EXPECT_NE(&a.str(), &c.str());
+  EXPECT_EQ(a, "leaf3");
+  EXPECT_EQ(c, std::string("leaf4"));
+  EXPECT_NE(a, c);
+  EXPECT_EQ(a + ".port0", "leaf3.port0");
+  EXPECT_TRUE(shared_text("").empty());
+}
