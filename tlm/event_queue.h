@@ -3,6 +3,9 @@
 // timed-event queue pays a heap of event objects and an indirect compare per notification; here
 // an entry is 24 bytes in one array, so a packet-hop costs a push and a pop of plain data.
 // Entries due at the same time run in the order they were scheduled, so runs are reproducible.
+// Once given the run's end, the queue runs ahead of the kernel: one notification takes every
+// wake-up due before the kernel's next activity (a flow start, a probe sample, a thread's wait),
+// in the same order, and now_ps() reads the queue's time meanwhile.
 #pragma once
 #include <cstdint>
 #include <limits>
@@ -55,6 +58,12 @@ class event_queue : public sc_core::sc_module {
   // Wake `c` at absolute time `at_ps` (not in the past). A client keeps at most one wake-up
   // pending itself; the queue does not merge them.
   void schedule(uint64_t at_ps, timed_client& c);
+  // The time sc_start runs to (its wake-ups there and later stay for it): from here on the queue
+  // runs ahead. Unset, it takes one notification per time, as a bare kernel would.
+  void run_ahead_until(uint64_t end_ps) { end_ps_ = end_ps; }
+  // sc_stop once the wake-ups at the current time are done, at that time (the kernel may be
+  // behind it while the queue runs ahead), as sc_stop from a wake-up would without running ahead.
+  void stop();
   uint64_t wakeups() const { return wakeups_; }
   uint64_t kernel_notifications() const { return fires_; }
   size_t pending() const { return heap_.size(); }
@@ -64,6 +73,8 @@ class event_queue : public sc_core::sc_module {
   radix_heap<timed_client*> heap_;
   uint64_t wakeups_ = 0, fires_ = 0;
   bool firing_ = false;
+  uint64_t end_ps_ = 0;            // 0: never run ahead
+  uint64_t stop_ps_ = not_ahead;   // a stop() was asked for at this time
   timer due_at_;   // when due_ is notified for
   sc_core::sc_event due_;
 

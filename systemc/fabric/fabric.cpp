@@ -277,8 +277,8 @@ void fabric::flow_done(flow_ctx&) {
   // Every flow is done and no more will start: nothing left to simulate once the last PAUSE
   // frame and mirrored copy have arrived.
   if (flows_completed != pending_.size() || cfg_.run_to_end) return;
-  if (stats.internal_live == 0) sc_core::sc_stop();
-  else stats.on_internal_drained = [] { sc_core::sc_stop(); };
+  if (stats.internal_live == 0) events_->stop();
+  else stats.on_internal_drained = [this] { events_->stop(); };
 }
 
 void fabric::sample() {

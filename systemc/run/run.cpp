@@ -156,6 +156,7 @@ run_result run_scenario(const config& cfg, progress_mode progress, const run_tap
 
   progress_line line{progress_pacer(progress), end_ps, specs.size()};
   fab.on_sample = [&](uint64_t now) { line.sample(fab, now); };
+  if (cfg.boolean("sim.run_ahead")) fab.events().run_ahead_until(end_ps);
   sc_core::sc_start(ps(end_ps));
   const double wall = line.pace.elapsed_s();
   line.pace.finish();

@@ -32,6 +32,10 @@ void run_keys(K& k) {
                    "A key of a mode that is not selected (another cc.algorithm, lb.mode, flowcut.form): \"error\" stops the run; \"warn\" only says so, for a scenario swept over modes");
   k.unbound.real("sim.max_memory", "MiB", 0, 0, 1e9,
                  "Refuse, before building, a configuration estimated to need more memory than this; 0 = the memory the machine has available");
+  k.unbound.boolean("sim.run_ahead", true,
+                    "The fabric's event queue serves every wake-up due before the kernel's next activity (a flow start, a probe "
+                    "sample) in one kernel notification, in the same order; false: one notification per distinct time, the same "
+                    "results but for events.kernel_notifications (a check, and slower)");
   k.unbound.real("sim.probe_interval", "us", 1, 0.001, 1e6, "Sampling interval of the probe time series (queue depths, buffer occupancy) and of waves.vcd");
   k.unbound.real("sim.memory_interval", "us", 0, 0, 1e9,
                  "Interval at which the process's resident and heap memory, and the model's working set (flows in progress, "
