@@ -1,8 +1,8 @@
 #include "fabric/fabric.h"
 
 #include <algorithm>
-#include <limits>
 #include <iostream>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -285,7 +285,7 @@ void fabric::sample() {
   const uint64_t now = now_ps();
   if (probes.t_s.empty()) {
     // Every sample the arrival window takes (those before it ends), at once: growing by
-    // doubling leaves up to half of each series unused (7 MiB at k = 32).
+    // doubling leaves up to half of each series unused (8 MB at k = 32).
     const size_t window = size_t((cfg_.arrivals_end_ps + cfg_.probe_interval_ps - 1) / cfg_.probe_interval_ps);
     probes.t_s.reserve(window);
     for (probe_series& ps : probes.series) ps.samples.reserve(window);

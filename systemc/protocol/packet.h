@@ -112,7 +112,7 @@ class packet_pool {
     blocks_.shrink_to_fit();
     free_ = nullptr;
   }
-  uint64_t capacity_bytes() const { return blocks_.size() * block * sizeof(packet); }   // never shrinks
+  uint64_t capacity_bytes() const { return blocks_.size() * block * sizeof(packet); }   // shrinks only by free_blocks
 
  private:
   static constexpr size_t block = 4096;   // packets per allocation
