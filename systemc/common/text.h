@@ -26,6 +26,8 @@ class shared_text {
  private:
   const std::string* text_;
 };
+// Beside a std::string or a literal, compared and joined as its text, never made into a
+// shared_text (which would keep a copy of the other side for the process).
 inline bool operator==(const shared_text& a, const shared_text& b) { return a.str() == b.str(); }
 inline bool operator==(const shared_text& a, const std::string& b) { return a.str() == b; }
 inline bool operator==(const std::string& a, const shared_text& b) { return a == b.str(); }

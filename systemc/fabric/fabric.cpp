@@ -19,6 +19,8 @@ uint64_t port_headroom(const fabric_config& cfg, const topo_link& l) {
 fabric::fabric(sc_core::sc_module_name name, fabric_config cfg, const std::vector<flow_spec>& specs)
     : sc_core::sc_module(name), cfg_(std::move(cfg)), pending_(specs) {
   const topology& t = cfg_.topo;
+  switch_of_node_.assign(t.nodes.size(), topology::no_node);
+  for (unsigned s = 0; s < t.switches.size(); ++s) switch_of_node_[t.switches[s]] = s;
   flows.resize(specs.size());
   for (const flow_spec& s : specs) {
     flow_ctx& f = flows[s.id];
@@ -100,10 +102,8 @@ fabric::fabric(sc_core::sc_module_name name, fabric_config cfg, const std::vecto
   if (cfg_.clock) {
     const clock_network_config& k = *cfg_.clock;
     clock_ = std::make_unique<clock_driver>(t, k, *events_);
-    std::vector<uint32_t> sw_index(t.nodes.size(), 0);
-    for (unsigned s = 0; s < t.switches.size(); ++s) sw_index[t.switches[s]] = s;
-    clock_->send = [this, bytes = k.frame_bytes, sw_index](uint32_t node, uint32_t port, const sync_header& m) {
-      switches_[sw_index[node]]->send_sync(port, m, bytes, now_ps());
+    clock_->send = [this, bytes = k.frame_bytes](uint32_t node, uint32_t port, const sync_header& m) {
+      switches_[switch_of_node_[node]]->send_sync(port, m, bytes, now_ps());
     };
     for (unsigned s = 0; s < t.switches.size(); ++s) switches_[s]->attach_clock(clock_.get(), t.switches[s], cfg_.sync_priority);
     for (unsigned h = 0; h < t.hosts.size(); ++h) hosts_[h]->attach_clock(clock_.get(), t.hosts[h]);
@@ -117,14 +117,14 @@ fabric::fabric(sc_core::sc_module_name name, fabric_config cfg, const std::vecto
   }
 
   // Node index -> its tx/rx ports.
-  std::vector<int> sw_of(t.nodes.size(), -1), host_of(t.nodes.size(), -1);
-  for (unsigned s = 0; s < t.switches.size(); ++s) sw_of[t.switches[s]] = int(s);
+  std::vector<int> host_of(t.nodes.size(), -1);
   for (unsigned h = 0; h < t.hosts.size(); ++h) host_of[t.hosts[h]] = int(h);
+  auto is_switch = [&](unsigned node) { return switch_of_node_[node] != topology::no_node; };
   auto tx = [&](unsigned node, unsigned port) -> pkt_tx_port& {
-    return sw_of[node] >= 0 ? switches_[unsigned(sw_of[node])]->tx(port) : hosts_[unsigned(host_of[node])]->tx;
+    return is_switch(node) ? switches_[switch_of_node_[node]]->tx(port) : hosts_[unsigned(host_of[node])]->tx;
   };
   auto rx = [&](unsigned node, unsigned port) -> pkt_rx_port {
-    return sw_of[node] >= 0 ? switches_[unsigned(sw_of[node])]->rx(port) : hosts_[unsigned(host_of[node])]->rx();
+    return is_switch(node) ? switches_[switch_of_node_[node]]->rx(port) : hosts_[unsigned(host_of[node])]->rx();
   };
   // Every link in one vector, reserved at once: a link is never moved once its ports point at it.
   const uint64_t links_heap0 = heap_in_use_bytes();
@@ -133,7 +133,7 @@ fabric::fabric(sc_core::sc_module_name name, fabric_config cfg, const std::vecto
     // Into a switch, the link adds the switch's front end (and may cut through); into a NIC, its
     // RX pipe.
     auto timing_to = [&](unsigned node) {
-      if (sw_of[node] < 0) return link_timing{l.rate_bps, l.delay_ps, cfg_.nic.clock_period_ps, cfg_.nic.rx_pipe_ps()};
+      if (!is_switch(node)) return link_timing{l.rate_bps, l.delay_ps, cfg_.nic.clock_period_ps, cfg_.nic.rx_pipe_ps()};
       return link_timing{l.rate_bps, l.delay_ps, cfg_.sw.clock_period_ps, cfg_.sw.ingress_ps(), cfg_.sw.cut_through_bytes};
     };
     packet_link& pl = links_.emplace_back(timing_to(l.b), timing_to(l.a), *events_);
@@ -426,10 +426,6 @@ uint64_t fabric::ideal_fct_ps(uint32_t src, uint32_t dst, uint64_t bytes) const 
   // only, 4 B a switch: a run keeps one table per destination rack, and at 8,192 hosts tables
   // over every node were 19 MB.
   const unsigned rack = t.host_switch(dst);
-  if (switch_of_node_.empty()) {
-    switch_of_node_.assign(t.nodes.size(), topology::no_node);
-    for (unsigned i = 0; i < t.switches.size(); ++i) switch_of_node_[t.switches[i]] = i;
-  }
   auto cached = rack_distances_.find(rack);
   if (cached == rack_distances_.end()) {
     const std::vector<unsigned> all = t.distances_from(rack);

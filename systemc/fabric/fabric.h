@@ -163,7 +163,7 @@ class fabric : public sc_core::sc_module {
   sc_core::sc_event flow_start_, sample_tick_;
   // For ideal_fct_ps: each destination rack's hop counts from every switch, by switch index.
   mutable std::map<unsigned, std::vector<unsigned>> rack_distances_;
-  mutable std::vector<unsigned> switch_of_node_;   // node -> switch index (no_node for a host)
+  std::vector<unsigned> switch_of_node_;   // node -> switch index (topology::no_node for a host)
   struct probe_ref {
     unsigned sw, port;
     uint64_t rate_bps;

@@ -38,7 +38,8 @@ void expect_same_run(const std::string& name, const std::string& scenario, const
 
 // Ends at the run's end, with frames in flight: nothing at or past it may be served.
 TEST(RunAhead, LeafSpineToAFixedEndGivesTheSameRun) {
-  // Probes every 7 us: no sample falls on the end, so only the end itself bounds the last stretch.
+  // Probes every 7 us: no sample falls on the end, so only the end bounds the last stretch (the
+  // kernel's own end of sc_start, and the queue's cap at the same time).
   expect_same_run("ls128", "bench/ls128.toml", "--set sim.duration=300 --set sim.probe_interval=7");
 }
 
