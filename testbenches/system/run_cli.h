@@ -61,9 +61,14 @@ inline std::vector<std::map<std::string, std::string>> csv_rows(const std::files
   return rows;
 }
 
-// An empty directory of its own under the test temp dir: "netasic_<suite>_<name>".
+// An empty directory of its own under the test temp dir: "netasic_<suite>_<test>_<name>". The
+// running test's name is in it because ctest runs tests in parallel, each in its own process: a
+// helper two tests share (a topology file they both write) would otherwise empty the directory
+// under the other.
 inline std::filesystem::path scratch(const std::string& suite, const std::string& name) {
-  const std::filesystem::path d = std::filesystem::path(::testing::TempDir()) / ("netasic_" + suite + "_" + name);
+  const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  const std::string running = test ? std::string(test->name()) + "_" : "";
+  const std::filesystem::path d = std::filesystem::path(::testing::TempDir()) / ("netasic_" + suite + "_" + running + name);
   std::filesystem::remove_all(d);
   std::filesystem::create_directories(d);
   return d;
