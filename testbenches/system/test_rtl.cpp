@@ -128,11 +128,9 @@ nlohmann::json summary_of(const std::string& args, const std::string& dir) {
 // The core run's summary goes to *core_summary when given.
 void rtl_in_the_loop_changes_nothing(const std::string& scenario_and_sets, const std::string& block,
                                      nlohmann::json* core_summary = nullptr) {
-  // Two tests run stateful_alu's loop: each its own directories (ctest runs them in parallel).
-  const std::string d = ::testing::TempDir() + "netasic_rtl_loop_" +
-                        ::testing::UnitTest::GetInstance()->current_test_info()->name() + "_" + block;
-  const nlohmann::json core = summary_of(scenario_and_sets, d + "_core");
-  nlohmann::json rtl = summary_of(scenario_and_sets + " --rtl " + block, d + "_rtl");
+  const std::string d = scratch("rtl_loop", block).string();   // its own per test: two run stateful_alu
+  const nlohmann::json core = summary_of(scenario_and_sets, d + "/core");
+  nlohmann::json rtl = summary_of(scenario_and_sets + " --rtl " + block, d + "/rtl");
   ASSERT_FALSE(core.empty());
   EXPECT_FALSE(core.contains("rtl_in_loop"));
   ASSERT_TRUE(rtl.contains("rtl_in_loop")) << "the RTL was not used";
