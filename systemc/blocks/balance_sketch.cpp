@@ -10,7 +10,7 @@
 namespace netasic {
 namespace {
 
-void fail(const std::string& what) { throw std::invalid_argument("balance_sketch: " + what); }
+void sketch_fail(const std::string& what) { throw std::invalid_argument("balance_sketch: " + what); }
 
 // Register words are 8, 16 or 32 bits wide, as the stateful ALU's.
 unsigned word_width(unsigned bits) { return bits <= 8 ? 8 : bits <= 16 ? 16 : 32; }
@@ -128,23 +128,23 @@ class balance_sketch::multi_action_register {
 // ---- construction -----------------------------------------------------------------------------------
 
 balance_sketch::balance_sketch(const balance_sketch_config& cfg) : cfg_(cfg), rng_(cfg.seed) {
-  if (uint8_t(cfg.form) > uint8_t(bs_form::stateful_alu)) fail("form out of range");
-  if (cfg.buckets < 1) fail("buckets must be at least 1");
-  if (cfg.cells < 1) fail("cells must be at least 1");
-  if (cfg.fingerprint_bits < 1 || cfg.fingerprint_bits > 32) fail("fingerprint_bits must be 1..32");
-  if (cfg.vote_bits < 1 || cfg.vote_bits > 32) fail("vote_bits must be 1..32");
-  if (cfg.timestamp_bits < 2 || cfg.timestamp_bits > 64) fail("timestamp_bits must be 2..64");
-  if (cfg.delta_ps < 1) fail("delta_ps must be at least 1");
-  if (cfg.Delta_ps < cfg.delta_ps) fail("Delta_ps must be at least delta_ps");
-  if (cfg.next_hops < 1) fail("next_hops must be at least 1");
+  if (uint8_t(cfg.form) > uint8_t(bs_form::stateful_alu)) sketch_fail("form out of range");
+  if (cfg.buckets < 1) sketch_fail("buckets must be at least 1");
+  if (cfg.cells < 1) sketch_fail("cells must be at least 1");
+  if (cfg.fingerprint_bits < 1 || cfg.fingerprint_bits > 32) sketch_fail("fingerprint_bits must be 1..32");
+  if (cfg.vote_bits < 1 || cfg.vote_bits > 32) sketch_fail("vote_bits must be 1..32");
+  if (cfg.timestamp_bits < 2 || cfg.timestamp_bits > 64) sketch_fail("timestamp_bits must be 2..64");
+  if (cfg.delta_ps < 1) sketch_fail("delta_ps must be at least 1");
+  if (cfg.Delta_ps < cfg.delta_ps) sketch_fail("Delta_ps must be at least delta_ps");
+  if (cfg.next_hops < 1) sketch_fail("next_hops must be at least 1");
   slice_ = cfg.slice_ps ? cfg.slice_ps : cfg.delta_ps;
-  if (cfg.delta_ps % slice_ || cfg.Delta_ps % slice_) fail("slice_ps must divide delta_ps and Delta_ps");
+  if (cfg.delta_ps % slice_ || cfg.Delta_ps % slice_) sketch_fail("slice_ps must divide delta_ps and Delta_ps");
   n_delta_ = cfg.delta_ps / slice_;
   n_Delta_ = cfg.Delta_ps / slice_;
   ts_mask_ = cfg.timestamp_bits == 64 ? ~uint64_t(0) : (uint64_t(1) << cfg.timestamp_bits) - 1;
   // The gap must be able to exceed Δ/slice, or no flow would ever be seen to end.
   if (n_Delta_ > ts_mask_ - 1)
-    fail("timestamp_bits too small: Delta_ps / slice = " + std::to_string(n_Delta_) + " needs at most 2^s - 2");
+    sketch_fail("timestamp_bits too small: Delta_ps / slice = " + std::to_string(n_Delta_) + " needs at most 2^s - 2");
   fp_mask_ = word_mask(cfg.fingerprint_bits);
   vote_cap_ = cfg.vote_bits == 32 ? 0xFFFFFFFFu : (uint64_t(1) << cfg.vote_bits) - 1;
 
@@ -152,19 +152,19 @@ balance_sketch::balance_sketch(const balance_sketch_config& cfg) : cfg_(cfg), rn
     cells_.assign(size_t(cfg.buckets) * cfg.cells, bs_cell{});
     return;
   }
-  if (cfg.cells != 1) fail("cells must be 1 for the Tofino form (pipeline, stateful_alu)");
-  if (cfg.timestamp_bits > 32) fail("timestamp_bits must be at most 32 for the Tofino form");
+  if (cfg.cells != 1) sketch_fail("cells must be 1 for the Tofino form (pipeline, stateful_alu)");
+  if (cfg.timestamp_bits > 32) sketch_fail("timestamp_bits must be at most 32 for the Tofino form");
   if (cfg.scheduler_timestamp_bits != 8 && cfg.scheduler_timestamp_bits != 16 && cfg.scheduler_timestamp_bits != 32)
-    fail("scheduler_timestamp_bits must be 8, 16 or 32");
+    sketch_fail("scheduler_timestamp_bits must be 8, 16 or 32");
   if (cfg.fingerprint_bits > cfg.scheduler_timestamp_bits)
-    fail("fingerprint_bits must fit the scheduler word (scheduler_timestamp_bits)");
+    sketch_fail("fingerprint_bits must fit the scheduler word (scheduler_timestamp_bits)");
   w_id_ = word_width(cfg.fingerprint_bits > cfg.vote_bits ? cfg.fingerprint_bits : cfg.vote_bits);
   w_ts_ = word_width(cfg.timestamp_bits);
   w_sch_ = cfg.scheduler_timestamp_bits;
   w_nh_ = word_width(bits_for(cfg.next_hops));
   id_mask_ = word_mask(w_id_);
   sch_mask_ = word_mask(w_sch_);
-  if (n_Delta_ + 1 > sch_mask_) fail("scheduler_timestamp_bits too small for Delta_ps / slice + 1");
+  if (n_Delta_ + 1 > sch_mask_) sketch_fail("scheduler_timestamp_bits too small for Delta_ps / slice + 1");
 
   if (cfg.form == bs_form::pipeline) {
     pipe_.assign(cfg.buckets, bs_tofino_entry{});

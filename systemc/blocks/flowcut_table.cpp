@@ -7,7 +7,7 @@
 namespace netasic {
 namespace {
 
-void fail(const std::string& what) { throw std::invalid_argument("flowcut_table: " + what); }
+void flowcut_fail(const std::string& what) { throw std::invalid_argument("flowcut_table: " + what); }
 
 // floor(x / 2^k) for negative x too (>> on a negative value is implementation-defined in C++17).
 int64_t floor_shift(int64_t x, unsigned k) {
@@ -20,18 +20,18 @@ int16_t clamp16(int64_t x) { return int16_t(x > 32767 ? 32767 : x < -32768 ? -32
 }  // namespace
 
 flowcut_table::flowcut_table(const flowcut_config& cfg) : cfg_(cfg) {
-  if (uint8_t(cfg.variant) > uint8_t(flowcut_variant::nic_only)) fail("variant out of range");
-  if (uint8_t(cfg.when_full) > uint8_t(flowcut_full_policy::bypass)) fail("when_full out of range");
-  if (cfg.capacity < 1) fail("capacity must be at least 1");
-  if (cfg.key_bytes < 1) fail("key_bytes must be at least 1");
-  if (cfg.port_bytes != 1 && cfg.port_bytes != 2) fail("port_bytes must be 1 or 2");
-  if (cfg.inflight_bits < 8 || cfg.inflight_bits > 31) fail("inflight_bits must be 8..31");
-  if (!(cfg.rtt_ratio_threshold >= 1.0 && cfg.rtt_ratio_threshold < 256.0)) fail("rtt_ratio_threshold must be in [1, 256)");
-  if (!(cfg.rtt_diff_threshold >= 0.0 && cfg.rtt_diff_threshold < 128.0)) fail("rtt_diff_threshold must be in [0, 128)");
-  if (cfg.ewma_shift > 15) fail("ewma_shift must be 0..15");
-  if (cfg.stamp_bits < 8 || cfg.stamp_bits > 32) fail("stamp_bits must be 8..32");
-  if (cfg.stamp_unit_ps < 1) fail("stamp_unit_ps must be at least 1");
-  if (cfg.link_rate_gbps < 1) fail("link_rate_gbps must be at least 1");
+  if (uint8_t(cfg.variant) > uint8_t(flowcut_variant::nic_only)) flowcut_fail("variant out of range");
+  if (uint8_t(cfg.when_full) > uint8_t(flowcut_full_policy::bypass)) flowcut_fail("when_full out of range");
+  if (cfg.capacity < 1) flowcut_fail("capacity must be at least 1");
+  if (cfg.key_bytes < 1) flowcut_fail("key_bytes must be at least 1");
+  if (cfg.port_bytes != 1 && cfg.port_bytes != 2) flowcut_fail("port_bytes must be 1 or 2");
+  if (cfg.inflight_bits < 8 || cfg.inflight_bits > 31) flowcut_fail("inflight_bits must be 8..31");
+  if (!(cfg.rtt_ratio_threshold >= 1.0 && cfg.rtt_ratio_threshold < 256.0)) flowcut_fail("rtt_ratio_threshold must be in [1, 256)");
+  if (!(cfg.rtt_diff_threshold >= 0.0 && cfg.rtt_diff_threshold < 128.0)) flowcut_fail("rtt_diff_threshold must be in [0, 128)");
+  if (cfg.ewma_shift > 15) flowcut_fail("ewma_shift must be 0..15");
+  if (cfg.stamp_bits < 8 || cfg.stamp_bits > 32) flowcut_fail("stamp_bits must be 8..32");
+  if (cfg.stamp_unit_ps < 1) flowcut_fail("stamp_unit_ps must be at least 1");
+  if (cfg.link_rate_gbps < 1) flowcut_fail("link_rate_gbps must be at least 1");
   stamp_mask_ = cfg.stamp_bits == 32 ? 0xFFFFFFFFu : (1u << cfg.stamp_bits) - 1;
   port_limit_ = 1u << (8 * cfg.port_bytes);
   inflight_max_ = (1u << cfg.inflight_bits) - 1;

@@ -11,10 +11,6 @@
 
 namespace netasic {
 
-namespace {
-double us(uint64_t ps) { return double(ps) / 1e6; }
-}  // namespace
-
 void check_clock_network(const topology& topo, const clock_network_config& cfg) {
   clock_world w(topo, cfg);
   w.build(false);
@@ -135,8 +131,8 @@ clock_result clock_layer::finish(uint64_t end_ps) {
   s["root"] = out.root;
   s["devices"] = m.w.n;
   s["duration_s"] = double(end_ps) * 1e-12;
-  s["sync_interval_us"] = us(cfg.sync_interval_ps);
-  s["controller_delay_us"] = us(cfg.controller_delay_ps);
+  s["sync_interval_us"] = ps_as_us(cfg.sync_interval_ps);
+  s["controller_delay_us"] = ps_as_us(cfg.controller_delay_ps);
   std::vector<std::string> faults;
   for (const resolved_fault& f : m.w.faults) faults.push_back(f.f.text);
   s["faults"] = faults;

@@ -11,10 +11,6 @@
 
 namespace netasic {
 
-namespace {
-double us(uint64_t ps) { return double(ps) / 1e6; }
-}  // namespace
-
 unsigned clock_world::link_between(uint32_t u, uint32_t v, const std::vector<char>& down) const {
   unsigned best = none;
   for (unsigned li : topo.nodes[u].port_link)
@@ -111,7 +107,7 @@ void clock_world::build_controller_graph() {
 resolved_fault clock_world::resolve(const clock_fault& f) const {
   auto bad = [&](const std::string& why) { return config_error(fmt::format("fault \"{}\": {}", f.text, why)); };
   if (f.at_ps > cfg.duration_ps)
-    throw bad(fmt::format("at {} us is after the end of the run ({} us)", us(f.at_ps), us(cfg.duration_ps)));
+    throw bad(fmt::format("at {} us is after the end of the run ({} us)", ps_as_us(f.at_ps), ps_as_us(cfg.duration_ps)));
   resolved_fault rf{f, {}, {}};
   auto node = [&](const std::string& name) {
     const uint32_t u = topo.find_node(name);

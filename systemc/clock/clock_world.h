@@ -14,6 +14,9 @@
 
 namespace netasic {
 
+// Picoseconds as microseconds, the unit the clock results are written in.
+inline double ps_as_us(uint64_t ps) { return double(ps) / 1e6; }
+
 struct resolved_fault {
   clock_fault f;
   std::vector<unsigned> links;   // link faults

@@ -34,19 +34,19 @@ i128 floor_div(i128 n, i128 d) {
 
 i128 ceil_div(i128 n, i128 d) { return -floor_div(-n, d); }
 
-[[noreturn]] void fail(const std::string& what) { throw std::invalid_argument("oscillator: " + what); }
+[[noreturn]] void oscillator_fail(const std::string& what) { throw std::invalid_argument("oscillator: " + what); }
 
 }  // namespace
 
 oscillator::oscillator(const oscillator_config& cfg) : cfg_(cfg) {
-  if (cfg.period_ps < 1) fail("period_ps must be at least 1");
-  if (cfg.bound_ppb < 0 || cfg.bound_ppb > 500'000'000) fail("bound_ppb must be 0..500000000");
+  if (cfg.period_ps < 1) oscillator_fail("period_ps must be at least 1");
+  if (cfg.bound_ppb < 0 || cfg.bound_ppb > 500'000'000) oscillator_fail("bound_ppb must be 0..500000000");
   if (cfg.ppb < -cfg.bound_ppb || cfg.ppb > cfg.bound_ppb)
-    fail("ppb " + std::to_string(cfg.ppb) + " outside +-bound_ppb " + std::to_string(cfg.bound_ppb));
+    oscillator_fail("ppb " + std::to_string(cfg.ppb) + " outside +-bound_ppb " + std::to_string(cfg.bound_ppb));
   if (cfg.drift_ppb_per_s < -max_slope_ppb_per_s || cfg.drift_ppb_per_s > max_slope_ppb_per_s)
-    fail("drift_ppb_per_s must be within +-1e12");
+    oscillator_fail("drift_ppb_per_s must be within +-1e12");
   if (cfg.initial_offset_ps < -int64_t(max_time_ps) || cfg.initial_offset_ps > int64_t(max_time_ps))
-    fail("initial_offset_ps must be within +-2^62");
+    oscillator_fail("initial_offset_ps must be within +-2^62");
   adjust_ = cfg.initial_offset_ps;
   if (cfg.broken) {
     // Validated by break_clock; cfg_ is what it records.
@@ -119,25 +119,25 @@ void oscillator::rebuild() {
 }
 
 void oscillator::change_rate(uint64_t at_ps, int64_t ppb, int64_t drift_ppb_per_s) {
-  if (at_ps > max_time_ps) fail("change_rate at_ps past max_time_ps");
-  if (!changes_.empty() && at_ps < changes_.back().at) fail("change_rate at_ps before the previous change");
-  if (cfg_.broken && at_ps >= cfg_.broken_at_ps) fail("change_rate at_ps after the clock broke");
-  if (ppb < -cfg_.bound_ppb || ppb > cfg_.bound_ppb) fail("change_rate ppb outside +-bound_ppb");
+  if (at_ps > max_time_ps) oscillator_fail("change_rate at_ps past max_time_ps");
+  if (!changes_.empty() && at_ps < changes_.back().at) oscillator_fail("change_rate at_ps before the previous change");
+  if (cfg_.broken && at_ps >= cfg_.broken_at_ps) oscillator_fail("change_rate at_ps after the clock broke");
+  if (ppb < -cfg_.bound_ppb || ppb > cfg_.bound_ppb) oscillator_fail("change_rate ppb outside +-bound_ppb");
   if (drift_ppb_per_s < -max_slope_ppb_per_s || drift_ppb_per_s > max_slope_ppb_per_s)
-    fail("change_rate drift_ppb_per_s must be within +-1e12");
+    oscillator_fail("change_rate drift_ppb_per_s must be within +-1e12");
   changes_.push_back({at_ps, ppb, drift_ppb_per_s});
   rebuild();
   ++version_;
 }
 
 void oscillator::break_clock(uint64_t at_ps, int64_t ppb, int64_t ramp_ppb_per_s, int64_t limit_ppb) {
-  if (cfg_.broken) fail("broken: the clock is already broken");
-  if (at_ps > max_time_ps) fail("broken_at_ps past max_time_ps");
-  if (!changes_.empty() && at_ps < changes_.back().at) fail("broken_at_ps before the last rate change");
-  if (limit_ppb < 1 || limit_ppb > 900'000'000) fail("broken_limit_ppb must be 1..900000000");
-  if (ppb < -limit_ppb || ppb > limit_ppb) fail("broken_ppb outside +-broken_limit_ppb");
+  if (cfg_.broken) oscillator_fail("broken: the clock is already broken");
+  if (at_ps > max_time_ps) oscillator_fail("broken_at_ps past max_time_ps");
+  if (!changes_.empty() && at_ps < changes_.back().at) oscillator_fail("broken_at_ps before the last rate change");
+  if (limit_ppb < 1 || limit_ppb > 900'000'000) oscillator_fail("broken_limit_ppb must be 1..900000000");
+  if (ppb < -limit_ppb || ppb > limit_ppb) oscillator_fail("broken_ppb outside +-broken_limit_ppb");
   if (ramp_ppb_per_s < -max_slope_ppb_per_s || ramp_ppb_per_s > max_slope_ppb_per_s)
-    fail("broken_ramp_ppb_per_s must be within +-1e12");
+    oscillator_fail("broken_ramp_ppb_per_s must be within +-1e12");
   cfg_.broken = true;
   cfg_.broken_at_ps = at_ps;
   cfg_.broken_ppb = ppb;

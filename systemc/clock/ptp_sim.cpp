@@ -10,7 +10,6 @@ namespace {
 
 __extension__ typedef __int128 i128;
 
-double us(uint64_t ps) { return double(ps) / 1e6; }
 
 // The root sends every interval; a device steps its clock on a message from its parent and
 // forwards it to its children (as Sundial's synchronous messaging, which favours the baseline:
@@ -178,9 +177,9 @@ class ptp_sim : public sync_sim {
     return none;
   }
   void finish(nlohmann::json& s) override {
-    s["interval_us"] = us(interval_);
-    s["recovery_term_us"] = us(recovery_);
-    s["start_phase_us"] = us(phase_);
+    s["interval_us"] = ps_as_us(interval_);
+    s["recovery_term_us"] = ps_as_us(recovery_);
+    s["start_phase_us"] = ps_as_us(phase_);
     s["reconfigurations"] = reconfigurations_;
   }
 

@@ -8,7 +8,6 @@
 namespace netasic {
 
 namespace {
-constexpr uint32_t no_port = sundial_firmware_config::no_port;
 }  // namespace
 
 sundial_sim::sundial_sim(const clock_world& w, uint8_t index, sync_transport* transport, std::vector<uint32_t>& fault_root)
@@ -109,7 +108,7 @@ sundial_unit_config sundial_sim::unit_config(uint32_t u) const {
 void sundial_sim::build_unit(uint32_t u, uint64_t t) {
   bool member = false;
   sundial_firmware_config f = fw_config(u, member);
-  if (f.primary_parent == no_port) f.primary_parent = 0;
+  if (f.primary_parent == sundial_firmware_config::no_port) f.primary_parent = 0;
   sundial_unit_config c = unit_config(u);
   c.root = f.root;
   c.parent_port = f.root ? 0 : f.primary_parent;

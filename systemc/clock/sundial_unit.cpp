@@ -9,7 +9,7 @@ namespace {
 
 __extension__ typedef __int128 i128;
 
-[[noreturn]] void fail(const std::string& what) { throw std::invalid_argument("sundial_unit: " + what); }
+[[noreturn]] void sundial_fail(const std::string& what) { throw std::invalid_argument("sundial_unit: " + what); }
 
 }  // namespace
 
@@ -28,18 +28,18 @@ int64_t sundial_epsilon_ps(uint64_t eps_base_ps, int64_t local_ps, int64_t last_
 }
 
 void sundial_check_config(const sundial_unit_config& cfg, uint64_t start_ps) {
-  if (cfg.ports < 1) fail("ports must be at least 1");
+  if (cfg.ports < 1) sundial_fail("ports must be at least 1");
   if (!cfg.root && cfg.parent_port >= cfg.ports)
-    fail("parent_port " + std::to_string(cfg.parent_port) + " >= ports " + std::to_string(cfg.ports));
-  if (cfg.sync_interval_ps < 1) fail("sync_interval_ps must be at least 1");
+    sundial_fail("parent_port " + std::to_string(cfg.parent_port) + " >= ports " + std::to_string(cfg.ports));
+  if (cfg.sync_interval_ps < 1) sundial_fail("sync_interval_ps must be at least 1");
   sundial_check_first_timeout(cfg.first_timeout_ps);
-  if (cfg.max_drift_ppb >= 1'000'000'000) fail("max_drift_ppb must be below 1e9");
-  if (start_ps > oscillator::max_time_ps) fail("start_ps past oscillator::max_time_ps");
+  if (cfg.max_drift_ppb >= 1'000'000'000) sundial_fail("max_drift_ppb must be below 1e9");
+  if (start_ps > oscillator::max_time_ps) sundial_fail("start_ps past oscillator::max_time_ps");
   sundial_check_tx_ports(cfg.tx_ports, cfg.ports);
 }
 
 void sundial_check_port(uint32_t port, uint32_t ports, const char* what) {
-  if (port >= ports) fail(std::string(what) + " " + std::to_string(port) + " >= ports " + std::to_string(ports));
+  if (port >= ports) sundial_fail(std::string(what) + " " + std::to_string(port) + " >= ports " + std::to_string(ports));
 }
 
 void sundial_check_tx_ports(const std::vector<uint32_t>& tx, uint32_t ports) {
@@ -188,7 +188,7 @@ void sundial_unit::set_tx_ports(const std::vector<uint32_t>& ports) {
 
 void sundial_check_link_delay(uint32_t port, int64_t delay_ps, uint32_t ports) {
   sundial_check_port(port, ports, "link delay port");
-  if (delay_ps < 0) fail("link delay must not be negative, got " + std::to_string(delay_ps));
+  if (delay_ps < 0) sundial_fail("link delay must not be negative, got " + std::to_string(delay_ps));
 }
 
 void sundial_unit::set_link_delay(uint32_t port, int64_t delay_ps) {
@@ -202,7 +202,7 @@ int64_t sundial_unit::link_delay_ps(uint32_t port) const {
 }
 
 void sundial_check_first_timeout(uint64_t ps) {
-  if (ps < 1) fail("first_timeout_ps must be at least 1");
+  if (ps < 1) sundial_fail("first_timeout_ps must be at least 1");
 }
 
 void sundial_unit::set_first_timeout(uint64_t ps) {

@@ -11,7 +11,6 @@ namespace netasic {
 
 namespace {
 double ns(int64_t ps) { return double(ps) / 1e3; }
-double us(uint64_t ps) { return double(ps) / 1e6; }
 }  // namespace
 
 sync_sim::sync_sim(const clock_world& w, clock_algorithm alg, uint8_t index, sync_transport* transport,
@@ -347,7 +346,7 @@ void sync_sim::summarise(uint64_t end_ps) {
     if (!f.r.all_recovered) f.r.resync_ps = never;
     res_.failures.push_back(f.r);
     const clock_failure_result& r = f.r;
-    fl.push_back({{"time_us", us(r.at_ps)},
+    fl.push_back({{"time_us", ps_as_us(r.at_ps)},
                   {"fault", r.text},
                   {"kind", r.kind},
                   {"target", r.target},
@@ -355,16 +354,16 @@ void sync_sim::summarise(uint64_t end_ps) {
                   {"cut_off_devices", r.cut_off},
                   {"recovered_devices", r.recovered},
                   {"recovered", r.all_recovered},
-                  {"max_outage_us", r.outage_known ? nlohmann::json(us(r.max_outage_ps)) : nlohmann::json(nullptr)},
-                  {"min_outage_us", r.outage_known ? nlohmann::json(us(r.min_outage_ps)) : nlohmann::json(nullptr)},
-                  {"resync_after_failure_us", r.all_recovered ? nlohmann::json(us(r.resync_ps)) : nlohmann::json(nullptr)},
-                  {"first_resync_after_failure_us", r.recovered > 0 ? nlohmann::json(us(r.min_resync_ps)) : nlohmann::json(nullptr)},
+                  {"max_outage_us", r.outage_known ? nlohmann::json(ps_as_us(r.max_outage_ps)) : nlohmann::json(nullptr)},
+                  {"min_outage_us", r.outage_known ? nlohmann::json(ps_as_us(r.min_outage_ps)) : nlohmann::json(nullptr)},
+                  {"resync_after_failure_us", r.all_recovered ? nlohmann::json(ps_as_us(r.resync_ps)) : nlohmann::json(nullptr)},
+                  {"first_resync_after_failure_us", r.recovered > 0 ? nlohmann::json(ps_as_us(r.min_resync_ps)) : nlohmann::json(nullptr)},
                   {"peak_epsilon_ns", ns(r.peak_epsilon_ps)},
                   {"peak_device", r.peak_device},
                   {"peak_epsilon_base_ns", ns(r.peak_epsilon_base_ps)},
                   {"slowest_device", r.slowest},
-                  {"impacted_device_time_us", us(r.impacted_ps)},
-                  {"impacted_switch_time_us", us(r.impacted_switch_ps)}});
+                  {"impacted_device_time_us", ps_as_us(r.impacted_ps)},
+                  {"impacted_switch_time_us", ps_as_us(r.impacted_switch_ps)}});
   }
   s["failures"] = fl;
   s["impacted_device_time_ms"] = double(impacted) / 1e9;   // Fig. 3.20's blast radius, over every failure

@@ -323,4 +323,9 @@ std::string format_value(const std::string& key, const json& value) {
   return plain_number(value);
 }
 
+nlohmann::json pct(uint64_t num, uint64_t den) {
+  if (den == 0) return nullptr;
+  return 100.0 * double(num) / double(den);
+}
+
 }  // namespace netasic

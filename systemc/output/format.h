@@ -33,6 +33,9 @@ std::string si(double v, const std::string& unit);
 // A duration in seconds with the unit that keeps it between 1 and 1000: "12.5 us".
 std::string duration(double seconds);
 
+// 100 num / den as a JSON number, or null when den is 0 (nothing was there to count).
+nlohmann::json pct(uint64_t num, uint64_t den);
+
 // Thousands separated by commas: "1,500,000".
 std::string group_digits(int64_t v);
 

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "blocks/flowradar_loss_map.h"
+#include "output/format.h"
 #include "protocol/headers.h"
 #include "switch/switch.h"
 
@@ -140,9 +141,6 @@ score score_drops(const places& p, const loss_input& in, const std::vector<flowr
   }
   return sc;
 }
-
-// null where nothing was there to count, as LossRadar's scores are.
-nlohmann::json pct(uint64_t a, uint64_t b) { return b ? nlohmann::json(100.0 * double(a) / double(b)) : nlohmann::json(); }
 
 std::string csv_row(const places& p, const flowradar_flow& f, uint64_t report, uint64_t first, uint64_t last, int up,
                     const std::string& down, const char* what, uint64_t up_n, uint64_t down_n, uint64_t lost, uint64_t dropped) {

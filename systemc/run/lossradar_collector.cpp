@@ -8,6 +8,7 @@
 
 #include "fabric/fabric.h"
 #include "output/csv.h"
+#include "output/format.h"
 
 namespace netasic {
 namespace {
@@ -27,11 +28,6 @@ loss_class truth_class(const std::string& reason) {
 using packet_key = std::tuple<uint32_t, uint32_t, uint16_t, uint16_t, uint8_t, uint16_t>;
 packet_key key_of(const lossradar_sig& s) { return {s.src(), s.dst(), s.sport(), s.dport(), s.proto(), s.ip_id()}; }
 packet_key key_of(const drop_record& r) { return {r.src, r.dst, r.sport, r.dport, r.proto, r.ip_id}; }
-
-nlohmann::json pct(uint64_t num, uint64_t den) {
-  if (den == 0) return nullptr;
-  return 100.0 * double(num) / double(den);
-}
 
 }  // namespace
 

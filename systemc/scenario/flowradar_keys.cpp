@@ -9,8 +9,6 @@
 namespace netasic {
 namespace {
 
-constexpr unit ms_as_ps{"ms", 1e9, unit::rule::round};
-
 template <class K>
 void flowradar_keys(K& k) {
   using S = flowradar_stage_config;

@@ -64,6 +64,7 @@ struct unit {
   constexpr unit(const char* n) : name(n) {}   // a plain unit string: the field takes the value as it is
   constexpr unit(const char* n, double f, rule r) : name(n), factor(f), how(r) {}
 };
+inline constexpr unit ms_as_ps{"ms", 1e9, unit::rule::round};
 inline constexpr unit us_as_ps{"us", 1e6, unit::rule::round};
 inline constexpr unit ns_as_ps{"ns", 1e3, unit::rule::round};
 inline constexpr unit gbps_as_bps{"Gbps", 1e9, unit::rule::round};

@@ -9,8 +9,6 @@
 namespace netasic {
 namespace {
 
-constexpr unit ms_as_ps{"ms", 1e9, unit::rule::round};
-
 const names<nic_transport> transport_names{{nic_transport::roce, "roce"}, {nic_transport::tcp, "tcp"}};
 const names<tcp_cc> tcp_cc_names{{tcp_cc::newreno, "newreno"}, {tcp_cc::dctcp, "dctcp"}, {tcp_cc::cubic, "cubic"}};
 

@@ -32,6 +32,14 @@ TEST(Format, ValuesWithUnits) {
   EXPECT_EQ(unit_of_key("seed"), "");
 }
 
+// A percentage of nothing is no value, not 0 % (LossRadar's and FlowRadar's scores).
+TEST(Format, PercentIsNullWhenThereIsNothingToCount) {
+  EXPECT_TRUE(pct(5, 0).is_null());
+  EXPECT_DOUBLE_EQ(pct(1, 4).get<double>(), 25.0);
+  EXPECT_DOUBLE_EQ(pct(0, 7).get<double>(), 0.0);
+  EXPECT_DOUBLE_EQ(pct(3, 3).get<double>(), 100.0);
+}
+
 TEST(Format, FlattensJsonInKeyOrder) {
   nlohmann::json j = {{"b", {{"y", 2}, {"x", 1}}}, {"a", "s"}, {"l", {1, 2}}, {"o", {{{"k", 3}}}}};
   auto flat = flatten_json(j);
