@@ -6,10 +6,6 @@
 
 #include "cosim/harness/cosim_run.h"
 
-// libsystemc defines main() and calls sc_main(). This bench runs no simulation and has a main of
-// its own, but the library's files it links reach SystemC, so libsystemc still needs the symbol.
-extern "C" int sc_main(int, char**) { return 0; }
-
 int main(int argc, char** argv) {
   if (argc < 2) {
     std::cerr << "usage: cosim_fault BLOCK [NAME=VALUE ...]\n";
