@@ -48,19 +48,26 @@ declare -A scenario=(
   [stateful_alu]="scenarios/telemetry/flowradar.toml --set sim.duration=10000 --set telemetry.flowradar_epoch=2"
   [sundial_unit]="scenarios/sundial/root_failure.toml --set sim.duration=1800 --set 'clock.faults=[\"root @ 1000\"]' --set clock.controller_delay=500"
 )
-wall() {   # seconds of wall time for one run
+wall() {   # seconds of wall time for one run, then the simulation's own (summary.json wall_time_s)
   local t0 t1
   t0=$(date +%s.%N)
   eval "\"$exe\" run $1 --quiet --out \"$out/loop\"" >/dev/null 2>&1 || { echo "run failed: $1" >&2; exit 1; }
   t1=$(date +%s.%N)
-  python3 -c "print(f'{$t1 - $t0:.2f}')"
+  python3 -c "import json; print(f'{$t1 - $t0:.2f},{json.load(open(\"$out/loop/summary.json\"))[\"wall_time_s\"]:.3f}')"
 }
 echo
-echo "RTL in the loop, wall time of the whole run (s), two runs each, alternating:"
-printf '  %-18s %12s %12s %7s\n' block core RTL ratio
+echo "RTL in the loop, two runs each, alternating: wall time of the whole process (s), and of the"
+echo "simulation alone (summary.json wall_time_s, without start-up, outputs and plots):"
+printf '  %-18s %12s %12s %7s   %14s %14s %7s\n' block core RTL ratio "sim core" "sim RTL" ratio
 while read -r block _; do
   s=${scenario[$block]:-}
   [ -n "$s" ] || { echo "  $block: no scenario in bench/cosim.sh" >&2; exit 1; }
   c1=$(wall "$s"); r1=$(wall "$s --rtl $block"); c2=$(wall "$s"); r2=$(wall "$s --rtl $block")
-  python3 -c "c=($c1+$c2)/2; r=($r1+$r2)/2; print(f'  {\"$block\":18s} {$c1:5.2f} {$c2:5.2f}  {$r1:5.2f} {$r2:5.2f}  x{r/c:.1f}')"
+  python3 - "$block" "$c1" "$r1" "$c2" "$r2" <<'PY'
+import sys
+b = sys.argv[1]
+(c1, sc1), (r1, sr1), (c2, sc2), (r2, sr2) = (map(float, a.split(",")) for a in sys.argv[2:])
+print(f"  {b:18s} {c1:5.2f} {c2:5.2f}  {r1:5.2f} {r2:5.2f}  x{(r1 + r2) / (c1 + c2):.1f}"
+      f"   {sc1:6.3f} {sc2:6.3f}  {sr1:6.3f} {sr2:6.3f}  x{(sr1 + sr2) / (sc1 + sc2):.0f}")
+PY
 done < <(grep -E '^[a-z_]+[[:space:]].*loop' rtl/blocks.txt)

@@ -258,45 +258,54 @@ module stateful_alu #(
     assign rd_hi = '0;
   end
 
+  // Operand isolation: stage 2 works only in a cycle that carries an execution, a read or a write
+  // (its words), and the predicates and updates only for an execution; otherwise they hold at zero,
+  // as a low-power design keeps them, and nothing reads them (each register they feed is read under
+  // its own valid: s2_exec, s2_wb, s3_wb, s3_read). Verilator skips them too: in the loop, three of
+  // an execution's four cycles and every cycle of a clear sweep are idle here.
   always_comb begin
-    // The word as read, with the two executions ahead of this one applied.
-    if (s2_wb && s2_idx == s1_idx) begin
-      cur_lo = s2_new_lo;
-      cur_hi = s2_new_hi;
-    end else if (s3_wb && s3_idx == s1_idx) begin
-      cur_lo = s3_lo;
-      cur_hi = s3_hi;
+    {cur_lo, cur_hi, p_lo, p_hi, r_lo_1, r_lo_2, r_hi_1, r_hi_2} = '0;
+    {fire_lo_1, fire_lo_2, fire_hi_1, fire_hi_2, new_lo, new_hi, sat_lo, sat_hi} = '0;
+    if (s1_exec | s1_read | s1_write) begin
+      // The word as read, with the two executions ahead of this one applied.
+      if (s2_wb && s2_idx == s1_idx) begin
+        cur_lo = s2_new_lo;
+        cur_hi = s2_new_hi;
+      end else if (s3_wb && s3_idx == s1_idx) begin
+        cur_lo = s3_lo;
+        cur_hi = s3_hi;
 `ifdef NETASIC_FAULT
-      // Planted fault (cosim self-test): the distance-2 forward loses bit 0 of lo when phv_a is odd.
-      if (s1_a[0]) cur_lo[0] = ~cur_lo[0];
+        // Planted fault (cosim self-test): the distance-2 forward loses bit 0 of lo when phv_a is odd.
+        if (s1_a[0]) cur_lo[0] = ~cur_lo[0];
 `endif
-    end else begin
-      cur_lo = rd_lo;
-      cur_hi = rd_hi;
+      end else begin
+        cur_lo = rd_lo;
+        cur_hi = rd_hi;
+      end
+
+      if (s1_exec) begin
+        p_lo = predicate(cond_lo, cur_lo, cur_hi, s1_a, s1_b);
+        p_hi = predicate(cond_hi, cur_lo, cur_hi, s1_a, s1_b);
+        // Every update sees the words as read; _1 wins over _2, neither keeps the word.
+        r_lo_1 = update(update_lo_1, cur_lo, cur_hi, s1_a, s1_b);
+        r_lo_2 = update(update_lo_2, cur_lo, cur_hi, s1_a, s1_b);
+        r_hi_1 = update(update_hi_1, cur_lo, cur_hi, s1_a, s1_b);
+        r_hi_2 = update(update_hi_2, cur_lo, cur_hi, s1_a, s1_b);
+        fire_lo_1 = fires(update_lo_1, p_lo, p_hi);
+        fire_lo_2 = fires(update_lo_2, p_lo, p_hi);
+        fire_hi_1 = DUAL & fires(update_hi_1, p_lo, p_hi);
+        fire_hi_2 = DUAL & fires(update_hi_2, p_lo, p_hi);
+      end
+
+      new_lo = cur_lo;
+      if (fire_lo_1) {sat_lo, new_lo} = r_lo_1;
+      else if (fire_lo_2) {sat_lo, new_lo} = r_lo_2;
+      else if (s1_write) new_lo = s1_a;
+      new_hi = cur_hi;
+      if (fire_hi_1) {sat_hi, new_hi} = r_hi_1;
+      else if (fire_hi_2) {sat_hi, new_hi} = r_hi_2;
+      else if (s1_write && DUAL) new_hi = s1_b;   // dropped on a single-word array
     end
-
-    p_lo = predicate(cond_lo, cur_lo, cur_hi, s1_a, s1_b);
-    p_hi = predicate(cond_hi, cur_lo, cur_hi, s1_a, s1_b);
-    // Every update sees the words as read; _1 wins over _2, neither keeps the word.
-    r_lo_1 = update(update_lo_1, cur_lo, cur_hi, s1_a, s1_b);
-    r_lo_2 = update(update_lo_2, cur_lo, cur_hi, s1_a, s1_b);
-    r_hi_1 = update(update_hi_1, cur_lo, cur_hi, s1_a, s1_b);
-    r_hi_2 = update(update_hi_2, cur_lo, cur_hi, s1_a, s1_b);
-    fire_lo_1 = s1_exec & fires(update_lo_1, p_lo, p_hi);
-    fire_lo_2 = s1_exec & fires(update_lo_2, p_lo, p_hi);
-    fire_hi_1 = DUAL & s1_exec & fires(update_hi_1, p_lo, p_hi);
-    fire_hi_2 = DUAL & s1_exec & fires(update_hi_2, p_lo, p_hi);
-
-    new_lo = cur_lo;
-    sat_lo = 1'b0;
-    if (fire_lo_1) {sat_lo, new_lo} = r_lo_1;
-    else if (fire_lo_2) {sat_lo, new_lo} = r_lo_2;
-    else if (s1_write) new_lo = s1_a;
-    new_hi = cur_hi;
-    sat_hi = 1'b0;
-    if (fire_hi_1) {sat_hi, new_hi} = r_hi_1;
-    else if (fire_hi_2) {sat_hi, new_hi} = r_hi_2;
-    else if (s1_write && DUAL) new_hi = s1_b;   // dropped on a single-word array
   end
 
   // ---- stage 3: output select ----------------------------------------------------------------

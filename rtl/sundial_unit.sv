@@ -105,23 +105,30 @@ module sundial_unit #(
   logic [64:0] since;                         // local - T_last_sync, 65-bit signed
   logic [65:0] excess;                        // |offset| - eps_base, 66-bit signed
   logic [95:0] drift_budget, excess_scaled;
-  assign local_clk = rx_osc + adjust;
-  assign adjusted = {rx_tx_local[63], rx_tx_local} + {2'b00, delay[rx_port[PB-1:0]]};
-  assign offset = {adjusted[64], adjusted} - {{2{local_clk[63]}}, local_clk};
-  assign fits = adjusted[64] == adjusted[63] && (offset[65:63] == 3'b000 || offset[65:63] == 3'b111);
-  assign mag = offset[65] ? -offset : offset;
-  assign since = {local_clk[63], local_clk} - {last_sync[63], last_sync};
-  assign excess = mag - {2'b00, eps_base};
-  assign drift_budget = since[64] ? '0 : {31'd0, since} * {66'd0, max_drift};
-  assign excess_scaled = ({30'd0, excess} - 96'd1) * NS_PER_S;
-  always_comb begin
-    // |offset| = 2^63 exceeds every epsilon: the core's epsilon saturates at INT64_MAX.
-    if (!synced) in_eps = !mag[63];
-    else if (mag[63]) in_eps = 1'b0;
-    else if (excess[65] || excess == '0) in_eps = 1'b1;
-    else in_eps = excess_scaled < drift_budget;
-  end
   assign for_me = rx_valid && mode == MEMBER && rx_port == parent;
+  // Operand isolation: the message's arithmetic (two 96-bit products) holds at zero in a cycle
+  // without a message for this unit, as a low-power design keeps it; nothing reads it then (every
+  // use below is under for_me), and Verilator skips it: RTL in the loop clocks the unit through
+  // every oscillator edge, nearly all of them without a message.
+  always_comb begin
+    {local_clk, adjusted, offset, mag, fits, in_eps, since, excess, drift_budget, excess_scaled} = '0;
+    if (for_me) begin
+      local_clk = rx_osc + adjust;
+      adjusted = {rx_tx_local[63], rx_tx_local} + {2'b00, delay[rx_port[PB-1:0]]};
+      offset = {adjusted[64], adjusted} - {{2{local_clk[63]}}, local_clk};
+      fits = adjusted[64] == adjusted[63] && (offset[65:63] == 3'b000 || offset[65:63] == 3'b111);
+      mag = offset[65] ? -offset : offset;
+      since = {local_clk[63], local_clk} - {last_sync[63], last_sync};
+      excess = mag - {2'b00, eps_base};
+      drift_budget = since[64] ? '0 : {31'd0, since} * {66'd0, max_drift};
+      excess_scaled = ({30'd0, excess} - 96'd1) * NS_PER_S;
+      // |offset| = 2^63 exceeds every epsilon: the core's epsilon saturates at INT64_MAX.
+      if (!synced) in_eps = !mag[63];
+      else if (mag[63]) in_eps = 1'b0;
+      else if (excess[65] || excess == '0) in_eps = 1'b1;
+      else in_eps = excess_scaled < drift_budget;
+    end
+  end
   logic msg_ok;
   assign msg_ok = for_me && fits && in_eps;
 
