@@ -2,7 +2,9 @@
 
 #include <cmath>
 #include <iostream>
+#include <mutex>
 #include <regex>
+#include <set>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -13,6 +15,14 @@ namespace netasic {
 
 void fail(const config& c, const std::string& key, const std::string& msg) {
   throw config_error(fmt::format("{}: key '{}': {}", c.origin(key), key, msg));
+}
+
+void warn(const config& c, const std::string& key, const std::string& msg) {
+  static std::mutex m;
+  static std::set<std::string> said;
+  std::string line = fmt::format("warning: {}: key '{}' {}\n", c.origin(key), key, msg);
+  const std::lock_guard<std::mutex> lock(m);
+  if (said.insert(line).second) std::cerr << line;
 }
 
 uint64_t to_ps(double v, double ps_per_unit) { return uint64_t(std::llround(v * ps_per_unit)); }
@@ -59,13 +69,13 @@ void unused_by_mode(const config& c, const std::vector<std::string>& keys, const
   std::smatch m;
   const bool mode_from_command_line = std::regex_search(because, m, mode_key) && all_params().find(m.str()) &&
                                       c.origin(m.str()).rfind("--set", 0) == 0;
-  const bool warn = c.string("sim.unused_keys") == "warn";
+  const bool warn_only = c.string("sim.unused_keys") == "warn";
   for (const auto& k : keys) {
     if (is_default(c, k)) continue;
     const bool key_from_file = c.origin(k).rfind("--set", 0) != 0;
-    if (!warn && !(mode_from_command_line && key_from_file))
+    if (!warn_only && !(mode_from_command_line && key_from_file))
       fail(c, k, "has no effect " + because + "; remove it, or set sim.unused_keys = \"warn\" to keep it (a scenario swept over modes)");
-    std::cerr << fmt::format("warning: {}: key '{}' has no effect {}\n", c.origin(k), k, because);
+    warn(c, k, "has no effect " + because);
   }
 }
 

@@ -11,6 +11,9 @@ namespace netasic {
 
 // Throws config_error "ORIGIN: key 'KEY': MSG" (ORIGIN is FILE:LINE, --set or default).
 [[noreturn]] void fail(const config& c, const std::string& key, const std::string& msg);
+// Writes "warning: ORIGIN: key 'KEY' MSG" to stderr, once a process: the scenario is read again
+// after the run (the report's placement), and a warning said twice reads as two problems.
+void warn(const config& c, const std::string& key, const std::string& msg);
 
 uint64_t to_ps(double v, double ps_per_unit);
 uint64_t to_bps(double gbps);

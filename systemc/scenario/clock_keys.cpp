@@ -68,9 +68,9 @@ void check_timing(const config& c, const clock_network_config& k) {
     fail(c, "clock.broken_rate", fmt::format("{} ppm is within clock.oscillator_bound ({} ppm): such a clock is not broken",
                                              c.real("clock.broken_rate"), c.real("clock.oscillator_bound")));
   if (k.max_drift_ppb < uint64_t(2 * k.oscillator_bound_ppb))
-    std::cerr << fmt::format("warning: {}: key 'clock.max_drift': {} ppm is below twice clock.oscillator_bound ({} ppm): two "
-                             "clocks can drift apart faster than epsilon grows, so the bound may not hold\n",
-                             c.origin("clock.max_drift"), c.real("clock.max_drift"), c.real("clock.oscillator_bound"));
+    warn(c, "clock.max_drift", fmt::format("is {} ppm, below twice clock.oscillator_bound ({} ppm): two clocks can drift "
+                                           "apart faster than epsilon grows, so the bound may not hold",
+                                           c.real("clock.max_drift"), c.real("clock.oscillator_bound")));
 }
 
 // clock.fault_shift moves every fault by the same time, so a sweep of it places one failure at

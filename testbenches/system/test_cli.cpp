@@ -135,8 +135,10 @@ TEST(Cli, KeysOfAModeNotSelectedAreRefusedUnlessKeptForASweep) {
   std::ofstream(d / "letflow.toml") << "[lb]\nmode = \"letflow\"\nflowlet.timeout = 50\n";
   o = netasic_cli("run " + (d / "letflow.toml").string() + small + " --set lb.mode=ecmp --quiet --out " + (d / "run2").string());
   EXPECT_EQ(o.code, 0) << o.output;
-  EXPECT_NE(o.output.find("warning: " + (d / "letflow.toml").string() + ":3: key 'lb.flowlet.timeout' has no effect"), std::string::npos)
-      << o.output;
+  const std::string said = "warning: " + (d / "letflow.toml").string() + ":3: key 'lb.flowlet.timeout' has no effect";
+  EXPECT_NE(o.output.find(said), std::string::npos) << o.output;
+  // Once, though the report reads the scenario again after the run.
+  EXPECT_EQ(o.output.find(said, o.output.find(said) + 1), std::string::npos) << o.output;
   o = netasic_cli("run " + (d / "letflow.toml").string() + small + " --set lb.mode=ecmp --set lb.flowlet.sweep_width=4 --quiet --out " +
                   (d / "run3").string());
   EXPECT_EQ(o.code, 2) << o.output;
