@@ -186,12 +186,14 @@ std::string run_gnuplot(const std::string& script) {
   return out.read();
 }
 
-std::string render_svg(const plot_spec& spec) {
-  std::string svg = run_gnuplot(gnuplot_script(spec));
+namespace {
+
+// gnuplot's SVG as an element to inline: from <svg on, no namespace declarations (the page then
+// names no URL), the plot's title as its <title>, and ids prefixed with spec.id.
+std::string inline_svg(std::string svg, const plot_spec& spec) {
   auto start = svg.find("<svg");
   if (start == std::string::npos) throw std::runtime_error("gnuplot wrote no <svg> element");
   svg.erase(0, start);
-  // Inline SVG in HTML needs no namespace declarations (and then the page names no URL).
   replace_all(svg, " xmlns=\"http://www.w3.org/2000/svg\"", "");
   replace_all(svg, " xmlns:xlink=\"http://www.w3.org/1999/xlink\"", "");
   std::string title;
@@ -205,6 +207,26 @@ std::string render_svg(const plot_spec& spec) {
     replace_all(svg, "url(#", "url(#" + spec.id + "_");
   }
   return svg;
+}
+
+}  // namespace
+
+std::string render_svg(const plot_spec& spec) { return inline_svg(run_gnuplot(gnuplot_script(spec)), spec); }
+
+std::vector<std::string> render_svgs(const std::vector<plot_spec>& specs) {
+  if (specs.size() == 1) return {render_svg(specs.front())};
+  // Each plot to a file of its own; `reset session` before each, so that it starts from
+  // gnuplot's defaults as in a process of its own, and gives the same SVG.
+  std::vector<temp_file> files(specs.size());
+  std::string script;
+  for (size_t i = 0; i < specs.size(); ++i) {
+    const std::string& path = files[i].path;
+    script += "reset session\nset output " + quoted(path) + "\n" + gnuplot_script(specs[i]);
+  }
+  if (!specs.empty()) run_gnuplot(script + "unset output\n");
+  std::vector<std::string> svgs;
+  for (size_t i = 0; i < specs.size(); ++i) svgs.push_back(inline_svg(files[i].read(), specs[i]));
+  return svgs;
 }
 
 }  // namespace netasic

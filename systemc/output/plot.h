@@ -48,4 +48,8 @@ std::string run_gnuplot(const std::string& script);
 // ids prefixed with spec.id.
 std::string render_svg(const plot_spec& spec);
 
+// Several plots drawn by one gnuplot process, each as render_svg() gives it: gnuplot's start-up
+// (about 40 ms) is most of a small plot's time, and a report has a dozen or more.
+std::vector<std::string> render_svgs(const std::vector<plot_spec>& specs);
+
 }  // namespace netasic

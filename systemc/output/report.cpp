@@ -19,8 +19,29 @@ namespace report {
 
 std::string page::next_id() { return fmt::format("plot{}", ++plots); }
 
+namespace {
+// Where figure N goes until it is drawn: a comment, which no escaped text of the page can hold.
+std::string figure_mark(size_t n) { return fmt::format("<!--netasic figure {}-->", n); }
+}  // namespace
+
 void page::figure(const plot_spec& spec, const std::string& caption) {
-  html += "<figure>\n" + render_svg(spec) + "\n<figcaption>" + caption + "</figcaption>\n</figure>\n";
+  html += "<figure>\n" + figure_mark(figures_.size()) + "\n<figcaption>" + caption + "</figcaption>\n</figure>\n";
+  figures_.push_back(spec);
+}
+
+std::string page::draw_figures() {
+  const std::vector<std::string> svgs = render_svgs(figures_);
+  std::string out;
+  size_t from = 0;
+  for (size_t n = 0; n < svgs.size(); ++n) {
+    const std::string mark = figure_mark(n);
+    const size_t at = html.find(mark, from);
+    out.append(html, from, at - from);
+    out += svgs[n];
+    from = at + mark.size();
+  }
+  out.append(html, from, std::string::npos);
+  return out;
 }
 
 void page::note(const std::string& text) { html += "<p class=\"note\">" + html_escape(text) + "</p>\n"; }
@@ -427,7 +448,7 @@ std::string report_html(const json& summary, const std::vector<flow_record>& flo
   probe_sections(pg, probes);
   summary_section(pg, summary);
   pg.html += "</body>\n</html>\n";
-  return pg.html;
+  return pg.draw_figures();
 }
 
 void write_report_html(const std::string& path, const json& summary, const std::vector<flow_record>& flows,

@@ -18,8 +18,14 @@ struct page {
   std::string html;
   int plots = 0;
   std::string next_id();
+  // A figure's place in the page; its plot is drawn by draw_figures(), all in one gnuplot run.
   void figure(const plot_spec& spec, const std::string& caption);
   void note(const std::string& text);
+  // The page with every figure drawn in its place.
+  std::string draw_figures();
+
+ private:
+  std::vector<plot_spec> figures_;
 };
 
 // Every value of `v` but only the min and max of each of max_points / 2 runs, in time order, so

@@ -46,6 +46,32 @@ TEST(Plot, ScriptIsDeterministicAndDropsUndrawablePoints) {
   EXPECT_THROW(gnuplot_script(s), std::invalid_argument);
 }
 
+TEST(Plot, OneGnuplotRunDrawsEachPlotAsARunOfItsOwn) {
+  // A log-scale plot between two linear ones with a y2 axis, each with its own ids: a setting
+  // that leaked from one plot into the next, or an SVG given to the wrong plot, would differ from
+  // the plot drawn alone.
+  std::vector<plot_spec> specs(3);
+  for (size_t i = 0; i < specs.size(); ++i) {
+    plot_spec& s = specs[i];
+    s.title = "plot " + std::to_string(i);
+    s.xlabel = "x (us)";
+    s.ylabel = "y (bytes)";
+    s.id = "p" + std::to_string(i);
+    s.series.push_back({"a", {1, 10, 100}, {double(i + 1), 4, 9}, "lines", {}, {}, false});
+  }
+  specs[0].y2label = "z (%)";
+  specs[0].series.push_back({"b", {1, 10}, {50, 60}, "points", {}, {}, true});
+  specs[1].logx = specs[1].logy = true;
+  specs[1].xmin = 2;
+  const std::vector<std::string> together = render_svgs(specs);
+  ASSERT_EQ(together.size(), specs.size());
+  for (size_t i = 0; i < specs.size(); ++i) {
+    EXPECT_EQ(together[i], render_svg(specs[i])) << "plot " << i;
+    EXPECT_NE(together[i].find("<title>plot " + std::to_string(i) + "</title>"), std::string::npos);
+  }
+  EXPECT_TRUE(render_svgs({}).empty());
+}
+
 TEST(Plot, MissingGnuplotSaysHowToInstallIt) {
   std::string saved = std::getenv("PATH") ? std::getenv("PATH") : "";
   temp_dir empty("nopath");
