@@ -72,6 +72,16 @@ TEST(Plot, OneGnuplotRunDrawsEachPlotAsARunOfItsOwn) {
   EXPECT_TRUE(render_svgs({}).empty());
 }
 
+TEST(Plot, AFailedScriptSaysWhatGnuplotSaid) {
+  EXPECT_EQ(run_gnuplot("set print '-'\nprint 6 * 7\n"), "42\n");   // stdout is what it returns
+  try {
+    run_gnuplot("print 1\nplot $nosuch using 1:2\n");
+    ADD_FAILURE() << "a plot of an undefined datablock did not fail";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("no datablock named $nosuch"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Plot, MissingGnuplotSaysHowToInstallIt) {
   std::string saved = std::getenv("PATH") ? std::getenv("PATH") : "";
   temp_dir empty("nopath");
