@@ -16,7 +16,7 @@ flowlet_table::flowlet_table(const flowlet_config& cfg) : cfg_(cfg) {
   if (cfg.sweep_width < 1) fail("sweep_width must be at least 1");
   if (cfg.port_bits < 1 || cfg.port_bits > 32) fail("port_bits must be 1..32");
   life_ = uint64_t(1) << cfg.age_bits;
-  t_.assign(cfg.entries, slot{});
+  t_ = zeroed_array<slot>(cfg.entries);
   death_.assign(life_ + 1, {});
 }
 

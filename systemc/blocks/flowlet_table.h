@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "common/wave_trace.h"
+#include "common/zeroed_array.h"
 
 namespace netasic {
 
@@ -136,7 +137,7 @@ class flowlet_table : public flowlet_table_if {
 
   flowlet_config cfg_;
   uint64_t life_;                        // 2^age_bits: visits from a touch to the invalidation
-  std::vector<slot> t_;
+  zeroed_array<slot> t_;   // all zero bytes are an empty slot
   std::vector<std::vector<uint32_t>> death_;   // ring of life_ + 1 buckets, by death sweep number
   std::vector<uint32_t> dying_;          // this sweep's deaths, by index
   size_t dying_next_ = 0;
