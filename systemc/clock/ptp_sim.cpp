@@ -10,7 +10,6 @@ namespace {
 
 __extension__ typedef __int128 i128;
 
-
 // The root sends every interval; a device steps its clock on a message from its parent and
 // forwards it to its children (as Sundial's synchronous messaging, which favours the baseline:
 // real boundary clocks resend on their own schedule). eps = eps_base + (now - T_last_msg)

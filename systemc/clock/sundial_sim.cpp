@@ -7,9 +7,6 @@
 
 namespace netasic {
 
-namespace {
-}  // namespace
-
 sundial_sim::sundial_sim(const clock_world& w, uint8_t index, sync_transport* transport, std::vector<uint32_t>& fault_root)
     : sync_sim(w, clock_algorithm::sundial, index, transport, fault_root),
       ctrl_(w),

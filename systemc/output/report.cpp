@@ -36,6 +36,7 @@ std::string page::draw_figures() {
   for (size_t n = 0; n < svgs.size(); ++n) {
     const std::string mark = figure_mark(n);
     const size_t at = html.find(mark, from);
+    if (at == std::string::npos) throw std::logic_error("report.html: the place of figure " + std::to_string(n) + " is gone");
     out.append(html, from, at - from);
     out += svgs[n];
     from = at + mark.size();
