@@ -68,6 +68,6 @@ import sys
 b = sys.argv[1]
 (c1, sc1), (r1, sr1), (c2, sc2), (r2, sr2) = (map(float, a.split(",")) for a in sys.argv[2:])
 print(f"  {b:18s} {c1:5.2f} {c2:5.2f}  {r1:5.2f} {r2:5.2f}  x{(r1 + r2) / (c1 + c2):.1f}"
-      f"   {sc1:6.3f} {sc2:6.3f}  {sr1:6.3f} {sr2:6.3f}  x{(sr1 + sr2) / (sc1 + sc2):.0f}")
+      f"   {sc1:6.3f} {sc2:6.3f}  {sr1:6.3f} {sr2:6.3f}  x{(sr1 + sr2) / (sc1 + sc2):.1f}")
 PY
 done < <(grep -E '^[a-z_]+[[:space:]].*loop' rtl/blocks.txt)

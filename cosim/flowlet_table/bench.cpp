@@ -121,7 +121,7 @@ class flowlet_table_bench : public bench {
       m->lk_hash = hashes;
       m->lk_new_port = ports;
       if (s == side::both) {   // the combinational results of this cycle, before the edge
-        m->eval();
+        rtl_->settle();
         for (unsigned j = 0; j < lanes; ++j) {
           if (!in[j].valid) continue;   // don't-care for an idle lane
           cmp(out, "lk_port", j, res_[j].port, (m->lk_port >> (8 * j)) & 0xFF);

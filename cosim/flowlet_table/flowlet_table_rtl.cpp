@@ -151,7 +151,7 @@ flowlet_result flowlet_table_rtl::lookup(uint64_t hash, uint64_t now_ps, uint32_
   m.lk_hash = p.hashes;
   m.lk_new_port = p.ports;
   m.lk_valid = m.lk_valid | (1u << k);
-  m.eval();   // lane k's result, before the edge: lanes k+1.. may still come in this cycle
+  p.m.settle();   // lane k's result, before the edge: lanes k+1.. may still come in this cycle
   const flowlet_result r{uint32_t((uint64_t(m.lk_port) >> (port_bits * k)) & port_mask),
                          bool((m.lk_new_flowlet >> k) & 1), uint32_t(uint64_t(m.lk_index) >> (32 * k))};
   p.open_new += r.new_flowlet;

@@ -33,14 +33,28 @@ class dut {
   // Inputs are set by the caller before tick(); outputs read after it are the registered
   // values of the edge just taken.
   void tick() {
-    m_->clk = 0;
-    m_->eval();
+    // Verilator sees an edge only between two evals, so the low half needs one of its own,
+    // unless settle() has just given it (while tracing it is always taken, so the falling
+    // edge's dump holds the cycle's inputs). Inputs set after settle() are evaluated by the
+    // rising edge's eval before its flip-flops, as by a low eval of their own.
+    if (!low_ || vcd_) {
+      m_->clk = 0;
+      m_->eval();
+    }
     dump();
     ctx_->timeInc(half_period_ps);
     m_->clk = 1;
     m_->eval();
+    low_ = false;
     dump();
     ctx_->timeInc(half_period_ps);
+  }
+  // The first half of a cycle: the clock low and the inputs set so far evaluated, so that
+  // outputs that depend on them combinationally can be read before the edge; tick() takes it.
+  void settle() {
+    m_->clk = 0;
+    m_->eval();
+    low_ = true;
   }
   void reset(unsigned cycles = 2) {
     m_->rst = 1;
@@ -65,6 +79,7 @@ class dut {
   std::unique_ptr<V> m_;
   VerilatedVcdC* vcd_ = nullptr;
   bool traced_ = false;
+  bool low_ = false;   // the last eval was settle()'s, clock low
 };
 
 }  // namespace netasic::cosim

@@ -9,11 +9,7 @@ namespace netasic {
 namespace {
 __extension__ typedef unsigned __int128 u128;
 
-unsigned bit_length(uint64_t v) {
-  unsigned n = 0;
-  while (v) { ++n; v >>= 1; }
-  return n;
-}
+unsigned bit_length(uint64_t v) { return v ? 64 - unsigned(__builtin_clzll(v)) : 0; }
 
 // Refuse tables that would not fit a sane model (tiny epsilon over 32-bit inputs).
 constexpr size_t max_entries = size_t(1) << 24;
@@ -61,13 +57,33 @@ reciprocal_table::reciprocal_table(const reciprocal_table_config& cfg) : cfg_(cf
     a = next;
   }
   shift_bits_ = bit_length(max_shift);
+
+  // The entry covering each slice's first n: any n in the slice lies between that n and the
+  // next slice's first, so its entry lies between theirs (entries ascend with n).
+  constexpr unsigned b = slice_bits;
+  const unsigned octaves = cfg.input_bits + 1;
+  slice_entry_.resize(size_t(octaves) << b | 1);
+  for (size_t i = 0; i < slice_entry_.size(); ++i) {
+    const unsigned e = unsigned(i >> b);
+    const uint64_t v = (uint64_t(1) << b) + (i & ((uint64_t(1) << b) - 1));   // n * 2^(b-e) at the slice's start
+    const uint64_t first = e >= b ? v << (e - b) : (v + (uint64_t(1) << (b - e)) - 1) >> (b - e);
+    const uint64_t n = std::min(first, top);
+    slice_entry_[i] = uint32_t(std::upper_bound(keys_.begin(), keys_.end(), n) - keys_.begin() - 1);
+  }
 }
 
 reciprocal_table::value reciprocal_table::lookup(uint64_t n) const {
   if (n == 0 || n > (uint64_t(1) << cfg_.input_bits))
     throw std::out_of_range("reciprocal_table: n = " + std::to_string(n) + " outside [1, 2^" +
                             std::to_string(cfg_.input_bits) + "]");
-  const size_t k = size_t(std::upper_bound(keys_.begin(), keys_.end(), n) - keys_.begin()) - 1;
+  constexpr unsigned b = slice_bits;
+  const unsigned e = bit_length(n) - 1;
+  // n's top b + 1 bits (zeros below octave b, where some slices hold no integer n) name its slice.
+  const uint64_t lead = e >= b ? n >> (e - b) : n << (b - e);
+  const size_t i = size_t(e) << b | size_t(lead - (uint64_t(1) << b));
+  // The entry is one of slice_entry_[i] .. slice_entry_[i + 1]: the last key <= n among them.
+  const auto first = keys_.begin() + slice_entry_[i], last = keys_.begin() + slice_entry_[i + 1];
+  const size_t k = size_t(std::upper_bound(first + 1, last + 1, n) - keys_.begin()) - 1;
   return values_[k];
 }
 

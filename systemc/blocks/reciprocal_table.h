@@ -26,7 +26,11 @@
 // 89 for epsilon = 1/128) and priority-encode the match, (3) read the entry from RAM. The
 // multiply is one more cycle, so a division costs lookup_cycles + 1 = 4 cycles against 33 for a
 // radix-2 restoring divider producing a 32-bit quotient: 8.25x, the paper's "about 8x".
-// The model's search is std::upper_bound over the sorted keys; only the cycle count is hardware.
+// The model finds the entry through a software index, not the hardware's comparators (only the
+// cycle count is hardware): each octave is cut into 128 slices of equal width, and a slice
+// records the entries that cover its first and last n, so a lookup searches the one to three
+// keys between them instead of the whole table (a binary search of 1,400 keys was most of an
+// HPCC division's cost in the lockstep bench).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -95,6 +99,10 @@ class reciprocal_table : public reciprocal_table_if {
   double bound_;
   std::vector<uint64_t> keys_;   // n_k, ascending, keys_[0] = 1
   std::vector<value> values_;    // the value every n in [keys_[k], keys_[k+1]) reads
+  // slice_entry_[e * 128 + j]: the entry that covers the first n of slice j of octave e
+  // (n = (128 + j) * 2^(e-7), rounded up); one more at the end, for 2^input_bits.
+  static constexpr unsigned slice_bits = 7;
+  std::vector<uint32_t> slice_entry_;
   unsigned shift_bits_ = 0;
 };
 

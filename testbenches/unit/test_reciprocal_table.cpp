@@ -96,6 +96,45 @@ TEST(ReciprocalTable, EveryNWithinEpsilon) {
   }
 }
 
+// lookup(n) reads the entry of the last key <= n, with the value the build rule gives that range
+// (2 / (a + b), rounded to a normalised mantissa), found here by a plain search of keys(): every
+// n up to 2^16, every key and its neighbours, and log-uniform n above. The tables include one
+// with thousands of keys in each of the lookup's slices (epsilon 10^-4 over 32 bits) and ones
+// with fewer keys than slices.
+TEST(ReciprocalTable, LookupReadsTheEntryOfTheLastKeyAtOrBelowN) {
+  for (const reciprocal_table_config& c : {with(1.0 / 128), with(1e-4, 32), with(1.0 / 16, 10, 8), with(0.49, 1, 8),
+                                           with(0.3, 32, 8)}) {
+    SCOPED_TRACE(std::to_string(c.epsilon) + " over " + std::to_string(c.input_bits) + " bits");
+    const reciprocal_table t(c);
+    const std::vector<uint64_t>& keys = t.keys();
+    const uint64_t top = uint64_t(1) << c.input_bits;
+    auto check = [&](uint64_t n) {
+      const size_t k = size_t(std::upper_bound(keys.begin(), keys.end(), n) - keys.begin()) - 1;
+      const uint64_t a = keys[k], b = k + 1 < keys.size() ? keys[k + 1] - 1 : top, d = a + b;
+      const unsigned bits = 64 - unsigned(__builtin_clzll(d));
+      unsigned s = c.mantissa_bits - 2 + bits;
+      uint64_t m = uint64_t(((u128(1) << (s + 1)) + d / 2) / d);
+      if (m == (uint64_t(1) << c.mantissa_bits)) { m >>= 1; --s; }
+      const reciprocal_table::value v = t.lookup(n);
+      ASSERT_EQ(v.mantissa, m) << "n = " << n << " (entry " << k << ")";
+      ASSERT_EQ(v.shift, s) << "n = " << n << " (entry " << k << ")";
+    };
+    for (uint64_t n = 1; n <= std::min<uint64_t>(top, 1 << 16); ++n) ASSERT_NO_FATAL_FAILURE(check(n));
+    for (const uint64_t key : keys) {
+      for (const uint64_t n : {key - 1, key, key + 1}) {
+        if (n >= 1 && n <= top) {
+          ASSERT_NO_FATAL_FAILURE(check(n));
+        }
+      }
+    }
+    std::mt19937_64 g(7);
+    for (int i = 0; i < 100000; ++i) {
+      const unsigned e = unsigned(g() % (c.input_bits + 1));
+      ASSERT_NO_FATAL_FAILURE(check(std::min(top, (uint64_t(1) << e) + (g() & ((uint64_t(1) << e) - 1)))));
+    }
+  }
+}
+
 TEST(ReciprocalTable, NarrowMantissaAndSmallInputs) {
   // A 12-bit mantissa makes the rounding visible; small input widths hit the last range's end.
   for (const reciprocal_table_config& c : {with(1.0 / 64, 22, 12), with(1.0 / 16, 10, 8), with(0.49, 1, 8),
