@@ -123,14 +123,33 @@ stateful_alu_rtl::stateful_alu_rtl(const stateful_alu_config& cfg, const statefu
 
 stateful_alu_rtl::~stateful_alu_rtl() = default;
 
-void stateful_alu_rtl::tick(const in& x) const { m_->tick(x); }
+void stateful_alu_rtl::tick(const in& x) const {
+  m_->tick(x);
+  issued_ += x.valid;
+  results_ += m_->out_valid;
+  if (owed_) --owed_;
+}
 
 void stateful_alu_rtl::issue(const in& x) const {
   tick(x);
   for (uint32_t k = 1; k < rtl_latency; ++k) tick(in{});
+  owed_ = 0;   // any posted execution went out ahead of this one
   if (!(x.valid ? m_->out_valid : m_->rvalid))
     throw std::logic_error("--rtl stateful_alu: no result " + std::to_string(rtl_latency) + " cycles after issue");
   if (calls_) ++*calls_;
+}
+
+void stateful_alu_rtl::drain() const {
+  while (owed_) tick(in{});
+  if (results_ != issued_)
+    throw std::logic_error("--rtl stateful_alu: " + std::to_string(issued_) + " executions issued, " +
+                           std::to_string(results_) + " results out of the pipeline");
+  count_ = m_->cnt;
+}
+
+const stateful_alu_counters& stateful_alu_rtl::counters() const {
+  drain();
+  return count_;
 }
 
 uint32_t stateful_alu_rtl::settle() const {
@@ -143,7 +162,7 @@ uint32_t stateful_alu_rtl::settle() const {
   return k;
 }
 
-stateful_alu_result stateful_alu_rtl::execute(uint64_t pass_id, uint32_t index, uint32_t phv_a, uint32_t phv_b) {
+stateful_alu_rtl::in stateful_alu_rtl::execution(uint64_t pass_id, uint32_t index, uint32_t phv_a, uint32_t phv_b) {
   stateful_alu_check_index(cfg_, index);
   pass_.take(pass_id);
   in x;
@@ -151,9 +170,18 @@ stateful_alu_result stateful_alu_rtl::execute(uint64_t pass_id, uint32_t index, 
   x.index = index;
   x.a = phv_a & mask_;
   x.b = phv_b & mask_;
-  issue(x);
-  count_ = m_->cnt;
+  return x;
+}
+
+stateful_alu_result stateful_alu_rtl::execute(uint64_t pass_id, uint32_t index, uint32_t phv_a, uint32_t phv_b) {
+  issue(execution(pass_id, index, phv_a, phv_b));
   return {m_->value, m_->p_lo, m_->p_hi, rtl_latency};
+}
+
+void stateful_alu_rtl::post(uint64_t pass_id, uint32_t index, uint32_t phv_a, uint32_t phv_b) {
+  tick(execution(pass_id, index, phv_a, phv_b));
+  owed_ = rtl_latency - 1;
+  if (calls_) ++*calls_;
 }
 
 stateful_alu_entry stateful_alu_rtl::read(uint32_t index) const {

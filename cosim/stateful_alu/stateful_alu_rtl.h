@@ -9,9 +9,13 @@
 // array runs on the dual model with hi held at 0: its programs never touch hi (the core refuses
 // those that do), so hi reads 0 as the core's does.
 //
-// Each call runs to completion before the next: an execution is issued and clocked through the
-// RTL's 4-cycle pipeline until its result comes out; a control-plane read likewise; a write takes
-// one cycle; a clear waits out the RTL's sweep (loop_entries cycles, ready low). The pass-id rule
+// An execution is issued and clocked through the RTL's 4-cycle pipeline until its result comes
+// out. A posted execution (one whose output the sketch does not read) is issued in one cycle and
+// left in the pipeline: the next execution or post goes in the cycle after it, back to back as at
+// line rate; the RTL forwards the word between them, and to a control-plane access that follows.
+// Before a read of the counters the pipeline is clocked empty. A control-plane read is clocked
+// through like an execution; a write takes one cycle; a clear waits out the RTL's sweep
+// (loop_entries cycles, ready low). The pass-id rule
 // and the index check are the core's own (the RTL has no port for the first and refuses indices
 // only past loop_entries).
 #pragma once
@@ -42,11 +46,12 @@ class stateful_alu_rtl : public stateful_alu_if {
   stateful_alu_rtl& operator=(const stateful_alu_rtl&) = delete;
 
   stateful_alu_result execute(uint64_t pass_id, uint32_t index, uint32_t phv_a, uint32_t phv_b) override;
+  void post(uint64_t pass_id, uint32_t index, uint32_t phv_a, uint32_t phv_b) override;
   stateful_alu_entry read(uint32_t index) const override;
   void write(uint32_t index, uint32_t lo, uint32_t hi = 0) override;   // the interface's default
   void clear() override;
-  // From the RTL's counter outputs.
-  const stateful_alu_counters& counters() const override { return count_; }
+  // From the RTL's counter outputs, once the posted executions are out.
+  const stateful_alu_counters& counters() const override;
   const stateful_alu_config& config() const override { return cfg_; }
 
  private:
@@ -57,6 +62,9 @@ class stateful_alu_rtl : public stateful_alu_if {
   void tick(const in& x) const;
   // An execution or a read: clocked through the pipeline until its result, which must come.
   void issue(const in& x) const;
+  // Idle cycles until every posted execution has given its result; then the counters.
+  void drain() const;
+  in execution(uint64_t pass_id, uint32_t index, uint32_t phv_a, uint32_t phv_b);
 
   stateful_alu_config cfg_;
   uint32_t mask_;
@@ -64,6 +72,8 @@ class stateful_alu_rtl : public stateful_alu_if {
   uint64_t* calls_;
   stateful_alu_pass_guard pass_;
   mutable stateful_alu_counters count_;
+  mutable uint32_t owed_ = 0;                     // cycles until the last posted execution's result
+  mutable uint64_t issued_ = 0, results_ = 0;     // executions issued, results seen (out_valid)
 };
 
 // `netasic run --rtl stateful_alu`.

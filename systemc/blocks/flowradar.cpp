@@ -128,9 +128,9 @@ bool flowradar_flowset::update(const flowradar_flow& f) {
   const lane head{0, p_.flow_count_bits / 8};
   for (unsigned i = 0; i < p_.cell_hashes; ++i) {
     const uint32_t idx = flowradar_cell_index(p_, f, i) - flowradar_slice_offset(p_.cells, p_.cell_hashes, i);
-    cell_[i]->execute(pass_, idx, slice(f, head), is_new);
-    for (size_t j = 0; j < lanes_.size(); ++j) lane_alu_[i][j]->execute(pass_, idx, slice(f, lanes_[j]), is_new);
-    count_[i]->execute(pass_, idx, 0, 0);
+    cell_[i]->post(pass_, idx, slice(f, head), is_new);
+    for (size_t j = 0; j < lanes_.size(); ++j) lane_alu_[i][j]->post(pass_, idx, slice(f, lanes_[j]), is_new);
+    count_[i]->post(pass_, idx, 0, 0);
   }
   return is_new;
 }

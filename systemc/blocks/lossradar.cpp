@@ -150,7 +150,7 @@ void lossradar_meter_digest::insert(const lossradar_sig& s) {
   const std::array<uint32_t, 5> w = words(s);
   for (unsigned i = 0; i < alu_.size(); ++i) {
     const uint32_t idx = shape_.index(s, i) - i * part_;
-    for (size_t j = 0; j < alu_[i].size(); ++j) alu_[i][j]->execute(pass_, idx, w[j], 0);
+    for (size_t j = 0; j < alu_[i].size(); ++j) alu_[i][j]->post(pass_, idx, w[j], 0);
   }
 }
 

@@ -132,6 +132,12 @@ class stateful_alu_if {
   // One read-modify-write. The same pass_id twice in a row is a std::logic_error; index >=
   // entries is std::out_of_range. Neither changes any state.
   virtual stateful_alu_result execute(uint64_t pass_id, uint32_t index, uint32_t phv_a, uint32_t phv_b) = 0;
+  // An execution whose output the caller does not read (a sketch's update): the same change to
+  // the array and the counters, and the same errors. The RTL in the loop issues it into its
+  // pipeline and returns without clocking it out; the next access clocks it on.
+  virtual void post(uint64_t pass_id, uint32_t index, uint32_t phv_a, uint32_t phv_b) {
+    execute(pass_id, index, phv_a, phv_b);
+  }
   // Control plane. Values are truncated to the width; hi is 0 / dropped on single-word arrays.
   virtual stateful_alu_entry read(uint32_t index) const = 0;
   virtual void write(uint32_t index, uint32_t lo, uint32_t hi = 0) = 0;
