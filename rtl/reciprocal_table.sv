@@ -89,9 +89,12 @@ module reciprocal_table #(
   logic [BB+CB-1:0] oct_q;
   logic [BB-1:0] s1_base;
   logic [CB-1:0] s1_count;
+  // The RAMs are read only for a division (their read enables), and stage 2's comparators and
+  // stage 4's multiplier work only on a valid stage: idle cycles (most of them, in a fabric run)
+  // move no operands, as a low-power design isolates them.
   always_ff @(posedge clk) begin
     if (tbl_we_octave) oct_mem[tbl_octave] <= {tbl_base, tbl_count};
-    oct_q <= oct_mem[e];
+    if (in_valid) oct_q <= oct_mem[e];
   end
   assign {s1_base, s1_count} = oct_q;
 
@@ -104,15 +107,18 @@ module reciprocal_table #(
     logic [KB-1:0] key_q;
     always_ff @(posedge clk) begin
       if (tbl_we_key && tbl_slot == SLOT[$clog2(OCTAVE_KEYS)-1:0]) key_mem[tbl_octave] <= tbl_key;
-      key_q <= key_mem[e];
+      if (in_valid) key_q <= key_mem[e];
     end
     // stage 2 comparator
 `ifdef NETASIC_FAULT
     // Planted fault (cosim self-test): slot 5 misses an exact match (n equal to its key), so
     // such an n reads the entry of the key before.
-    assign le[j] = SLOT < s1_count && (j == 5 ? key_q < s1_n : key_q <= s1_n);
+    always_comb le[j] = s1_valid && SLOT < s1_count && (j == 5 ? key_q < s1_n : key_q <= s1_n);
 `else
-    assign le[j] = SLOT < s1_count && key_q <= s1_n;
+    always_comb begin
+      le[j] = 1'b0;
+      if (s1_valid) le[j] = SLOT < s1_count && key_q <= s1_n;
+    end
 `endif
   end
 
@@ -138,7 +144,7 @@ module reciprocal_table #(
   logic [VB-1:0] ent_q;
   always_ff @(posedge clk) begin
     if (tbl_we_entry) ent_mem[tbl_index] <= {tbl_mantissa, tbl_shift};
-    ent_q <= ent_mem[s2_k];
+    if (s2_valid) ent_q <= ent_mem[s2_k];
   end
 
   logic s3_valid, s3_refused;
@@ -150,7 +156,10 @@ module reciprocal_table #(
   logic [SHIFT_BITS-1:0] shift;
   logic [PB-1:0] product;
   assign {mantissa, shift} = ent_q;
-  assign product = PB'(s3_x) * PB'(mantissa);
+  always_comb begin
+    product = '0;
+    if (s3_valid) product = PB'(s3_x) * PB'(mantissa);
+  end
 
   always_ff @(posedge clk) begin
     if (rst) begin
