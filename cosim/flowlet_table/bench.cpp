@@ -174,7 +174,7 @@ class flowlet_table_bench : public bench {
       for (unsigned j = 0; j < lanes; ++j) in[j] = {d[j].valid, d[j].hash, d[j].new_port};
       return in;
     }
-    rng& r = *rng_;
+    bit_pool r{*rng_};
     // Percent of cycles with both lanes, per phase of 10000 cycles: light, light, heavy, light,
     // light, starving. A light phase lets sweeps end before the next boundary (the checker idles),
     // a heavy one makes them overrun, a starving one stalls the sweep for thousands of cycles.
@@ -192,11 +192,11 @@ class flowlet_table_bench : public bench {
           break;
         case 4: case 5: case 6: {         // at the checker: its row this cycle and the next ones
           const uint32_t i = uint32_t((pos_ + entries - 4 + r.below(24)) % entries);
-          in[j].hash = uint32_t(r.next() << 16) | i;
+          in[j].hash = uint32_t(r.below(65536) << 16) | i;
           break;
         }
         case 7: case 8:                   // a band of 1024 entries
-          in[j].hash = uint32_t(r.next() << 16) | uint32_t(r.below(1024));
+          in[j].hash = uint32_t(r.below(65536) << 16) | uint32_t(r.below(1024));
           break;
         default:
           in[j].hash = uint32_t(r.next());
@@ -213,6 +213,26 @@ class flowlet_table_bench : public bench {
     }
     return in;
   }
+
+  // The stimulus's small choices, 16 bits each from one 64-bit draw of the bench's rng: a draw a
+  // choice cost as much as the core's lookup. below(n) maps 16 bits onto [0, n) by a multiply
+  // (a bias under n / 65536, which a stimulus does not mind); next() is a whole draw.
+  struct bit_pool {
+    rng& source;
+    uint64_t bits = 0;
+    unsigned left = 0;
+    uint64_t below(uint64_t n) {
+      if (left == 0) {
+        bits = source.next();
+        left = 4;
+      }
+      const uint64_t chunk = bits & 0xFFFF;
+      bits >>= 16;
+      --left;
+      return (chunk * n) >> 16;
+    }
+    uint64_t next() { return source.next(); }
+  };
 
   struct d_lane {
     bool valid;
