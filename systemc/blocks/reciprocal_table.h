@@ -27,10 +27,10 @@
 // multiply is one more cycle, so a division costs lookup_cycles + 1 = 4 cycles against 33 for a
 // radix-2 restoring divider producing a 32-bit quotient: 8.25x, the paper's "about 8x".
 // The model finds the entry through a software index, not the hardware's comparators (only the
-// cycle count is hardware): each octave is cut into 128 slices of equal width, and a slice
-// records the entries that cover its first and last n, so a lookup searches the one to three
-// keys between them instead of the whole table (a binary search of 1,400 keys was most of an
-// HPCC division's cost in the lockstep bench).
+// cycle count is hardware): each octave is cut into 128 slices of equal width, each slice keeps
+// the entry that covers its first n, and a lookup searches only the keys between its slice's
+// entry and the next slice's (one to three at epsilon = 1/128) instead of the whole table (a
+// binary search of 1,400 keys was most of an HPCC division's cost in the lockstep bench).
 #pragma once
 #include <cstddef>
 #include <cstdint>
