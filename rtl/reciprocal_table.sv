@@ -113,7 +113,10 @@ module reciprocal_table #(
 `ifdef NETASIC_FAULT
     // Planted fault (cosim self-test): slot 5 misses an exact match (n equal to its key), so
     // such an n reads the entry of the key before.
-    always_comb le[j] = s1_valid && SLOT < s1_count && (j == 5 ? key_q < s1_n : key_q <= s1_n);
+    always_comb begin
+      le[j] = 1'b0;
+      if (s1_valid) le[j] = SLOT < s1_count && (j == 5 ? key_q < s1_n : key_q <= s1_n);
+    end
 `else
     always_comb begin
       le[j] = 1'b0;

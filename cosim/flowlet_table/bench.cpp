@@ -214,9 +214,10 @@ class flowlet_table_bench : public bench {
     return in;
   }
 
-  // The stimulus's small choices, 16 bits each from one 64-bit draw of the bench's rng: a draw a
-  // choice cost as much as the core's lookup. below(n) maps 16 bits onto [0, n) by a multiply
-  // (a bias under n / 65536, which a stimulus does not mind); next() is a whole draw.
+  // The stimulus's small choices, 16 bits each from one 64-bit draw of the bench's rng (a whole
+  // draw a choice was about 30 % of the core-alone run's time). below(n) maps 16 bits onto
+  // [0, n) by a multiply (a bias under n / 65536, which a stimulus does not mind); next() is a
+  // whole draw.
   struct bit_pool {
     rng& source;
     uint64_t bits = 0;

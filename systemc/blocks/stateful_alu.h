@@ -156,6 +156,10 @@ class stateful_alu : public stateful_alu_if {
   stateful_alu(const stateful_alu_config& cfg, const stateful_alu_program& prog);
 
   stateful_alu_result execute(uint64_t pass_id, uint32_t index, uint32_t phv_a, uint32_t phv_b) override;
+  // One indirect call a sketch's update, not two.
+  void post(uint64_t pass_id, uint32_t index, uint32_t phv_a, uint32_t phv_b) override {
+    stateful_alu::execute(pass_id, index, phv_a, phv_b);
+  }
   stateful_alu_entry read(uint32_t index) const override;
   void write(uint32_t index, uint32_t lo, uint32_t hi = 0) override;   // the interface's default
   void clear() override;
