@@ -25,11 +25,16 @@
 // the packets exactly as the core's calls are. It takes the slot only when in_valid is low (the
 // stage's scheduler gives it idle cycles). A read returns the word with every earlier
 // execution applied (cp_rvalid 4 cycles later, like a result); a write is a `set` of both words.
-// clear (and reset) zeroes the array with a sweep of one row per cycle; `ready` is low
-// meanwhile and packets or control-plane ops offered then are dropped. Executions still in
+// clear (and reset) zeroes the array's rows in use with a sweep of one row per cycle; `ready` is
+// low meanwhile and packets or control-plane ops offered then are dropped. Executions still in
 // flight when a clear arrives produce their results but do not write back (the clear comes
-// after them). An index >= ENTRIES is refused (no execution, no count, no result), as the core
-// refuses it with std::out_of_range.
+// after them). An index >= cfg_rows (or >= ENTRIES) is refused (no execution, no count, no
+// result), as the core refuses an index >= its entries with std::out_of_range.
+//
+// cfg_rows is the array's size as the program configures it (stateful_alu_config::entries), 1
+// to ENTRIES: the SRAM is built for ENTRIES rows, and an array configured smaller sweeps only
+// its own rows, as a stage's SRAM blocks are sized to the table placed in them. A value outside
+// 1..ENTRIES sweeps all ENTRIES rows (and 0 refuses every index).
 //
 // The core's pass_id rule (no second execute in the same pass) has no port here: one RMW port
 // taking at most one packet per cycle is that rule in hardware.
@@ -50,6 +55,7 @@ module stateful_alu #(
     input  logic [WIDTH+15:0]     cfg_update_hi_2,
     input  logic [2:0]            cfg_output,
     input  logic [3:0]            cfg_output_when,
+    input  logic [31:0]           cfg_rows,
     // packet: execute(index, phv_a, phv_b); the PHV fields are WIDTH-bit containers
     input  logic                  in_valid,
     input  logic [31:0]           in_index,
@@ -184,7 +190,11 @@ module stateful_alu #(
   logic [WIDTH+15:0] update_lo_1, update_lo_2, update_hi_1, update_hi_2;
   logic [2:0] output_sel;
   logic [3:0] output_when;
+  logic [AW-1:0] last_row;    // the sweep's last row, and the last index taken
+  logic no_rows;              // cfg_rows = 0: every index refused
   always_ff @(posedge clk) begin
+    last_row <= cfg_rows == 0 || cfg_rows > NUM_ENTRIES ? LAST_ROW : cfg_rows[AW-1:0] - AW'(1);
+    no_rows <= cfg_rows == 0;
     cond_lo <= cfg_cond_lo;
     cond_hi <= cfg_cond_hi;
     update_lo_1 <= cfg_update_lo_1;
@@ -205,9 +215,14 @@ module stateful_alu #(
   logic [AW-1:0] rd_addr;
   assign take_pkt = ~sweeping & in_valid;
   assign take_cp = ~sweeping & ~in_valid & cp_valid;
-  assign do_exec = take_pkt & (in_index < NUM_ENTRIES);
-  assign do_read = take_cp & cp_op == CP_READ & (cp_index < NUM_ENTRIES);
-  assign do_write = take_cp & cp_op == CP_WRITE & (cp_index < NUM_ENTRIES);
+  // An index is taken if it is below ENTRIES (a compare with a constant) and then, on its low
+  // AW bits, not past the last row: an AW-bit compare with the register, not a 32-bit one.
+  function automatic logic in_rows(input logic [31:0] idx);
+    in_rows = idx < NUM_ENTRIES && idx[AW-1:0] <= last_row && !no_rows;
+  endfunction
+  assign do_exec = take_pkt & in_rows(in_index);
+  assign do_read = take_cp & cp_op == CP_READ & in_rows(cp_index);
+  assign do_write = take_cp & cp_op == CP_WRITE & in_rows(cp_index);
   assign do_clear = take_cp & cp_op == CP_CLEAR;
   assign rd_addr = in_valid ? in_index[AW-1:0] : cp_index[AW-1:0];
 
@@ -363,7 +378,7 @@ module stateful_alu #(
         sweep_row <= '0;
       end else if (sweeping) begin
         sweep_row <= sweep_row + 1'b1;
-        if (sweep_row == LAST_ROW) sweeping <= 1'b0;
+        if (sweep_row == last_row) sweeping <= 1'b0;
       end
 
       // stage 1

@@ -454,8 +454,7 @@ int sc_main(int argc, char** argv) {
           throw config_error(fmt::format("{}: key '{}': is {}, but --rtl {} was Verilated for {} (rebuild the RTL with that "
                                          "parameter, or run the core)", cfg.origin(key), key, cfg.integer(key), b, rtl_value));
       netasic::rtl_loop& loop = netasic::rtl_blocks();
-      uint64_t& calls = loop.calls[b];
-      block.use(loop, &calls);
+      block.use(loop, &loop.counts[b]);
     }
     if (out_dir.empty()) out_dir = "out/" + std::filesystem::path(scenario).stem().string();
     const auto mode = progress_of(quiet);

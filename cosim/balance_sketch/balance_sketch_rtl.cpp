@@ -130,7 +130,7 @@ balance_sketch_config balance_sketch_rtl::rtl_parameters() {
   return c;
 }
 
-balance_sketch_rtl::balance_sketch_rtl(const balance_sketch_config& cfg, uint64_t* calls) : cfg_(cfg), calls_(calls) {
+balance_sketch_rtl::balance_sketch_rtl(const balance_sketch_config& cfg, rtl_loop_count* count) : cfg_(cfg), count_(count) {
   if (cfg.form != bs_form::software)
     fail("form must be software (the RTL is Algorithm 1; the Tofino forms pipeline and stateful_alu are not)");
   const balance_sketch_config r = rtl_parameters();
@@ -153,6 +153,7 @@ balance_sketch_rtl::balance_sketch_rtl(const balance_sketch_config& cfg, uint64_
   }
 
   p_ = std::make_unique<impl>(cfg.seed);
+  if (count) p_->m.count_cycles(&count->cycles);
   impl& p = *p_;
   p.slice = slice;
   if (period_slices && slice <= ~uint64_t(0) / period_slices) p.wrap_ps = slice * period_slices;
@@ -278,7 +279,7 @@ bs_decision balance_sketch_rtl::process(uint32_t flow_hash, uint32_t fingerprint
   c.path_changes = m.cnt_path_changes;
   c.steered_packets = m.cnt_steered_packets;
   c.steered_bytes = m.cnt_steered_bytes;
-  if (calls_) ++*calls_;
+  if (count_) ++count_->calls;
   return d;
 }
 
@@ -296,8 +297,8 @@ rtl_loop_block balance_sketch_rtl_loop() {
     return c.string("lb.mode") == "balance_sketch" && c.string("lb.sketch.form") == "software"
                ? "" : "it needs lb.mode = \"balance_sketch\" with lb.sketch.form = \"software\"";
   };
-  b.use = [](rtl_loop& loop, uint64_t* calls) {
-    loop.balance_sketch = [calls](const balance_sketch_config& c) { return std::make_unique<balance_sketch_rtl>(c, calls); };
+  b.use = [](rtl_loop& loop, rtl_loop_count* count) {
+    loop.balance_sketch = [count](const balance_sketch_config& c) { return std::make_unique<balance_sketch_rtl>(c, count); };
   };
   return b;
 }

@@ -41,8 +41,8 @@ class balance_sketch_rtl : public balance_sketch_if {
   // checks and messages). Sets the cfg_* inputs, resets the RTL and runs its init sweep (whose
   // length, the Null next hop's width and the cells per bucket are checked against the
   // parameters: std::runtime_error if the BALANCE_SKETCH_RTL_* values do not match the model).
-  // `calls`, if given, counts the packets answered.
-  explicit balance_sketch_rtl(const balance_sketch_config& cfg, uint64_t* calls = nullptr);
+  // `count`, if given, counts the packets answered and the cycles clocked.
+  explicit balance_sketch_rtl(const balance_sketch_config& cfg, rtl_loop_count* count = nullptr);
   ~balance_sketch_rtl();
   balance_sketch_rtl(const balance_sketch_rtl&) = delete;
   balance_sketch_rtl& operator=(const balance_sketch_rtl&) = delete;
@@ -76,7 +76,7 @@ class balance_sketch_rtl : public balance_sketch_if {
   balance_sketch_config cfg_;
   uint64_t n_delta_ = 0, n_Delta_ = 0;
   std::unique_ptr<impl> p_;
-  uint64_t* calls_;
+  rtl_loop_count* count_;
 };
 
 // `netasic run --rtl balance_sketch`.

@@ -18,10 +18,11 @@ struct crc_hash_rtl::impl {
   void tick() { m.tick(); }
 };
 
-crc_hash_rtl::crc_hash_rtl(const crc_hash_config& cfg, uint64_t* calls) : cfg_(cfg), calls_(calls) {
+crc_hash_rtl::crc_hash_rtl(const crc_hash_config& cfg, rtl_loop_count* count) : cfg_(cfg), count_(count) {
   if (cfg.bits != 32)
     throw std::invalid_argument("--rtl crc_hash: the RTL computes CRC-32; switch.hash_bits is " + std::to_string(cfg.bits));
   p_ = std::make_unique<impl>();
+  if (count) p_->m.count_cycles(&count->cycles);
   p_->m->in_valid = 0;
   p_->m->rst = 1;
   p_->tick();
@@ -43,15 +44,15 @@ uint32_t crc_hash_rtl::hash(packet& p) {
   m.in_seed = cfg_.seed;
   m.in_valid = 1;
   p_->tick();
-  if (calls_) ++*calls_;
+  if (count_) ++count_->calls;
   return m.out_hash;
 }
 
 rtl_loop_block crc_hash_rtl_loop() {
   rtl_loop_block b;   // no scenario key fixes the RTL, and every run hashes
   b.unused = [](const config&) { return std::string(); };
-  b.use = [](rtl_loop& loop, uint64_t* calls) {
-    loop.crc_hash = [calls](const crc_hash_config& c) { return std::make_unique<crc_hash_rtl>(c, calls); };
+  b.use = [](rtl_loop& loop, rtl_loop_count* count) {
+    loop.crc_hash = [count](const crc_hash_config& c) { return std::make_unique<crc_hash_rtl>(c, count); };
   };
   return b;
 }

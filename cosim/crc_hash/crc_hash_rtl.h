@@ -16,9 +16,9 @@ namespace netasic {
 
 class crc_hash_rtl : public crc_hash_if {
  public:
-  // std::invalid_argument unless cfg.bits is 32: the RTL is Verilated for CRC-32. `calls`, if
-  // given, counts the hashes answered.
-  explicit crc_hash_rtl(const crc_hash_config& cfg, uint64_t* calls = nullptr);
+  // std::invalid_argument unless cfg.bits is 32: the RTL is Verilated for CRC-32. `count`, if
+  // given, counts the hashes answered and the cycles clocked.
+  explicit crc_hash_rtl(const crc_hash_config& cfg, rtl_loop_count* count = nullptr);
   ~crc_hash_rtl() override;
   crc_hash_rtl(const crc_hash_rtl&) = delete;
   crc_hash_rtl& operator=(const crc_hash_rtl&) = delete;
@@ -29,7 +29,7 @@ class crc_hash_rtl : public crc_hash_if {
   struct impl;
   crc_hash_config cfg_;
   std::unique_ptr<impl> p_;
-  uint64_t* calls_;
+  rtl_loop_count* count_;
 };
 
 // `netasic run --rtl crc_hash`.

@@ -87,8 +87,8 @@ flowlet_config flowlet_table_rtl::rtl_parameters() {
   return c;
 }
 
-flowlet_table_rtl::flowlet_table_rtl(const flowlet_config& cfg, uint64_t* calls)
-    : cfg_(cfg), calls_(calls), owner_(cfg.entries), collided_(cfg.entries) {
+flowlet_table_rtl::flowlet_table_rtl(const flowlet_config& cfg, rtl_loop_count* count)
+    : cfg_(cfg), count_(count), owner_(cfg.entries), collided_(cfg.entries) {
   const flowlet_config r = rtl_parameters();
   check(cfg.entries == r.entries, "entries", cfg.entries, r.entries, "ENTRIES");
   check(cfg.age_bits == r.age_bits, "age_bits", cfg.age_bits, r.age_bits, "AGE_BITS");
@@ -103,6 +103,7 @@ flowlet_table_rtl::flowlet_table_rtl(const flowlet_config& cfg, uint64_t* calls)
     throw std::invalid_argument("flowlet_table_rtl: delta_ps must be below 2^63 ps (the RTL's Delta timer)");
 
   p_ = std::make_unique<impl>();
+  if (count) p_->m.count_cycles(&count->cycles);
   auto& m = *p_->m;
   m.cfg_delta_ps = cfg.delta_ps;
   m.lk_valid = 0;
@@ -157,7 +158,7 @@ flowlet_result flowlet_table_rtl::lookup(uint64_t hash, uint64_t now_ps, uint32_
   p.open_new += r.new_flowlet;
   p.open_moved += (m.lk_path_change >> k) & 1;
   ++p.lookups;
-  if (calls_) ++*calls_;
+  if (count_) ++count_->calls;
   count_collision(r, flow_id == flow_is_hash ? hash : flow_id);
   return r;
 }
@@ -210,8 +211,8 @@ rtl_loop_block flowlet_table_rtl_loop() {
   b.fixed_keys = {{"lb.flowlet.entries", r.entries}, {"lb.flowlet.age_bits", r.age_bits},
                   {"lb.flowlet.ports", r.ports}, {"lb.flowlet.sweep_width", r.sweep_width}};
   b.unused = [](const config& c) { return c.string("lb.mode") == "letflow" ? "" : "it needs lb.mode = \"letflow\""; };
-  b.use = [](rtl_loop& loop, uint64_t* calls) {
-    loop.flowlet_table = [calls](const flowlet_config& c) { return std::make_unique<flowlet_table_rtl>(c, calls); };
+  b.use = [](rtl_loop& loop, rtl_loop_count* count) {
+    loop.flowlet_table = [count](const flowlet_config& c) { return std::make_unique<flowlet_table_rtl>(c, count); };
   };
   return b;
 }

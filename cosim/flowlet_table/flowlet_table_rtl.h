@@ -29,9 +29,9 @@ class flowlet_table_rtl : public flowlet_table_if {
  public:
   // Throws std::invalid_argument naming the field when a structural value (entries, age_bits,
   // ports, sweep_width, port_bits, clock_period_ps) differs from the Verilated parameters, or a
-  // value is out of range (delta_ps below one clock period or not below 2^63 ps). `calls`, if
-  // given, counts the lookups answered.
-  explicit flowlet_table_rtl(const flowlet_config& cfg, uint64_t* calls = nullptr);
+  // value is out of range (delta_ps below one clock period or not below 2^63 ps). `count`, if
+  // given, counts the lookups answered and the cycles clocked.
+  explicit flowlet_table_rtl(const flowlet_config& cfg, rtl_loop_count* count = nullptr);
   ~flowlet_table_rtl();
   flowlet_table_rtl(const flowlet_table_rtl&) = delete;
   flowlet_table_rtl& operator=(const flowlet_table_rtl&) = delete;
@@ -62,7 +62,7 @@ class flowlet_table_rtl : public flowlet_table_if {
 
   flowlet_config cfg_;
   std::unique_ptr<impl> p_;
-  uint64_t* calls_;
+  rtl_loop_count* count_;
   std::vector<uint64_t> owner_;   // per entry: the flow that started its current life
   std::vector<bool> collided_;    // ... and whether a second flow has used it since
   uint64_t collisions_ = 0, collision_hits_ = 0;

@@ -33,6 +33,7 @@ class dut {
   // Inputs are set by the caller before tick(); outputs read after it are the registered
   // values of the edge just taken.
   void tick() {
+    if (cycles_) ++*cycles_;
     // Verilator sees an edge only between two evals, so the low half needs one of its own,
     // unless settle() has just given it (while tracing it is always taken, so the falling
     // edge's dump holds the cycle's inputs). Inputs set after settle() are evaluated by the
@@ -56,6 +57,8 @@ class dut {
     m_->eval();
     low_ = true;
   }
+  // Adds each cycle tick() takes to *cycles (an RTL-in-the-loop block's count, summed over its models).
+  void count_cycles(uint64_t* cycles) { cycles_ = cycles; }
   void reset(unsigned cycles = 2) {
     m_->rst = 1;
     for (unsigned i = 0; i < cycles; ++i) tick();
@@ -80,6 +83,7 @@ class dut {
   VerilatedVcdC* vcd_ = nullptr;
   bool traced_ = false;
   bool low_ = false;   // the last eval was settle()'s, clock low
+  uint64_t* cycles_ = nullptr;
 };
 
 }  // namespace netasic::cosim

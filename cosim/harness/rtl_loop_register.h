@@ -24,8 +24,8 @@ struct rtl_loop_block {
   // A key whose value the RTL cannot take, with why, or {"", ""}: for limits that are not one
   // fixed value (an array no bigger than the Verilated one). May be empty.
   std::function<std::pair<std::string, std::string>(const config&)> refuses;
-  // Injects the adapter's factory into `loop`; each call the RTL answers is counted in `calls`.
-  std::function<void(rtl_loop& loop, uint64_t* calls)> use;
+  // Injects the adapter's factory into `loop`; the adapters count their calls and cycles in `count`.
+  std::function<void(rtl_loop& loop, rtl_loop_count* count)> use;
 };
 
 // The blocks that can run in the loop, by name.

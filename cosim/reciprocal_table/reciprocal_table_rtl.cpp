@@ -18,7 +18,7 @@ struct reciprocal_table_rtl::impl {
   void tick() { m.tick(); }
 };
 
-reciprocal_table_rtl::reciprocal_table_rtl(const reciprocal_table& t, uint64_t* calls) : calls_(calls) {
+reciprocal_table_rtl::reciprocal_table_rtl(const reciprocal_table& t, rtl_loop_count* count) : count_(count) {
   const reciprocal_table_config& c = t.config();
   const reciprocal_table defaults{reciprocal_table_config{}};
   if (c.input_bits != defaults.config().input_bits || c.mantissa_bits != defaults.config().mantissa_bits ||
@@ -26,6 +26,7 @@ reciprocal_table_rtl::reciprocal_table_rtl(const reciprocal_table& t, uint64_t* 
     throw std::invalid_argument("--rtl reciprocal_table: the RTL is built for the default table (epsilon 1/128, 22 input "
                                 "bits, 24 mantissa bits, 1400 entries); the run's table differs");
   p_ = std::make_unique<impl>();
+  if (count) p_->m.count_cycles(&count->cycles);
   p_->m->rst = 1;
   p_->tick();
   p_->tick();
@@ -44,7 +45,7 @@ uint64_t reciprocal_table_rtl::divide(uint64_t x, uint64_t n) const {
   m.in_valid = 0;
   for (int i = 0; i < 3 && !m.out_valid; ++i) p_->tick();
   if (!m.out_valid) throw std::logic_error("reciprocal_table RTL refused n = " + std::to_string(n));
-  if (calls_) ++*calls_;
+  if (count_) ++count_->calls;
   return m.out_quotient;
 }
 
@@ -56,11 +57,11 @@ rtl_loop_block reciprocal_table_rtl_loop() {
     return c.string("cc.algorithm") == "hpcc" && c.string("hpcc.divider") == "table"
                ? "" : "it needs cc.algorithm = \"hpcc\" with hpcc.divider = \"table\"";
   };
-  b.use = [](rtl_loop& loop, uint64_t* calls) {
+  b.use = [](rtl_loop& loop, rtl_loop_count* count) {
     // One RTL table per run's table: every NIC's HPCC divides through it.
     auto loaded = std::make_shared<std::pair<const reciprocal_table*, std::shared_ptr<const reciprocal_table_if>>>();
-    loop.reciprocal_table = [calls, loaded](const reciprocal_table& t) {
-      if (loaded->first != &t) *loaded = {&t, std::make_shared<reciprocal_table_rtl>(t, calls)};
+    loop.reciprocal_table = [count, loaded](const reciprocal_table& t) {
+      if (loaded->first != &t) *loaded = {&t, std::make_shared<reciprocal_table_rtl>(t, count)};
       return loaded->second;
     };
   };

@@ -19,9 +19,9 @@ namespace netasic {
 class reciprocal_table_rtl : public reciprocal_table_if {
  public:
   // std::invalid_argument unless `table` has the Verilated sizes (the default table: epsilon
-  // 1/128, 22 input bits, 24 mantissa bits, 1400 entries). `calls`, if given, counts the
-  // divisions answered.
-  explicit reciprocal_table_rtl(const reciprocal_table& table, uint64_t* calls = nullptr);
+  // 1/128, 22 input bits, 24 mantissa bits, 1400 entries). `count`, if given, counts the
+  // divisions answered and the cycles clocked (the table's load included).
+  explicit reciprocal_table_rtl(const reciprocal_table& table, rtl_loop_count* count = nullptr);
   ~reciprocal_table_rtl() override;
   reciprocal_table_rtl(const reciprocal_table_rtl&) = delete;
   reciprocal_table_rtl& operator=(const reciprocal_table_rtl&) = delete;
@@ -43,7 +43,7 @@ class reciprocal_table_rtl : public reciprocal_table_if {
 
   struct impl;
   std::unique_ptr<impl> p_;
-  uint64_t* calls_;
+  rtl_loop_count* count_;
 };
 
 // `netasic run --rtl reciprocal_table`.

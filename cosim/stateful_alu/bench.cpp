@@ -2,6 +2,9 @@
 // stage drives it: one execute() per packet with a fresh pass id, control-plane read/write/clear
 // between packets, a new program loaded with a reset.
 //
+// Rows. The array's configured size (cfg_rows, the core's entries) is ENTRIES for the first
+// three programs and three in four of the rest, and 1 to ENTRIES at random for the others.
+//
 // Programs. The bench reconfigures (reset, then the clear sweep) every 150-450 cycles (longer
 // on big arrays). Programs, in order:
 //   0 flowradar_cell: the datasheet's six packets back to back on one entry, three of them new
@@ -19,7 +22,7 @@
 // test does, and the two named programs (which need hi) are skipped.
 // Stimulus per cycle: an execution on a hot set of entries (so back-to-back executions on one
 // entry, at distances 1-3, recur), idle cycles, control-plane reads and writes, a rare clear,
-// a repeated pass id (the core refuses it; the RTL sees an idle slot), indices >= ENTRIES for
+// a repeated pass id (the core refuses it; the RTL sees an idle slot), indices >= the rows for
 // packets and the control plane (refused by both), and a junk control-plane op offered in the
 // same cycle as a packet (the packet has the slot). Values are mostly corners of the width
 // (0, 1, max, max-1, signed max/min and neighbours) with junk above the width on the core side.
@@ -27,7 +30,8 @@
 // Compared every cycle, 4 cycles after issue (the RTL's latency, = latency_cycles): out_valid,
 // out_value, out_p_lo, out_p_hi, out_sat_lo + out_sat_hi (= the core's saturation count step),
 // cp_rvalid, cp_rdata_lo/hi (= read()), the four counters (= counters()), and ready (low for
-// ENTRIES cycles after a reset or clear, the RTL's sweep; the bench sends nothing then).
+// as many cycles as the array has rows after a reset or clear, the RTL's sweep; the bench sends
+// nothing then).
 //
 // Parameters: the RTL's defaults, ENTRIES = 1024 (a stage's register array; the stimulus keeps a
 // few hot entries so the forwarding paths are in use all the time), WIDTH = 32, DUAL = 1
@@ -259,7 +263,7 @@ class stateful_alu_bench : public bench {
   }
 
   std::string parameters() const override {
-    return "ENTRIES=" + std::to_string(cfg_.entries) + " WIDTH=" + std::to_string(cfg_.width_bits) +
+    return "ENTRIES=" + std::to_string(ENTRIES) + " WIDTH=" + std::to_string(cfg_.width_bits) +
            " DUAL=" + std::to_string(int(cfg_.dual));
   }
   void trace(VerilatedVcdC* vcd) override { rtl_->trace(vcd); }
@@ -267,6 +271,7 @@ class stateful_alu_bench : public bench {
  private:
   // Picks the next program and its script; the core and the RTL get it at this cycle's reset.
   void load_next_program() {
+    cfg_.entries = program_ >= 3 && rng_->below(4) == 0 ? 1 + uint32_t(rng_->below(ENTRIES)) : ENTRIES;
     const unsigned w = cfg_.width_bits;
     const unsigned n_cov = 60;
     script_.clear();
@@ -388,6 +393,7 @@ class stateful_alu_bench : public bench {
     m->cfg_update_hi_2 = stateful_alu_encode(prog_.update_hi_2, w);
     m->cfg_output = unsigned(prog_.output);
     m->cfg_output_when = prog_.output_when;
+    m->cfg_rows = cfg_.entries;
   }
 
   stateful_alu_config cfg_;

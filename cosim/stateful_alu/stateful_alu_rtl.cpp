@@ -44,7 +44,8 @@ struct stateful_alu_rtl::model {
   stateful_alu_counters cnt;
 
   virtual ~model() = default;
-  virtual void load(const stateful_alu_program& prog, unsigned width) = 0;   // cfg_* ports, then reset
+  // cfg_* ports (the array's rows on cfg_rows), then reset; each cycle from then on is added to *cycles if given.
+  virtual void load(const stateful_alu_program& prog, unsigned width, uint32_t rows, uint64_t* cycles) = 0;
   virtual void tick(const in& x) = 0;
 };
 
@@ -60,7 +61,8 @@ template <class V>
 struct stateful_alu_rtl::model_of : stateful_alu_rtl::model {
   cosim::dut<V> d{alu_context()};
 
-  void load(const stateful_alu_program& prog, unsigned w) override {
+  void load(const stateful_alu_program& prog, unsigned w, uint32_t rows, uint64_t* cycles) override {
+    d.count_cycles(cycles);
     V& m = *d;
     m.cfg_cond_lo = stateful_alu_encode(prog.cond_lo, w);
     m.cfg_cond_hi = stateful_alu_encode(prog.cond_hi, w);
@@ -70,6 +72,7 @@ struct stateful_alu_rtl::model_of : stateful_alu_rtl::model {
     m.cfg_update_hi_2 = stateful_alu_encode(prog.update_hi_2, w);
     m.cfg_output = unsigned(prog.output);
     m.cfg_output_when = prog.output_when;
+    m.cfg_rows = rows;
     m.in_valid = 0;
     m.cp_valid = 0;
     d.reset();
@@ -99,8 +102,8 @@ struct stateful_alu_rtl::model_of : stateful_alu_rtl::model {
   }
 };
 
-stateful_alu_rtl::stateful_alu_rtl(const stateful_alu_config& cfg, const stateful_alu_program& prog, uint64_t* calls)
-    : cfg_(cfg), calls_(calls) {
+stateful_alu_rtl::stateful_alu_rtl(const stateful_alu_config& cfg, const stateful_alu_program& prog, rtl_loop_count* count)
+    : cfg_(cfg), count_(count) {
   stateful_alu_check(cfg, prog);
   if (cfg.entries > loop_entries)
     throw std::invalid_argument("--rtl stateful_alu: a register array of " + std::to_string(cfg.entries) +
@@ -114,11 +117,11 @@ stateful_alu_rtl::stateful_alu_rtl(const stateful_alu_config& cfg, const statefu
     case 16: m_ = std::make_unique<model_of<Vstateful_alu_loop16>>(); break;
     default: m_ = std::make_unique<model_of<Vstateful_alu>>(); break;
   }
-  m_->load(prog, cfg.width_bits);
-  // The sweep's length is the Verilated ENTRIES: it must be the loop_entries the checks use.
-  if (const uint32_t sweep = settle(); sweep != loop_entries)
-    throw std::logic_error("--rtl stateful_alu: the RTL's sweep took " + std::to_string(sweep) +
-                           " cycles; it was Verilated with another ENTRIES than loop_entries = " + std::to_string(loop_entries));
+  m_->load(prog, cfg.width_bits, cfg.entries, count ? &count->cycles : nullptr);
+  // The sweep clears the array's rows, one a cycle: the RTL took cfg_rows.
+  if (const uint32_t sweep = settle(); sweep != cfg.entries)
+    throw std::logic_error("--rtl stateful_alu: the RTL's sweep took " + std::to_string(sweep) + " cycles for an array of " +
+                           std::to_string(cfg.entries) + " rows");
 }
 
 stateful_alu_rtl::~stateful_alu_rtl() = default;
@@ -136,7 +139,7 @@ void stateful_alu_rtl::issue(const in& x) const {
   owed_ = 0;   // any posted execution went out ahead of this one
   if (!(x.valid ? m_->out_valid : m_->rvalid))
     throw std::logic_error("--rtl stateful_alu: no result " + std::to_string(rtl_latency) + " cycles after issue");
-  if (calls_) ++*calls_;
+  if (count_) ++count_->calls;
 }
 
 void stateful_alu_rtl::drain() const {
@@ -144,19 +147,19 @@ void stateful_alu_rtl::drain() const {
   if (results_ != issued_)
     throw std::logic_error("--rtl stateful_alu: " + std::to_string(issued_) + " executions issued, " +
                            std::to_string(results_) + " results out of the pipeline");
-  count_ = m_->cnt;
+  counters_ = m_->cnt;
 }
 
 const stateful_alu_counters& stateful_alu_rtl::counters() const {
   drain();
-  return count_;
+  return counters_;
 }
 
 uint32_t stateful_alu_rtl::settle() const {
-  // The sweep zeroes one row per cycle; a little over ENTRIES cycles is a stuck RTL.
+  // The sweep zeroes one row per cycle; a little over the array's rows is a stuck RTL.
   uint32_t k = 0;
   for (; !m_->ready; ++k) {
-    if (k > loop_entries + 8) throw std::logic_error("--rtl stateful_alu: the RTL stayed not ready after its sweep");
+    if (k > cfg_.entries + 8) throw std::logic_error("--rtl stateful_alu: the RTL stayed not ready after its sweep");
     tick(in{});
   }
   return k;
@@ -181,7 +184,7 @@ stateful_alu_result stateful_alu_rtl::execute(uint64_t pass_id, uint32_t index, 
 void stateful_alu_rtl::post(uint64_t pass_id, uint32_t index, uint32_t phv_a, uint32_t phv_b) {
   tick(execution(pass_id, index, phv_a, phv_b));
   owed_ = rtl_latency - 1;
-  if (calls_) ++*calls_;
+  if (count_) ++count_->calls;
 }
 
 stateful_alu_entry stateful_alu_rtl::read(uint32_t index) const {
@@ -194,6 +197,34 @@ stateful_alu_entry stateful_alu_rtl::read(uint32_t index) const {
   return {m_->rlo, cfg_.dual ? m_->rhi : 0};
 }
 
+void stateful_alu_rtl::read_range(uint32_t first, uint32_t n, stateful_alu_entry* out) const {
+  if (n == 0) return;
+  if (uint64_t(first) + n > cfg_.entries)   // throws, naming the first index of the range past the array
+    stateful_alu_check_index(cfg_, first >= cfg_.entries ? first : cfg_.entries);
+  in x;
+  x.cp_valid = true;
+  x.cp_op = 0;
+  uint32_t got = 0;
+  auto take = [&] {   // a result comes out rtl_latency edges after its read went in, in order
+    if (!m_->rvalid) return;
+    if (got == n) throw std::logic_error("--rtl stateful_alu: more read results than reads");
+    out[got++] = {m_->rlo, cfg_.dual ? m_->rhi : 0};
+  };
+  for (uint32_t k = 0; k < n; ++k) {
+    x.cp_index = first + k;
+    tick(x);
+    take();
+  }
+  for (uint32_t k = 1; k < rtl_latency; ++k) {
+    tick(in{});
+    take();
+  }
+  if (got != n)
+    throw std::logic_error("--rtl stateful_alu: " + std::to_string(n) + " reads issued back to back, " + std::to_string(got) +
+                           " results");
+  if (count_) count_->calls += n;
+}
+
 void stateful_alu_rtl::write(uint32_t index, uint32_t lo, uint32_t hi) {
   stateful_alu_check_index(cfg_, index);
   in x;
@@ -203,7 +234,7 @@ void stateful_alu_rtl::write(uint32_t index, uint32_t lo, uint32_t hi) {
   x.cp_lo = lo & mask_;
   x.cp_hi = cfg_.dual ? hi & mask_ : 0;   // a single-word array keeps hi at 0
   tick(x);
-  if (calls_) ++*calls_;
+  if (count_) ++count_->calls;
 }
 
 void stateful_alu_rtl::clear() {
@@ -212,7 +243,7 @@ void stateful_alu_rtl::clear() {
   x.cp_op = 2;
   tick(x);
   settle();
-  if (calls_) ++*calls_;
+  if (count_) ++count_->calls;
 }
 
 rtl_loop_block stateful_alu_rtl_loop() {
@@ -245,9 +276,9 @@ rtl_loop_block stateful_alu_rtl_loop() {
                          std::to_string(n)};
     return {};
   };
-  b.use = [](rtl_loop& loop, uint64_t* calls) {
-    loop.stateful_alu = [calls](const stateful_alu_config& c, const stateful_alu_program& p) {
-      return std::make_unique<stateful_alu_rtl>(c, p, calls);
+  b.use = [](rtl_loop& loop, rtl_loop_count* count) {
+    loop.stateful_alu = [count](const stateful_alu_config& c, const stateful_alu_program& p) {
+      return std::make_unique<stateful_alu_rtl>(c, p, count);
     };
   };
   return b;

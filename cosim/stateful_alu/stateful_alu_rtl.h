@@ -14,10 +14,11 @@
 // left in the pipeline: the next execution or post goes in the cycle after it, back to back as at
 // line rate; the RTL forwards the word between them, and to a control-plane access that follows.
 // Before a read of the counters the pipeline is clocked empty. A control-plane read is clocked
-// through like an execution; a write takes one cycle; a clear waits out the RTL's sweep
-// (loop_entries cycles, ready low). The pass-id rule
-// and the index check are the core's own (the RTL has no port for the first and refuses indices
-// only past loop_entries).
+// through like an execution, and a range of reads goes in back to back (n + 3 cycles for n
+// entries, not 4n); a write takes one cycle; a clear waits out the RTL's sweep
+// (one cycle a row of the array, ready low). The pass-id rule and the index check are the core's
+// own (the RTL has no port for the first; it refuses indices past the rows on cfg_rows, the
+// array's configured entries).
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -34,13 +35,15 @@ uint64_t stateful_alu_encode(const stateful_alu_update& u, unsigned width);
 
 class stateful_alu_rtl : public stateful_alu_if {
  public:
-  static constexpr uint32_t loop_entries = 1024;   // the RTL's ENTRIES (checked by the sweep's length)
+  // The RTL's ENTRIES, the most rows an array can configure on cfg_rows (an array larger than the
+  // Verilated one would sweep short, which the constructor's check of the sweep catches).
+  static constexpr uint32_t loop_entries = 1024;
   static constexpr uint32_t rtl_latency = 4;       // issue to result, the RTL's pipeline depth
 
   // stateful_alu_check's errors, and std::invalid_argument naming the field when entries exceed
-  // loop_entries or latency_cycles is not the RTL's 4. `calls`, if given, counts the executions
-  // and control-plane accesses the RTL answered.
-  stateful_alu_rtl(const stateful_alu_config& cfg, const stateful_alu_program& prog, uint64_t* calls = nullptr);
+  // loop_entries or latency_cycles is not the RTL's 4. `count`, if given, counts the executions
+  // and control-plane accesses the RTL answered, and the cycles clocked.
+  stateful_alu_rtl(const stateful_alu_config& cfg, const stateful_alu_program& prog, rtl_loop_count* count = nullptr);
   ~stateful_alu_rtl() override;
   stateful_alu_rtl(const stateful_alu_rtl&) = delete;
   stateful_alu_rtl& operator=(const stateful_alu_rtl&) = delete;
@@ -48,6 +51,7 @@ class stateful_alu_rtl : public stateful_alu_if {
   stateful_alu_result execute(uint64_t pass_id, uint32_t index, uint32_t phv_a, uint32_t phv_b) override;
   void post(uint64_t pass_id, uint32_t index, uint32_t phv_a, uint32_t phv_b) override;
   stateful_alu_entry read(uint32_t index) const override;
+  void read_range(uint32_t first, uint32_t n, stateful_alu_entry* out) const override;
   void write(uint32_t index, uint32_t lo, uint32_t hi = 0) override;   // the interface's default
   void clear() override;
   // From the RTL's counter outputs, once the posted executions are out.
@@ -69,9 +73,9 @@ class stateful_alu_rtl : public stateful_alu_if {
   stateful_alu_config cfg_;
   uint32_t mask_;
   std::unique_ptr<model> m_;     // mutable through the pointer: a read clocks the RTL
-  uint64_t* calls_;
+  rtl_loop_count* count_;
   stateful_alu_pass_guard pass_;
-  mutable stateful_alu_counters count_;
+  mutable stateful_alu_counters counters_;
   mutable uint32_t owed_ = 0;                     // cycles until the last posted execution's result
   mutable uint64_t issued_ = 0, results_ = 0;     // executions issued, results seen (out_valid)
 };

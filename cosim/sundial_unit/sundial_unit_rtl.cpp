@@ -50,7 +50,7 @@ struct sundial_unit_rtl::impl {
   cosim::dut<Vsundial_unit> m;
   oscillator* clk;
   uint64_t period_ps;
-  uint64_t* calls;
+  rtl_loop_count* loop_count;
   uint64_t n;          // the oscillator edge the RTL was last clocked through
   int64_t adjust0;     // the clock's adjustment when the unit was built: the RTL's register counts from 0
   uint64_t last_now;
@@ -78,7 +78,7 @@ struct sundial_unit_rtl::impl {
     if (with_held) message(*m, held.front().first, held.front().second, 0);
     m.tick();
     ++n;
-    if (calls) ++*calls;
+    if (loop_count) ++loop_count->calls;
     idle(*m);
     if (with_held) {
       if (verdict_of(m->o_verdict) != sundial_verdict::ignored)
@@ -138,7 +138,7 @@ struct sundial_unit_rtl::impl {
 
 uint32_t sundial_unit_rtl::rtl_ports() { return SUNDIAL_RTL_PORTS; }
 
-sundial_unit_rtl::sundial_unit_rtl(const sundial_unit_config& cfg, oscillator& clock, uint64_t start_ps, uint64_t* calls)
+sundial_unit_rtl::sundial_unit_rtl(const sundial_unit_config& cfg, oscillator& clock, uint64_t start_ps, rtl_loop_count* count)
     : cfg_(cfg), tx_(cfg.tx_ports), eps_base_(uint64_t(cfg.depth) * cfg.eps_per_hop_ps) {
   sundial_check_config(cfg, start_ps);
   if (cfg.ports > rtl_ports())
@@ -150,7 +150,8 @@ sundial_unit_rtl::sundial_unit_rtl(const sundial_unit_config& cfg, oscillator& c
   impl& s = *p_;
   s.clk = &clock;
   s.period_ps = period;
-  s.calls = calls;
+  s.loop_count = count;
+  if (count) s.m.count_cycles(&count->cycles);
   s.n = clock.cycles(start_ps);   // reset leaves the RTL as if it had just taken this edge
   s.adjust0 = clock.adjustment();
   s.last_now = start_ps;
@@ -301,10 +302,10 @@ rtl_loop_block sundial_unit_rtl_loop() {
   b.unused = [](const config& c) {
     return c.string("clock.algorithm") == "sundial" ? "" : "it needs clock.algorithm = \"sundial\"";
   };
-  b.use = [](rtl_loop&, uint64_t* calls) {
+  b.use = [](rtl_loop&, rtl_loop_count* count) {
     // The clock layer's injection point (systemc/clock/sundial_unit.h), not rtl_loop's.
-    sundial_unit_rtl_factory() = [calls](const sundial_unit_config& c, oscillator& clock, uint64_t start_ps) {
-      return std::make_unique<sundial_unit_rtl>(c, clock, start_ps, calls);
+    sundial_unit_rtl_factory() = [count](const sundial_unit_config& c, oscillator& clock, uint64_t start_ps) {
+      return std::make_unique<sundial_unit_rtl>(c, clock, start_ps, count);
     };
   };
   return b;

@@ -26,9 +26,9 @@ namespace netasic {
 class sundial_unit_rtl : public sundial_unit_if {
  public:
   // std::invalid_argument when the core would refuse cfg, or when it does not fit the Verilated
-  // RTL (more ports than PORTS, a timeout past its 32-bit register). `calls`, if given, counts
-  // the edges the RTL is clocked through.
-  sundial_unit_rtl(const sundial_unit_config& cfg, oscillator& clock, uint64_t start_ps, uint64_t* calls = nullptr);
+  // RTL (more ports than PORTS, a timeout past its 32-bit register). `count`, if given, counts
+  // the edges the RTL is clocked through (as calls) and its cycles, the reset's included.
+  sundial_unit_rtl(const sundial_unit_config& cfg, oscillator& clock, uint64_t start_ps, rtl_loop_count* count = nullptr);
   ~sundial_unit_rtl() override;
   sundial_unit_rtl(const sundial_unit_rtl&) = delete;
   sundial_unit_rtl& operator=(const sundial_unit_rtl&) = delete;

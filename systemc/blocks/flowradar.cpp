@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace netasic {
 namespace {
@@ -139,11 +140,17 @@ flowradar_table flowradar_flowset::read() const {
   flowradar_table t;
   t.params = p_;
   t.filter.assign((uint64_t(p_.filter_bits) + 63) / 64, 0);
+  std::vector<stateful_alu_entry> words;   // one array at a time, each read as a whole
+  auto read_array = [&](const stateful_alu_if& a, uint32_t n) {
+    words.resize(n);
+    a.read_range(0, n, words.data());
+  };
   for (unsigned i = 0; i < p_.filter_hashes; ++i) {
     const uint32_t off = flowradar_slice_offset(p_.filter_bits, p_.filter_hashes, i);
     const uint32_t size = flowradar_slice_size(p_.filter_bits, p_.filter_hashes, i);
+    read_array(*filter_[i], (size + 31) / 32);
     for (uint32_t w = 0; w * 32 < size; ++w) {
-      const uint32_t v = filter_[i]->read(w).lo;
+      const uint32_t v = words[w].lo;
       for (uint32_t j = 0; j < 32 && w * 32 + j < size; ++j)
         if (v >> j & 1) {
           const uint64_t bit = off + w * 32 + j;
@@ -155,17 +162,21 @@ flowradar_table flowradar_flowset::read() const {
   const unsigned head = p_.flow_count_bits / 8;
   for (unsigned i = 0; i < p_.cell_hashes; ++i) {
     const uint32_t off = flowradar_slice_offset(p_.cells, p_.cell_hashes, i);
-    for (uint32_t idx = 0; idx < flowradar_slice_size(p_.cells, p_.cell_hashes, i); ++idx) {
+    const uint32_t size = flowradar_slice_size(p_.cells, p_.cell_hashes, i);
+    read_array(*cell_[i], size);
+    for (uint32_t idx = 0; idx < size; ++idx) {
       flowradar_cell& c = t.cells[off + idx];
-      const stateful_alu_entry e = cell_[i]->read(idx);
-      for (unsigned k = 0; k < head; ++k) c.flow_xor[k] = uint8_t(e.lo >> (8 * k));
-      c.flow_count = e.hi;
-      for (size_t j = 0; j < lanes_.size(); ++j) {
-        const uint32_t v = lane_alu_[i][j]->read(idx).lo;
-        for (unsigned k = 0; k < lanes_[j].bytes; ++k) c.flow_xor[lanes_[j].byte + k] = uint8_t(v >> (8 * k));
-      }
-      c.packet_count = count_[i]->read(idx).lo;
+      for (unsigned k = 0; k < head; ++k) c.flow_xor[k] = uint8_t(words[idx].lo >> (8 * k));
+      c.flow_count = words[idx].hi;
     }
+    for (size_t j = 0; j < lanes_.size(); ++j) {
+      read_array(*lane_alu_[i][j], size);
+      for (uint32_t idx = 0; idx < size; ++idx)
+        for (unsigned k = 0; k < lanes_[j].bytes; ++k)
+          t.cells[off + idx].flow_xor[lanes_[j].byte + k] = uint8_t(words[idx].lo >> (8 * k));
+    }
+    read_array(*count_[i], size);
+    for (uint32_t idx = 0; idx < size; ++idx) t.cells[off + idx].packet_count = words[idx].lo;
   }
   return t;
 }

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <stdexcept>
+#include <vector>
 
 namespace netasic {
 namespace {
@@ -157,12 +158,16 @@ void lossradar_meter_digest::insert(const lossradar_sig& s) {
 lossradar_digest lossradar_meter_digest::read() const {
   lossradar_digest d = shape_;
   if (!touched_) return d;   // nothing inserted since the last clear: every cell is 0
-  for (unsigned i = 0; i < alu_.size(); ++i)
+  // Each array read as a whole: [j][idx], the cell array's entries then the lanes' (every hash's
+  // part has the same arrays).
+  std::vector<std::vector<stateful_alu_entry>> arrays(alu_[0].size(), std::vector<stateful_alu_entry>(part_));
+  for (unsigned i = 0; i < alu_.size(); ++i) {
+    for (size_t j = 0; j < alu_[i].size(); ++j) alu_[i][j]->read_range(0, part_, arrays[j].data());
     for (uint32_t idx = 0; idx < part_; ++idx) {
       std::array<uint32_t, 5> w{};
-      const stateful_alu_entry cell = alu_[i][0]->read(idx);
+      const stateful_alu_entry cell = arrays[0][idx];
       w[0] = cell.lo;
-      for (size_t j = 1; j < alu_[i].size(); ++j) w[j] = alu_[i][j]->read(idx).lo;
+      for (size_t j = 1; j < alu_[i].size(); ++j) w[j] = arrays[j][idx].lo;
       lossradar_cell c;
       c.xor_sum.a = uint64_t(w[1]) << 32 | w[0];
       c.xor_sum.b = uint64_t(w[3]) << 32 | w[2];
@@ -170,6 +175,7 @@ lossradar_digest lossradar_meter_digest::read() const {
       c.count = cell.hi;
       d.set(i * part_ + idx, c);
     }
+  }
   return d;
 }
 

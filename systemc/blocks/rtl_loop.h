@@ -19,6 +19,14 @@
 
 namespace netasic {
 
+// What a block's RTL did in a run (summary.json's rtl_in_loop), summed over its instances: the
+// calls it answered in place of the core, and the clock cycles its Verilated models were taken
+// through (resets, sweeps and idle cycles included), the cost of putting it in the loop.
+struct rtl_loop_count {
+  uint64_t calls = 0;
+  uint64_t cycles = 0;
+};
+
 // Empty unless the block was asked for. Each factory throws std::invalid_argument when the
 // configuration's structure differs from the Verilated parameters.
 struct rtl_loop {
@@ -30,7 +38,7 @@ struct rtl_loop {
   // Every register array of a sketch that runs on stateful ALUs (FlowRadar, BalanceSketch's
   // stateful_alu form), each with its program.
   std::function<std::unique_ptr<stateful_alu_if>(const stateful_alu_config&, const stateful_alu_program&)> stateful_alu;
-  std::map<std::string, uint64_t> calls;   // per block in the loop: calls its RTL answered (summary.json)
+  std::map<std::string, rtl_loop_count> counts;   // per block in the loop
 };
 
 rtl_loop& rtl_blocks();

@@ -140,6 +140,12 @@ class stateful_alu_if {
   }
   // Control plane. Values are truncated to the width; hi is 0 / dropped on single-word arrays.
   virtual stateful_alu_entry read(uint32_t index) const = 0;
+  // Entries first .. first + n - 1 into out[0 .. n): a whole array read by the control plane, as
+  // a digest's collection reads it, with read()'s errors (before any is read). The RTL in the
+  // loop issues these reads back to back, one a cycle, instead of waiting out each one's latency.
+  virtual void read_range(uint32_t first, uint32_t n, stateful_alu_entry* out) const {
+    for (uint32_t k = 0; k < n; ++k) out[k] = read(first + k);
+  }
   virtual void write(uint32_t index, uint32_t lo, uint32_t hi = 0) = 0;
   virtual void clear() = 0;      // every word to 0; counters and the pass history stay
   virtual const stateful_alu_counters& counters() const = 0;

@@ -575,8 +575,8 @@ json run_summary(const config& cfg, const fabric& fab, const run_result& r, doub
   add_flowcut(s, cfg, fab);
   add_nic(s, cfg, fab);
   add_resources(s, cfg);
-  // Blocks whose Verilated RTL stood in for the core (--rtl), and how many calls each answered.
-  for (const auto& [block, calls] : rtl_blocks().calls) s["rtl_in_loop"][block] = {{"calls", calls}};
+  // Blocks whose Verilated RTL stood in for the core (--rtl): the calls each answered, the cycles it took.
+  for (const auto& [block, n] : rtl_blocks().counts) s["rtl_in_loop"][block] = {{"calls", n.calls}, {"cycles", n.cycles}};
   return s;
 }
 

@@ -2,11 +2,14 @@
 // core, call for call, as the lockstep bench compares the RTL with the core cycle for cycle: the
 // adapter's own bookkeeping is what is under test here. Random programs at each word width, dual
 // and single, each driven by a random mix of executions, posted executions (in bursts, so several
-// are in the RTL's pipeline at once), control-plane reads and writes right behind them, clears,
-// and reads of the counters. Every answer the adapter gives must be the core's.
+// are in the RTL's pipeline at once), control-plane reads (one entry, or a range issued back to
+// back) and writes right behind them, clears, and reads of the counters. Every answer the adapter
+// gives must be the core's, and so must every refusal of a range past the array.
 #include <gtest/gtest.h>
 
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "blocks/stateful_alu.h"
 #include "common/rng.h"
@@ -29,6 +32,8 @@ void expect_same_counters(const stateful_alu_if& rtl, const stateful_alu_if& cor
 TEST(StatefulAluRtl, EveryAnswerIsTheCoresUnderPostedExecutions) {
   rng r(20261128);
   uint64_t posted = 0, executed = 0, reads_behind_posts = 0, counters_behind_posts = 0, clears_behind_posts = 0;
+  uint64_t ranges_behind_posts = 0, whole_ranges = 0, ranges_refused = 0;
+  std::vector<stateful_alu_entry> got, want;
   const unsigned widths[] = {8, 16, 32};
   for (int n = 0; n < 48; ++n) {
     stateful_alu_config cfg;
@@ -38,9 +43,10 @@ TEST(StatefulAluRtl, EveryAnswerIsTheCoresUnderPostedExecutions) {
     cfg.latency_cycles = stateful_alu_rtl::rtl_latency;
     stateful_alu_program prog = random_program(r, cfg.width_bits);
     if (!cfg.dual && needs_hi(prog)) strip_hi(prog);
-    uint64_t calls = 0, ops = 0;
+    uint64_t ops = 0;
+    rtl_loop_count count;
     stateful_alu core(cfg, prog);
-    stateful_alu_rtl rtl(cfg, prog, &calls);
+    stateful_alu_rtl rtl(cfg, prog, &count);
     uint64_t pass = 0;
     unsigned in_flight = 0;   // posts since the last access that waits for its result
     for (int k = 0; k < 400; ++k) {
@@ -66,13 +72,36 @@ TEST(StatefulAluRtl, EveryAnswerIsTheCoresUnderPostedExecutions) {
         ++executed;
         in_flight = 0;
         ++ops;
-      } else if (what < 85) {
+      } else if (what < 80) {
         const stateful_alu_entry c = core.read(index), t = rtl.read(index);
         ASSERT_EQ(t.lo, c.lo) << where;
         ASSERT_EQ(t.hi, c.hi) << where;
         reads_behind_posts += in_flight > 0;
         in_flight = 0;
         ++ops;
+      } else if (what < 85) {   // a range: to the array's end, or a random stretch, or one past it
+        const uint32_t first = r.below(4) == 0 ? 0 : index;
+        const uint32_t room = cfg.entries - first;
+        const bool past = r.below(16) == 0;
+        const uint32_t n = past ? room + 1 + uint32_t(r.below(3)) : r.below(2) ? room : 1 + uint32_t(r.below(room));
+        got.assign(n, {0xDEAD, 0xBEEF});
+        want.assign(n, {});
+        if (past) {
+          EXPECT_THROW(core.read_range(first, n, want.data()), std::out_of_range) << where;
+          EXPECT_THROW(rtl.read_range(first, n, got.data()), std::out_of_range) << where;
+          ++ranges_refused;
+        } else {
+          core.read_range(first, n, want.data());
+          rtl.read_range(first, n, got.data());
+          for (uint32_t k = 0; k < n; ++k) {
+            ASSERT_EQ(got[k].lo, want[k].lo) << where << " range entry " << first + k;
+            ASSERT_EQ(got[k].hi, want[k].hi) << where << " range entry " << first + k;
+          }
+          ranges_behind_posts += in_flight > 0;
+          whole_ranges += first == 0 && n == cfg.entries;
+          in_flight = 0;
+          ops += n;
+        }
       } else if (what < 92) {
         const uint32_t lo = corner_value(r, cfg.width_bits), hi = corner_value(r, cfg.width_bits);
         core.write(index, lo, hi);
@@ -91,14 +120,14 @@ TEST(StatefulAluRtl, EveryAnswerIsTheCoresUnderPostedExecutions) {
       }
       if (HasFailure()) return;
     }
-    // The counters straight after the run, then every word.
+    // The counters straight after the run, then every word, one read at a time.
     expect_same_counters(rtl, core, "program " + std::to_string(n) + " at its end");
     for (uint32_t i = 0; i < cfg.entries; ++i) {
       const stateful_alu_entry c = core.read(i), t = rtl.read(i);
       ASSERT_EQ(t.lo, c.lo) << "program " << n << " entry " << i;
       ASSERT_EQ(t.hi, c.hi) << "program " << n << " entry " << i;
     }
-    EXPECT_EQ(calls, ops + cfg.entries) << "program " << n;   // every access the RTL answered
+    EXPECT_EQ(count.calls, ops + cfg.entries) << "program " << n;   // every access the RTL answered
   }
   // The mix reaches what it is here for.
   EXPECT_GT(posted, 8000u);
@@ -106,4 +135,7 @@ TEST(StatefulAluRtl, EveryAnswerIsTheCoresUnderPostedExecutions) {
   EXPECT_GT(reads_behind_posts, 500u);
   EXPECT_GT(counters_behind_posts, 400u);
   EXPECT_GT(clears_behind_posts, 50u);
+  EXPECT_GT(ranges_behind_posts, 200u);
+  EXPECT_GT(whole_ranges, 100u);
+  EXPECT_GT(ranges_refused, 30u);
 }
