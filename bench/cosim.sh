@@ -50,17 +50,24 @@ declare -A scenario=(
   [stateful_alu]="scenarios/telemetry/flowradar.toml --set sim.duration=10000 --set telemetry.flowradar_epoch=2"
   [sundial_unit]="scenarios/sundial/root_failure.toml --set sim.duration=1800 --set 'clock.faults=[\"root @ 1000\"]' --set clock.controller_delay=500"
 )
-wall() {   # seconds of wall time for one run, then the simulation's own (summary.json wall_time_s)
+wall() {   # seconds of wall time for one run, the simulation's own (summary.json wall_time_s), the RTL's cycles
   local t0 t1
   t0=$(date +%s.%N)
   eval "\"$exe\" run $1 --quiet --out \"$out/loop\"" >/dev/null 2>&1 || { echo "run failed: $1" >&2; exit 1; }
   t1=$(date +%s.%N)
-  python3 -c "import json; print(f'{$t1 - $t0:.2f},{json.load(open(\"$out/loop/summary.json\"))[\"wall_time_s\"]:.3f}')"
+  python3 - "$out/loop/summary.json" "$t1" "$t0" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+cycles = sum(b["cycles"] for b in s.get("rtl_in_loop", {}).values())
+print(f"{float(sys.argv[2]) - float(sys.argv[3]):.2f},{s['wall_time_s']:.3f},{cycles}")
+PY
 }
 echo
 echo "RTL in the loop, two runs each, alternating: wall time of the whole process (s), and of the"
-echo "simulation alone (summary.json wall_time_s, without start-up, outputs and plots):"
-printf '  %-18s %12s %12s %7s   %14s %14s %7s\n' block core RTL ratio "sim core" "sim RTL" ratio
+echo "simulation alone (summary.json wall_time_s, without start-up, outputs and plots); the RTL's"
+echo "clock cycles (summary.json rtl_in_loop), and the simulation time the RTL added per cycle:"
+printf '  %-18s %12s %12s %7s   %14s %14s %7s %12s %9s\n' block core RTL ratio "sim core" "sim RTL" ratio \
+  "RTL cycles" "ns/cycle"
 while read -r block _; do
   s=${scenario[$block]:-}
   [ -n "$s" ] || { echo "  $block: no scenario in bench/cosim.sh" >&2; exit 1; }
@@ -68,8 +75,9 @@ while read -r block _; do
   python3 - "$block" "$c1" "$r1" "$c2" "$r2" <<'PY'
 import sys
 b = sys.argv[1]
-(c1, sc1), (r1, sr1), (c2, sc2), (r2, sr2) = (map(float, a.split(",")) for a in sys.argv[2:])
+(c1, sc1, _), (r1, sr1, n), (c2, sc2, _), (r2, sr2, _) = (map(float, a.split(",")) for a in sys.argv[2:])
+added_ns = ((sr1 + sr2) - (sc1 + sc2)) / 2 / n * 1e9
 print(f"  {b:18s} {c1:5.2f} {c2:5.2f}  {r1:5.2f} {r2:5.2f}  x{(r1 + r2) / (c1 + c2):.1f}"
-      f"   {sc1:6.3f} {sc2:6.3f}  {sr1:6.3f} {sr2:6.3f}  x{(sr1 + sr2) / (sc1 + sc2):.1f}")
+      f"   {sc1:6.3f} {sc2:6.3f}  {sr1:6.3f} {sr2:6.3f}  x{(sr1 + sr2) / (sc1 + sc2):.1f} {n / 1e6:10.2f} M {added_ns:8.0f}")
 PY
 done < <(grep -E '^[a-z_]+[[:space:]].*loop' rtl/blocks.txt)
