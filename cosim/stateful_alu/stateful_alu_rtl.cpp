@@ -41,12 +41,12 @@ struct stateful_alu_rtl::in {
 struct stateful_alu_rtl::model {
   bool ready = false, out_valid = false, p_lo = false, p_hi = false, rvalid = false;
   uint32_t value = 0, rlo = 0, rhi = 0;
-  stateful_alu_counters cnt;
 
   virtual ~model() = default;
   // cfg_* ports (the array's rows on cfg_rows), then reset; each cycle from then on is added to *cycles if given.
   virtual void load(const stateful_alu_program& prog, unsigned width, uint32_t rows, uint64_t* cycles) = 0;
   virtual void tick(const in& x) = 0;
+  virtual stateful_alu_counters counters() const = 0;   // the counter outputs, read when asked for
 };
 
 namespace {
@@ -98,7 +98,11 @@ struct stateful_alu_rtl::model_of : stateful_alu_rtl::model {
     rvalid = m.cp_rvalid;
     rlo = m.cp_rdata_lo;
     rhi = m.cp_rdata_hi;
-    cnt = {m.cnt_executions, m.cnt_updates_lo, m.cnt_updates_hi, m.cnt_saturations};
+  }
+
+  stateful_alu_counters counters() const override {
+    const V& m = *d;
+    return {m.cnt_executions, m.cnt_updates_lo, m.cnt_updates_hi, m.cnt_saturations};
   }
 };
 
@@ -147,7 +151,7 @@ void stateful_alu_rtl::drain() const {
   if (results_ != issued_)
     throw std::logic_error("--rtl stateful_alu: " + std::to_string(issued_) + " executions issued, " +
                            std::to_string(results_) + " results out of the pipeline");
-  counters_ = m_->cnt;
+  counters_ = m_->counters();
 }
 
 const stateful_alu_counters& stateful_alu_rtl::counters() const {
