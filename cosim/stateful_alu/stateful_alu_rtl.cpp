@@ -202,9 +202,8 @@ stateful_alu_entry stateful_alu_rtl::read(uint32_t index) const {
 }
 
 void stateful_alu_rtl::read_range(uint32_t first, uint32_t n, stateful_alu_entry* out) const {
+  stateful_alu_check_range(cfg_, first, n);
   if (n == 0) return;
-  if (uint64_t(first) + n > cfg_.entries)   // throws, naming the first index of the range past the array
-    stateful_alu_check_index(cfg_, first >= cfg_.entries ? first : cfg_.entries);
   in x;
   x.cp_valid = true;
   x.cp_op = 0;

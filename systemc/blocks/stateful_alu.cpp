@@ -114,6 +114,10 @@ void stateful_alu_check_index(const stateful_alu_config& cfg, uint32_t index) {
     throw std::out_of_range("stateful_alu: index " + std::to_string(index) + " >= entries " + std::to_string(cfg.entries));
 }
 
+void stateful_alu_check_range(const stateful_alu_config& cfg, uint32_t first, uint32_t n) {
+  if (n && uint64_t(first) + n > cfg.entries) stateful_alu_check_index(cfg, first >= cfg.entries ? first : cfg.entries);
+}
+
 void stateful_alu_pass_guard::take(uint64_t pass_id) {
   if (ran_ && pass_id == last_)
     throw std::logic_error("stateful_alu: second execute in pass " + std::to_string(pass_id) + " (one RMW port per pass)");

@@ -114,6 +114,8 @@ struct stateful_alu_counters {
 void stateful_alu_check(const stateful_alu_config& cfg, const stateful_alu_program& prog);
 // std::out_of_range for index >= cfg.entries.
 void stateful_alu_check_index(const stateful_alu_config& cfg, uint32_t index);
+// The same for entries first .. first + n - 1, naming the first of them past the array.
+void stateful_alu_check_range(const stateful_alu_config& cfg, uint32_t first, uint32_t n);
 
 // One RMW port per pass: take() refuses a second execute in the pass just taken.
 class stateful_alu_pass_guard {
@@ -141,9 +143,11 @@ class stateful_alu_if {
   // Control plane. Values are truncated to the width; hi is 0 / dropped on single-word arrays.
   virtual stateful_alu_entry read(uint32_t index) const = 0;
   // Entries first .. first + n - 1 into out[0 .. n): a whole array read by the control plane, as
-  // a digest's collection reads it, with read()'s errors (before any is read). The RTL in the
-  // loop issues these reads back to back, one a cycle, instead of waiting out each one's latency.
+  // a digest's collection reads it; std::out_of_range, before anything is read, when the range
+  // runs past the array. The RTL in the loop issues these reads back to back, one a cycle,
+  // instead of waiting out each one's latency.
   virtual void read_range(uint32_t first, uint32_t n, stateful_alu_entry* out) const {
+    stateful_alu_check_range(config(), first, n);
     for (uint32_t k = 0; k < n; ++k) out[k] = read(first + k);
   }
   virtual void write(uint32_t index, uint32_t lo, uint32_t hi = 0) = 0;

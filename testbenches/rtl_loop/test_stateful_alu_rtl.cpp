@@ -4,7 +4,11 @@
 // and single, each driven by a random mix of executions, posted executions (in bursts, so several
 // are in the RTL's pipeline at once), control-plane reads (one entry, or a range issued back to
 // back) and writes right behind them, clears, and reads of the counters. Every answer the adapter
-// gives must be the core's, and so must every refusal of a range past the array.
+// gives must be the core's, and so must every refusal of a range past the array (before any entry
+// is read). The cycles the adapter counts must be the RTL's timing (rtl/stateful_alu.sv): 2 of
+// reset and one a row for each sweep, 4 for an execution or a read (the result comes out at the
+// fourth edge), 1 for a post or a write, n + 3 for a range of n reads, and a read of the counters
+// waits out the cycles the last post still owes.
 #include <gtest/gtest.h>
 
 #include <stdexcept>
@@ -49,6 +53,12 @@ TEST(StatefulAluRtl, EveryAnswerIsTheCoresUnderPostedExecutions) {
     stateful_alu_rtl rtl(cfg, prog, &count);
     uint64_t pass = 0;
     unsigned in_flight = 0;   // posts since the last access that waits for its result
+    uint64_t cycles = 2 + cfg.entries;   // reset, then the sweep
+    unsigned owed = 0;                   // cycles until the last post's result
+    auto clocked = [&](uint64_t c) {     // c cycles pass
+      cycles += c;
+      owed = c >= owed ? 0 : owed - unsigned(c);
+    };
     for (int k = 0; k < 400; ++k) {
       const std::string where = "program " + std::to_string(n) + " op " + std::to_string(k) + " width " +
                                 std::to_string(cfg.width_bits) + (cfg.dual ? " dual" : " single");
@@ -59,6 +69,8 @@ TEST(StatefulAluRtl, EveryAnswerIsTheCoresUnderPostedExecutions) {
         ++pass;
         core.post(pass, index, a, b);
         rtl.post(pass, index, a, b);
+        clocked(1);
+        owed = stateful_alu_rtl::rtl_latency - 1;
         ++posted;
         ++in_flight;
         ++ops;
@@ -69,6 +81,7 @@ TEST(StatefulAluRtl, EveryAnswerIsTheCoresUnderPostedExecutions) {
         ASSERT_EQ(t.p_lo, c.p_lo) << where;
         ASSERT_EQ(t.p_hi, c.p_hi) << where;
         ASSERT_EQ(t.cycles, c.cycles) << where;
+        clocked(stateful_alu_rtl::rtl_latency);
         ++executed;
         in_flight = 0;
         ++ops;
@@ -76,6 +89,7 @@ TEST(StatefulAluRtl, EveryAnswerIsTheCoresUnderPostedExecutions) {
         const stateful_alu_entry c = core.read(index), t = rtl.read(index);
         ASSERT_EQ(t.lo, c.lo) << where;
         ASSERT_EQ(t.hi, c.hi) << where;
+        clocked(stateful_alu_rtl::rtl_latency);
         reads_behind_posts += in_flight > 0;
         in_flight = 0;
         ++ops;
@@ -85,10 +99,12 @@ TEST(StatefulAluRtl, EveryAnswerIsTheCoresUnderPostedExecutions) {
         const bool past = r.below(16) == 0;
         const uint32_t n = past ? room + 1 + uint32_t(r.below(3)) : r.below(2) ? room : 1 + uint32_t(r.below(room));
         got.assign(n, {0xDEAD, 0xBEEF});
-        want.assign(n, {});
+        want.assign(n, {0xDEAD, 0xBEEF});
         if (past) {
           EXPECT_THROW(core.read_range(first, n, want.data()), std::out_of_range) << where;
           EXPECT_THROW(rtl.read_range(first, n, got.data()), std::out_of_range) << where;
+          for (uint32_t k = 0; k < n; ++k)   // refused before anything was read
+            ASSERT_TRUE(got[k].lo == 0xDEAD && want[k].lo == 0xDEAD) << where << " range entry " << first + k;
           ++ranges_refused;
         } else {
           core.read_range(first, n, want.data());
@@ -97,6 +113,7 @@ TEST(StatefulAluRtl, EveryAnswerIsTheCoresUnderPostedExecutions) {
             ASSERT_EQ(got[k].lo, want[k].lo) << where << " range entry " << first + k;
             ASSERT_EQ(got[k].hi, want[k].hi) << where << " range entry " << first + k;
           }
+          clocked(n + stateful_alu_rtl::rtl_latency - 1);
           ranges_behind_posts += in_flight > 0;
           whole_ranges += first == 0 && n == cfg.entries;
           in_flight = 0;
@@ -106,18 +123,22 @@ TEST(StatefulAluRtl, EveryAnswerIsTheCoresUnderPostedExecutions) {
         const uint32_t lo = corner_value(r, cfg.width_bits), hi = corner_value(r, cfg.width_bits);
         core.write(index, lo, hi);
         rtl.write(index, lo, hi);
+        clocked(1);
         ++ops;
       } else if (what < 99) {
         counters_behind_posts += in_flight > 0;
         expect_same_counters(rtl, core, where);
+        clocked(owed);
         in_flight = 0;
       } else {
         clears_behind_posts += in_flight > 0;
         core.clear();
         rtl.clear();
+        clocked(1 + cfg.entries);
         in_flight = 0;
         ++ops;
       }
+      ASSERT_EQ(count.cycles, cycles) << where;
       if (HasFailure()) return;
     }
     // The counters straight after the run, then every word, one read at a time.
