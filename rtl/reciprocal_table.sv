@@ -6,7 +6,7 @@
 //
 // Pipeline (the core's lookup_cycles = 3, plus the multiply; one division per cycle):
 //   1 leading-one detect on n picks the octave e, [2^e, 2^(e+1)); that octave's keys are read
-//     from the key RAM (one bank per key slot, all banks addressed by e) with its header
+//     from the key RAM (a row per octave, a column per key slot: one address, e) with its header
 //   2 n compared with every key of the octave in parallel (keys ascending: a thermometer code);
 //     the last key <= n is priority-encoded. Entry k = base(e) + n_le - 1, where base(e)
 //     counts the keys below 2^e: when n lies below its octave's first key, its range began in
@@ -98,41 +98,39 @@ module reciprocal_table #(
   end
   assign {s1_base, s1_count} = oct_q;
 
-  // One key bank per slot: bank j holds the j-th key of every octave, so one address (e) reads
-  // the whole octave, and each bank feeds its own comparator.
-  logic [OCTAVE_KEYS-1:0] le;   // le[j]: slot j holds a key and key <= n
+  // The key RAM: a row per octave, a column per key slot, so one address (e) reads the whole
+  // octave, and each slot feeds its own comparator. A slot past the last column writes nothing.
+  logic [KB-1:0] key_mem[OCTAVES][OCTAVE_KEYS];
+  logic [KB-1:0] key_q[OCTAVE_KEYS];
+  always_ff @(posedge clk) begin
+    if (tbl_we_key && 32'(tbl_slot) < OCTAVE_KEYS) key_mem[tbl_octave][tbl_slot] <= tbl_key;
+  end
   for (genvar j = 0; j < OCTAVE_KEYS; j++) begin : g_slot
-    localparam logic [CB-1:0] SLOT = CB'(j);
-    logic [KB-1:0] key_mem[OCTAVES];
-    logic [KB-1:0] key_q;
     always_ff @(posedge clk) begin
-      if (tbl_we_key && tbl_slot == SLOT[$clog2(OCTAVE_KEYS)-1:0]) key_mem[tbl_octave] <= tbl_key;
-      if (in_valid) key_q <= key_mem[e];
+      if (in_valid) key_q[j] <= key_mem[e][j];
     end
-    // stage 2 comparator
-`ifdef NETASIC_FAULT
-    // Planted fault (cosim self-test): slot 5 misses an exact match (n equal to its key), so
-    // such an n reads the entry of the key before.
-    always_comb begin
-      le[j] = 1'b0;
-      if (s1_valid) le[j] = SLOT < s1_count && (j == 5 ? key_q < s1_n : key_q <= s1_n);
-    end
-`else
-    always_comb begin
-      le[j] = 1'b0;
-      if (s1_valid) le[j] = SLOT < s1_count && key_q <= s1_n;
-    end
-`endif
   end
 
-  // ---- stage 2: priority encode, entry index ----------------------------------------------------
+  // ---- stage 2: compare, priority encode, entry index -------------------------------------------
 
+  // n is compared with the key of every slot that holds one, all in parallel; the keys of an
+  // octave ascend, so the comparators' outputs are a thermometer code, and the priority encoder
+  // gives one past the last slot whose key is <= n: n_le, the number of keys <= n.
   logic [CB-1:0] n_le;
   logic [IB-1:0] k;
   always_comb begin
-    // The keys of an octave ascend, so le is a thermometer code (ones up to the last key <= n):
-    // the priority encoder's answer, one past the last one, is the number of ones.
-    n_le = CB'($countones(le));
+    n_le = '0;
+    if (s1_valid) begin
+      for (int j = 0; j < OCTAVE_KEYS; j++) begin
+`ifdef NETASIC_FAULT
+        // Planted fault (cosim self-test): slot 5 misses an exact match (n equal to its key),
+        // so such an n reads the entry of the key before.
+        if (CB'(j) < s1_count && (j == 5 ? key_q[j] < s1_n : key_q[j] <= s1_n)) n_le = CB'(j + 1);
+`else
+        if (CB'(j) < s1_count && key_q[j] <= s1_n) n_le = CB'(j + 1);
+`endif
+      end
+    end
     // base + n_le >= 1 for every n in range (key 1 is in octave 0 and <= every n).
     k = IB'(SB'(s1_base) + SB'(n_le) - SB'(1));
   end
