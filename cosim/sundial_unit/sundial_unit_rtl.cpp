@@ -54,6 +54,7 @@ struct sundial_unit_rtl::impl {
   uint64_t n;          // the oscillator edge the RTL was last clocked through
   int64_t adjust0;     // the clock's adjustment when the unit was built: the RTL's register counts from 0
   uint64_t last_now;
+  uint32_t first_cycles;   // the FIRST_TIMEOUT register, as last written
   std::deque<raised> ahead;
   // Messages the RTL's registers say it ignores (wrong port, or not a member): they change
   // nothing but its counter, so they wait for an edge whose message port is free instead of
@@ -134,6 +135,22 @@ struct sundial_unit_rtl::impl {
     clock_edge(opcode == op_root, t);
     if (m->o_cmd_err) throw std::logic_error(std::string("--rtl sundial_unit: the RTL refused ") + what);
   }
+
+  // After a timeout's command: the RTL raises it at the first edge whose count passes `due`, so
+  // a timeout written below what the counter already read is raised at the edge of the write,
+  // where the core raises it at the edge the counter passed it, already behind.
+  void timeout_written(sundial_event::kind kind, uint64_t due, const char* what) {
+    for (const raised& r : ahead) {
+      if (r.what != kind || r.edge != n) continue;
+      const uint64_t count = m->o_timeout_counter;   // the counter at this edge
+      if (count > due + 1) {
+        const uint64_t back = count - due - 1;
+        race(std::string(what) + " was written below what the counter already read (" + std::to_string(due) +
+             " cycles against " + std::to_string(count - 1) + "): the core raises it " + std::to_string(back) +
+             (back == 1 ? " edge" : " edges") + " back");
+      }
+    }
+  }
 };
 
 uint32_t sundial_unit_rtl::rtl_ports() { return SUNDIAL_RTL_PORTS; }
@@ -155,6 +172,7 @@ sundial_unit_rtl::sundial_unit_rtl(const sundial_unit_config& cfg, oscillator& c
   s.n = clock.cycles(start_ps);   // reset leaves the RTL as if it had just taken this edge
   s.adjust0 = clock.adjustment();
   s.last_now = start_ps;
+  s.first_cycles = first;
   configure(*s.m, s.cycles_for(cfg.sync_interval_ps), first, uint32_t(cfg.max_drift_ppb));
   s.m.reset();
   // The core's constructor as commands; becoming root first, so that its send period is exact.
@@ -254,11 +272,17 @@ void sundial_unit_rtl::set_link_delay(uint32_t port, int64_t delay_ps) {
 
 void sundial_unit_rtl::set_first_timeout(uint64_t ps) {
   sundial_check_first_timeout(ps);
-  p_->command(op_first, 0, register_cycles(ps, p_->period_ps, "FIRST_TIMEOUT"), p_->last_now, true, "the first timeout");
+  impl& s = *p_;
+  s.first_cycles = register_cycles(ps, s.period_ps, "FIRST_TIMEOUT");
+  s.command(op_first, 0, s.first_cycles, s.last_now, true, "the first timeout");
+  s.timeout_written(sundial_event::kind::first_timeout, s.first_cycles, "the first timeout");
 }
 
 void sundial_unit_rtl::arm_second_timeout(uint64_t ps) {
-  p_->command(op_second, 0, register_cycles(ps, p_->period_ps, "SECOND_TIMEOUT"), p_->last_now, true, "the second timeout");
+  impl& s = *p_;
+  const uint32_t second = register_cycles(ps, s.period_ps, "SECOND_TIMEOUT");
+  s.command(op_second, 0, second, s.last_now, true, "the second timeout");
+  s.timeout_written(sundial_event::kind::second_timeout, uint64_t(s.first_cycles) + second, "the second timeout");
 }
 
 void sundial_unit_rtl::become_root(uint64_t now_ps) {

@@ -12,7 +12,9 @@
 // The RTL takes one command a cycle where the core takes any number at one instant, so a burst
 // (the firmware reprogramming the unit) spreads over successive edges. That changes nothing
 // unless a timer or a message falls inside the burst; then the two could differ, and the call
-// throws std::logic_error naming the race instead of answering differently.
+// throws std::logic_error naming the race instead of answering differently. So does a timeout
+// written below what the counter already reads: the core raises it at an edge already behind,
+// the RTL only at the edge of the write.
 #pragma once
 #include <cstdint>
 #include <memory>
