@@ -2,8 +2,10 @@
 # Cosimulation speed: every block's lockstep bench at 10^6 cycles, at its defaults and at its
 # second parameter set (rtl/bench_sets.txt), with the core alone and the RTL alone measured in
 # the same run as baselines; then each RTL-in-the-loop block's fabric run beside the same run on
-# the core (wall time of the whole process, two runs each, alternating).
-# Usage: bench/cosim.sh [path/to/netasic] [cycles]
+# the core (wall time of the whole process and of the simulation, ROUNDS rounds of core then RTL,
+# default 3: the ratios are the median round's, with the range, since this kind of machine's speed
+# moves by tens of per cent within minutes).
+# Usage: bench/cosim.sh [path/to/netasic] [cycles] ; ROUNDS=n
 set -euo pipefail
 cd "$(dirname "$0")/.."
 exe=${1:-build/netasic}
@@ -62,23 +64,36 @@ cycles = sum(b["cycles"] for b in s.get("rtl_in_loop", {}).values())
 print(f"{float(sys.argv[2]) - float(sys.argv[3]):.2f},{s['wall_time_s']:.3f},{cycles}")
 PY
 }
+rounds=${ROUNDS:-3}
 echo
-echo "RTL in the loop, two runs each, alternating: wall time of the whole process (s), and of the"
-echo "simulation alone (summary.json wall_time_s, without start-up, outputs and plots); the RTL's"
-echo "clock cycles (summary.json rtl_in_loop), and the simulation time the RTL added per cycle:"
-printf '  %-18s %12s %12s %7s   %14s %14s %7s %12s %9s\n' block core RTL ratio "sim core" "sim RTL" ratio \
-  "RTL cycles" "added/cycle"
+echo "RTL in the loop, $rounds rounds each of the core's run then the RTL's: wall time of the whole"
+echo "process (s) and of the simulation alone (summary.json wall_time_s, without start-up, outputs and"
+echo "plots), medians, and the median round's ratio with the range over the rounds; the RTL's clock"
+echo "cycles (summary.json rtl_in_loop) and the simulation time the RTL added per cycle (medians):"
+printf '  %-18s %6s %6s %17s   %8s %8s %19s %12s %11s\n' block core RTL "ratio (range)" "sim core" "sim RTL" \
+  "ratio (range)" "RTL cycles" "added/cycle"
 while read -r block _; do
   s=${scenario[$block]:-}
   [ -n "$s" ] || { echo "  $block: no scenario in bench/cosim.sh" >&2; exit 1; }
-  c1=$(wall "$s"); r1=$(wall "$s --rtl $block"); c2=$(wall "$s"); r2=$(wall "$s --rtl $block")
-  python3 - "$block" "$c1" "$r1" "$c2" "$r2" <<'PY'
-import sys
+  runs=()
+  for _ in $(seq 1 "$rounds"); do
+    c=$(wall "$s")
+    r=$(wall "$s --rtl $block")
+    runs+=("$c" "$r")
+  done
+  python3 - "$block" "${runs[@]}" <<'PY'
+import statistics, sys
 b = sys.argv[1]
-(c1, sc1, _), (r1, sr1, n), (c2, sc2, _), (r2, sr2, _) = (map(float, a.split(",")) for a in sys.argv[2:])
+v = [tuple(map(float, a.split(","))) for a in sys.argv[2:]]
+core, rtl = v[0::2], v[1::2]
+med = lambda xs: statistics.median(xs)
+whole = [r[0] / c[0] for c, r in zip(core, rtl)]
+sim = [r[1] / c[1] for c, r in zip(core, rtl)]
+n = rtl[0][2]
 # Under 10^6 cycles the RTL adds less than the runs' spread: no figure a cycle.
-added = f"{((sr1 + sr2) - (sc1 + sc2)) / 2 / n * 1e9:5.0f} ns" if n >= 1e6 else "    -   "
-print(f"  {b:18s} {c1:5.2f} {c2:5.2f}  {r1:5.2f} {r2:5.2f}  x{(r1 + r2) / (c1 + c2):.1f}"
-      f"   {sc1:6.3f} {sc2:6.3f}  {sr1:6.3f} {sr2:6.3f}  x{(sr1 + sr2) / (sc1 + sc2):.1f} {n / 1e6:10.2f} M {added:>9}")
+added = f"{(med([r[1] for r in rtl]) - med([c[1] for c in core])) / n * 1e9:5.0f} ns" if n >= 1e6 else "    -   "
+span = lambda xs: f"x{med(xs):.1f} ({min(xs):.1f}-{max(xs):.1f})"
+print(f"  {b:18s} {med([c[0] for c in core]):6.2f} {med([r[0] for r in rtl]):6.2f} {span(whole):>17s}"
+      f"   {med([c[1] for c in core]):8.3f} {med([r[1] for r in rtl]):8.3f} {span(sim):>19s} {n / 1e6:10.2f} M {added:>11}")
 PY
 done < <(grep -E '^[a-z_]+[[:space:]].*loop' rtl/blocks.txt)
