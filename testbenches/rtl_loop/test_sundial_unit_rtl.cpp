@@ -6,7 +6,6 @@
 // the timeout is still ahead of the counter (then both raise it at the same edge).
 #include <gtest/gtest.h>
 
-#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
