@@ -57,7 +57,7 @@ void link_direction::deliver_due(ring_fifo<in_flight>& fifo, uint64_t now) {
 
 void link_direction::wake(uint64_t now) {
   if (!wake_.fire(now)) return;   // superseded by an earlier wake-up for a control frame
-  deliver_due(control_, now);
+  if (!control_.empty()) deliver_due(control_, now);   // most links never carry one
   deliver_due(fifo_, now);
   if (!control_.empty()) arm(control_.front().arrive_ps);
   if (!fifo_.empty()) {
