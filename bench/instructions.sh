@@ -22,6 +22,9 @@ if ! [[ $short =~ ^[0-9]+$ && $long =~ ^[0-9]+$ ]] || (( short < 1 || long <= sh
   echo "bench/instructions.sh: SHORT and LONG are microseconds with 0 < SHORT < LONG (got SHORT=$short LONG=$long)" >&2
   exit 1
 fi
+for x in "$exe" "$bare"; do
+  [[ -x $x ]] || { echo "bench/instructions.sh: $x is not built (make build, or name the netasic binary beside bare_hops)" >&2; exit 1; }
+done
 out=out/bench_instructions
 rm -rf "$out"
 mkdir -p "$out"
