@@ -4,17 +4,22 @@ BUILD ?= build
 JOBS  ?= 2
 NETASIC := $(BUILD)/netasic
 
-.PHONY: all setup build demo test test-sanitize test-long bench docs fuzz clean
+.PHONY: all setup configure build demo test test-sanitize test-long bench docs fuzz clean
 all: build
 
 setup:
 	@scripts/setup.sh
 
-build: setup
+configure: setup
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DNETASIC_WERROR=ON >/dev/null
+
+build: configure
 	@cmake --build $(BUILD) -j$(JOBS)
 
-demo: build
+# The demo needs the simulator alone, not the test binaries: from a clean clone that is about
+# 4 minutes of building on 2 cores instead of 10.
+demo: configure
+	@cmake --build $(BUILD) -j$(JOBS) --target netasic
 	$(NETASIC) run scenarios/demo.toml --out out/demo --vcd
 
 test: build
