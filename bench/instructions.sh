@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Instructions per packet-hop in LS128, counted (Valgrind's callgrind), not timed: the same count
-# on every run and machine, so a change to the per-hop path shows as a number that does not
+# on every run of one build, so a change to the per-hop path shows as a number that does not
 # move with the machine's load. LS128 runs twice, over SHORT and LONG microseconds of arrivals
 # (default 300 and 600); the difference between the two runs, over the difference in hops, is
 # the cost of a hop without the run's fixed set-up and output. The same for the bare SystemC
@@ -22,6 +22,10 @@ if ! [[ $short =~ ^[0-9]+$ && $long =~ ^[0-9]+$ ]] || (( short < 1 || long <= sh
   echo "bench/instructions.sh: SHORT and LONG are microseconds with 0 < SHORT < LONG (got SHORT=$short LONG=$long)" >&2
   exit 1
 fi
+if ! [[ $top =~ ^[0-9]+$ ]] || (( top < 1 )); then
+  echo "bench/instructions.sh: TOP is how many functions to list, at least 1 (got TOP=$top)" >&2
+  exit 1
+fi
 for x in "$exe" "$bare"; do
   [[ -x $x ]] || { echo "bench/instructions.sh: $x is not built (make build, or name the netasic binary beside bare_hops)" >&2; exit 1; }
 done
@@ -31,7 +35,10 @@ mkdir -p "$out"
 
 count() {   # count NAME COMMAND...: runs under callgrind, prints the instructions executed
   local name=$1; shift
-  valgrind --tool=callgrind --callgrind-out-file="$out/$name.callgrind" "$@" > "$out/$name.stdout" 2> "$out/$name.log"
+  if ! valgrind --tool=callgrind --callgrind-out-file="$out/$name.callgrind" "$@" > "$out/$name.stdout" 2> "$out/$name.log"; then
+    echo "bench/instructions.sh: $* failed under callgrind; its output is in $out/$name.log" >&2
+    exit 1
+  fi
   sed -n 's/^==[0-9]*== Collected : \([0-9]*\)$/\1/p' "$out/$name.log"
 }
 
@@ -67,7 +74,7 @@ def functions(name):
     return f
 a, b = functions(f"netasic_{short}"), functions(f"netasic_{long_}")
 rows = sorted(((b.get(k, 0) - a.get(k, 0)) / dh, k) for k in set(a) | set(b))[::-1][:top]
-print(f"  the {top} functions with the most instructions a packet-hop (their own, not their callees'):")
+print(f"  the {top} functions with the most instructions a packet-hop (their own and what is inlined into them, not their calls'):")
 for n, k in rows:
     k = re.sub(r"^\?\?\?:", "", k)
     print(f"  {n:7.1f}  {k[:110]}")
