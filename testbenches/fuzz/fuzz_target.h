@@ -4,8 +4,11 @@
 // a sanitizer report, a hang) is a bug. Built two ways: with clang's libFuzzer (`make fuzz`),
 // and with replay_main.cpp, which runs the committed corpus in `make test`.
 #pragma once
+#include <unistd.h>
+
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -25,6 +28,16 @@ inline std::vector<std::string> lines(const std::string& t) {
   if (start < t.size()) out.push_back(t.substr(start));
   return out;
 }
+
+// The path of a scratch file for readers that take a path: one per process (the pid in its name),
+// rewritten for each input and removed when the process ends, so `make test`'s corpus replays
+// leave nothing behind. Call it from one function-local static per target.
+struct scratch_file {
+  std::string path;
+  explicit scratch_file(const std::string& stem, const std::string& suffix = "")
+      : path("/tmp/netasic-fuzz-" + stem + "-" + std::to_string(getpid()) + suffix) {}
+  ~scratch_file() { std::remove(path.c_str()); }
+};
 
 // Runs `read` and swallows only the refusals a user may legitimately get.
 template <class F>

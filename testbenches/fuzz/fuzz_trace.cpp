@@ -1,7 +1,5 @@
 // A traffic trace (traffic.trace): the first byte picks the format (pcap, flow list, packet
 // list), the rest is the file. Read both ways a run reads it: as flows, and as packets.
-#include <unistd.h>
-
 #include <fstream>
 
 #include "fuzz_target.h"
@@ -9,8 +7,9 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
-  // The reader takes a path (libpcap opens it): one scratch file per process.
-  static const std::string path = "/tmp/netasic-fuzz-trace-" + std::to_string(getpid());
+  // The reader takes a path (libpcap opens it).
+  static const netasic::fuzz::scratch_file file("trace");
+  const std::string& path = file.path;
   std::ofstream(path, std::ios::binary | std::ios::trunc) << netasic::fuzz::text(data + 1, size - 1);
   netasic::trace_source s;
   s.path = path;
