@@ -91,8 +91,11 @@ module flowlet_table #(
 
   // ---- state ------------------------------------------------------------------------------------
   logic [RB-1:0] init_row;
-  logic signed [63:0] rem;    // s * Delta - c * P, in (-P, Delta]: Delta < 2^63 ps
-  logic active, pending;
+  // rem, active and pending are public to the RTL-in-the-loop adapter (read, and rem written), so
+  // it can take a stretch of idle cycles, in which rem is all that changes, in one step. Verilator
+  // metacomments only: no logic.
+  logic signed [63:0] rem /* verilator public_flat_rw */;    // s * Delta - c * P, in (-P, Delta]: Delta < 2^63 ps
+  logic active /* verilator public_flat_rd */, pending /* verilator public_flat_rd */;
   logic [RB-1:0] chk_row;     // next row the running sweep visits
 
   // ---- cycle decisions: boundary, sweep start, which slot the checker gets ----------------------

@@ -4,7 +4,10 @@
 // implementation).
 //
 // Time: the RTL is clocked forward to the cycle of now_ps (now_ps / clock_period_ps), one edge
-// per cycle; idle cycles between packets just tick. The cycle of the latest lookups stays open
+// per cycle, except for quiet cycles: no lookup, no sweep running or pending, the Delta timer not
+// yet at its boundary. In those the RTL's only change is its timer counting down, so a stretch of
+// them is taken in one step, the timer written less the stretch (a public register of the RTL);
+// the boundary's cycle and every cycle of a sweep are clocked. The cycle of the latest lookups stays open
 // (its edge not yet taken): the lookups of one cycle go into successive lanes, lane 0 first, and
 // each is answered from the lane's combinational result before the edge, because a later lookup
 // may still come in the same cycle. RTL cycle 0 is the first cycle after the init sweep, the
@@ -30,7 +33,7 @@ class flowlet_table_rtl : public flowlet_table_if {
   // Throws std::invalid_argument naming the field when a structural value (entries, age_bits,
   // ports, sweep_width, port_bits, clock_period_ps) differs from the Verilated parameters, or a
   // value is out of range (delta_ps below one clock period or not below 2^63 ps). `count`, if
-  // given, counts the lookups answered and the cycles clocked.
+  // given, counts the lookups answered, the cycles clocked and the quiet cycles stepped over.
   explicit flowlet_table_rtl(const flowlet_config& cfg, rtl_loop_count* count = nullptr);
   ~flowlet_table_rtl();
   flowlet_table_rtl(const flowlet_table_rtl&) = delete;
@@ -51,7 +54,10 @@ class flowlet_table_rtl : public flowlet_table_if {
   uint32_t sweep_position() const;
   uint64_t sweep_cycles() const { return (uint64_t(cfg_.entries) + cfg_.sweep_width - 1) / cfg_.sweep_width; }
   uint64_t memory_bits() const { return uint64_t(cfg_.entries) * (1 + cfg_.age_bits + cfg_.port_bits); }
-  uint64_t rtl_cycles() const;   // edges taken since the init sweep
+  uint64_t rtl_cycles() const;   // cycles since the init sweep, clocked or quiet
+  // Clock every cycle, quiet ones too (on by default: quiet stretches in one step). For tests
+  // that compare the two.
+  void skip_quiet_cycles(bool on);
 
   // The parameters the RTL was Verilated with (delta_ps is the config's, not a parameter).
   static flowlet_config rtl_parameters();

@@ -24,6 +24,11 @@ class dut {
   ~dut() {
     if (vcd_) vcd_->flush();
     m_->final();
+    // A model with public signals (the flowlet table's timer) erases its scopes from the thread's
+    // current context, not its own (Verilator 5.006): name its own, or it locks another's mutex,
+    // perhaps one already freed, and the process hangs at exit.
+    Verilated::threadContextp(ctx_);
+    m_.reset();
   }
   V* operator->() { return m_.get(); }
   const V* operator->() const { return m_.get(); }

@@ -20,11 +20,13 @@
 namespace netasic {
 
 // What a block's RTL did in a run (summary.json's rtl_in_loop), summed over its instances: the
-// calls it answered in place of the core, and the clock cycles its Verilated models were taken
-// through (resets, sweeps and idle cycles included), the cost of putting it in the loop.
+// calls it answered in place of the core, the clock cycles its Verilated models were taken
+// through (resets, sweeps and idle cycles included), the cost of putting it in the loop, and the
+// quiet cycles an adapter stepped over without clocking them (the flowlet table's; 0 for others).
 struct rtl_loop_count {
   uint64_t calls = 0;
   uint64_t cycles = 0;
+  uint64_t skipped = 0;
 };
 
 // Empty unless the block was asked for. Each factory throws std::invalid_argument when the
