@@ -52,7 +52,8 @@ declare -A scenario=(
   [stateful_alu]="scenarios/telemetry/flowradar.toml --set sim.duration=10000 --set telemetry.flowradar_epoch=2"
   [sundial_unit]="scenarios/sundial/root_failure.toml --set sim.duration=1800 --set 'clock.faults=[\"root @ 1000\"]' --set clock.controller_delay=500"
 )
-wall() {   # seconds of wall time for one run, the simulation's own (summary.json wall_time_s), the RTL's cycles
+wall() {   # seconds of wall time for one run, the simulation's own (summary.json wall_time_s), the RTL's
+          # cycles clocked, and those its adapter stepped over as quiet
   local t0 t1
   t0=$(date +%s.%N)
   eval "\"$exe\" run $1 --quiet --out \"$out/loop\"" >/dev/null 2>&1 || { echo "run failed: $1" >&2; exit 1; }
@@ -60,8 +61,10 @@ wall() {   # seconds of wall time for one run, the simulation's own (summary.jso
   python3 - "$out/loop/summary.json" "$t1" "$t0" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))
-cycles = sum(b["cycles"] for b in s.get("rtl_in_loop", {}).values())
-print(f"{float(sys.argv[2]) - float(sys.argv[3]):.2f},{s['wall_time_s']:.3f},{cycles}")
+blocks = s.get("rtl_in_loop", {}).values()
+cycles = sum(b["cycles"] for b in blocks)
+quiet = sum(b["quiet_cycles_skipped"] for b in blocks)
+print(f"{float(sys.argv[2]) - float(sys.argv[3]):.2f},{s['wall_time_s']:.3f},{cycles},{quiet}")
 PY
 }
 rounds=${ROUNDS:-3}
@@ -69,9 +72,10 @@ echo
 echo "RTL in the loop, $rounds rounds each of the core's run then the RTL's: wall time of the whole"
 echo "process (s) and of the simulation alone (summary.json wall_time_s, without start-up, outputs and"
 echo "plots), medians, and the median round's ratio with the range over the rounds; the RTL's clock"
-echo "cycles (summary.json rtl_in_loop) and the simulation time the RTL added per cycle (medians):"
-printf '  %-18s %6s %6s %17s   %8s %8s %19s %12s %11s\n' block core RTL "ratio (range)" "sim core" "sim RTL" \
-  "ratio (range)" "RTL cycles" "added/cycle"
+echo "cycles clocked and those stepped over as quiet (summary.json rtl_in_loop), and the simulation time"
+echo "the RTL added per cycle clocked (medians):"
+printf '  %-18s %6s %6s %17s   %8s %8s %19s %12s %12s %11s\n' block core RTL "ratio (range)" "sim core" "sim RTL" \
+  "ratio (range)" "clocked" "stepped over" "added/cycle"
 while read -r block _; do
   s=${scenario[$block]:-}
   [ -n "$s" ] || { echo "  $block: no scenario in bench/cosim.sh" >&2; exit 1; }
@@ -89,11 +93,12 @@ core, rtl = v[0::2], v[1::2]
 med = lambda xs: statistics.median(xs)
 whole = [r[0] / c[0] for c, r in zip(core, rtl)]
 sim = [r[1] / c[1] for c, r in zip(core, rtl)]
-n = rtl[0][2]
+n, quiet = rtl[0][2], rtl[0][3]
 # Under 10^6 cycles the RTL adds less than the runs' spread: no figure a cycle.
 added = f"{(med([r[1] for r in rtl]) - med([c[1] for c in core])) / n * 1e9:5.0f} ns" if n >= 1e6 else "    -   "
 span = lambda xs: f"x{med(xs):.1f} ({min(xs):.1f}-{max(xs):.1f})"
 print(f"  {b:18s} {med([c[0] for c in core]):6.2f} {med([r[0] for r in rtl]):6.2f} {span(whole):>17s}"
-      f"   {med([c[1] for c in core]):8.3f} {med([r[1] for r in rtl]):8.3f} {span(sim):>19s} {n / 1e6:10.2f} M {added:>11}")
+      f"   {med([c[1] for c in core]):8.3f} {med([r[1] for r in rtl]):8.3f} {span(sim):>19s} {n / 1e6:10.2f} M"
+      f" {quiet / 1e6:10.2f} M {added:>11}")
 PY
 done < <(grep -E '^[a-z_]+[[:space:]].*loop' rtl/blocks.txt)

@@ -2,9 +2,12 @@
 // (sundial_unit_if, systemc/clock/sundial_unit.h), answered by the Verilated rtl/sundial_unit.sv.
 // Free of Verilator's headers (the model is behind a pointer to an implementation).
 //
-// The core is event-driven; the RTL is clocked through every edge of the device's oscillator,
-// as far as the latest call's true time, and the edge numbers map to true times through the
-// oscillator (sundial_unit_drive.h). A message or command goes into the cycle of its true time
+// The core is event-driven; the RTL goes through every edge of the device's oscillator, as far
+// as the latest call's true time, and the edge numbers map to true times through the oscillator
+// (sundial_unit_drive.h). Quiet edges (no message or command, before the send or interrupt the
+// RTL's o_next_event names) change only its timeout counter and send timer: a stretch of them is
+// one step that moves those two registers (public in the RTL), then the edge that may act is
+// clocked. A message or command goes into the cycle of its true time
 // and is answered one edge later, so the RTL runs a few edges ahead of the caller: what those
 // edges raise is kept and handed over by advance() when its time comes. next_event_ps() is the
 // RTL's o_next_event (edges to its next send or interrupt) turned into a true time.
@@ -29,7 +32,8 @@ class sundial_unit_rtl : public sundial_unit_if {
  public:
   // std::invalid_argument when the core would refuse cfg, or when it does not fit the Verilated
   // RTL (more ports than PORTS, a timeout past its 32-bit register). `count`, if given, counts
-  // the edges the RTL is clocked through (as calls) and its cycles, the reset's included.
+  // the edges the RTL is clocked through (as calls), its cycles, the reset's included, and the
+  // quiet edges stepped over.
   sundial_unit_rtl(const sundial_unit_config& cfg, oscillator& clock, uint64_t start_ps, rtl_loop_count* count = nullptr);
   ~sundial_unit_rtl() override;
   sundial_unit_rtl(const sundial_unit_rtl&) = delete;
