@@ -76,7 +76,12 @@ struct flowlet_table_rtl::impl {
     while (open < c) {
       const uint64_t n = quiet_cycles(c - open);
       if (n) {
-        m->rootp->flowlet_table__DOT__rem -= n * FLOWLET_RTL_CLOCK_PERIOD_PS;
+        auto& r = *m->rootp;
+        r.flowlet_table__DOT__rem -= n * FLOWLET_RTL_CLOCK_PERIOD_PS;
+        if (r.flowlet_table__DOT__active) {   // the sweep moved past n empty rows
+          r.flowlet_table__DOT__chk_row += n;
+          m->sweep_position = uint32_t(r.flowlet_table__DOT__chk_row) * FLOWLET_RTL_SWEEP_WIDTH;
+        }
         open += n;
         if (skipped) *skipped += n;
       } else {
@@ -85,20 +90,38 @@ struct flowlet_table_rtl::impl {
       }
     }
   }
-  // How many of the next `most` cycles are quiet: no lookup, no sweep running or pending, no
-  // result still shown, and the Delta timer above zero at each. In such a cycle the only register
-  // that changes is the timer, by -P (rtl/flowlet_table.sv: nothing fires, starts or visits, no
-  // lane or checker writes, every counter adds 0), so n of them are the timer less n * P. The
-  // cycle in which the timer reaches zero is not quiet: the RTL takes it (and starts the sweep).
+  // How many of the next `most` cycles are quiet. A cycle is quiet when no lookup is on the lanes,
+  // no result is still shown, the Delta timer is above zero (no boundary), and either no sweep
+  // runs or is pending, or the sweep visits a row with no valid entry and not the last row. In
+  // such a cycle the RTL (rtl/flowlet_table.sv) changes only the timer, by -P, and in a sweep its
+  // row, by +1, and its position to the next row's first entry: nothing fires, starts or ends,
+  // no entry ages or is invalidated (the row writes back what it read), no lane writes, and every
+  // counter adds 0. The cycle the timer reaches zero, and the sweep's cycles on rows holding a
+  // valid entry and on the last row, are clocked.
   uint64_t quiet_cycles(uint64_t most) const {
     if (!skip_quiet) return 0;
     const auto& r = *m->rootp;
-    if (!m->ready || m->lk_valid || m->res_valid || r.flowlet_table__DOT__active || r.flowlet_table__DOT__pending) return 0;
+    if (!m->ready || m->lk_valid || m->res_valid) return 0;
     const int64_t rem = int64_t(r.flowlet_table__DOT__rem);
     if (rem <= 0) return 0;
-    const uint64_t n = (uint64_t(rem) - 1) / FLOWLET_RTL_CLOCK_PERIOD_PS + 1;   // rem - (n - 1) * P > 0
-    return n < most ? n : most;
+    uint64_t n = (uint64_t(rem) - 1) / FLOWLET_RTL_CLOCK_PERIOD_PS + 1;   // rem - (n - 1) * P > 0
+    if (n > most) n = most;
+    if (!r.flowlet_table__DOT__active) return r.flowlet_table__DOT__pending ? 0 : n;
+    uint64_t k = 0;
+    for (uint64_t row = r.flowlet_table__DOT__chk_row; k < n && row + 1 < rows && row_empty(row); ++row) ++k;
+    return k;
   }
+  // No valid bit set in the memory row: each entry is {valid, age, port}, valid its top bit.
+  bool row_empty(uint64_t row) const {
+    const auto& w = m->rootp->flowlet_table__DOT__mem[row];
+    for (unsigned s = 0; s < FLOWLET_RTL_SWEEP_WIDTH; ++s) {
+      const unsigned b = s * entry_bits + entry_bits - 1;
+      if ((w[b / 32] >> (b % 32)) & 1) return false;
+    }
+    return true;
+  }
+  static constexpr unsigned entry_bits = 1 + FLOWLET_RTL_AGE_BITS + FLOWLET_RTL_PORT_BITS;
+  static constexpr uint64_t rows = (uint64_t(FLOWLET_RTL_ENTRIES) + FLOWLET_RTL_SWEEP_WIDTH - 1) / FLOWLET_RTL_SWEEP_WIDTH;
   bool skip_quiet = true;
   uint64_t* skipped = nullptr;
 };

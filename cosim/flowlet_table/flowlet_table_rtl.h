@@ -4,10 +4,11 @@
 // implementation).
 //
 // Time: the RTL is clocked forward to the cycle of now_ps (now_ps / clock_period_ps), one edge
-// per cycle, except for quiet cycles: no lookup, no sweep running or pending, the Delta timer not
-// yet at its boundary. In those the RTL's only change is its timer counting down, so a stretch of
-// them is taken in one step, the timer written less the stretch (a public register of the RTL);
-// the boundary's cycle and every cycle of a sweep are clocked. The cycle of the latest lookups stays open
+// per cycle, except for quiet cycles: no lookup, the Delta timer not yet at its boundary, and no
+// sweep running or pending, or the sweep on a row with no valid entry (not the last). In those
+// the RTL's only change is its timer counting down and the sweep's row and position moving on,
+// so a stretch of them is taken in one step, those registers written (public in the RTL); the
+// boundary's cycle and a sweep's visits to rows in use are clocked. The cycle of the latest lookups stays open
 // (its edge not yet taken): the lookups of one cycle go into successive lanes, lane 0 first, and
 // each is answered from the lane's combinational result before the edge, because a later lookup
 // may still come in the same cycle. RTL cycle 0 is the first cycle after the init sweep, the
