@@ -163,8 +163,9 @@ void print_summary(const nlohmann::json& s, const std::string& dir, const char* 
                                  r["switch_group"].get<std::string>()));
   if (const auto& rtl = section(s, "rtl_in_loop"); rtl.is_object())   // --rtl: what each block's RTL did
     for (const auto& [block, n] : rtl.items())
-      row("RTL in the loop", fmt::format("{}: {} calls answered, {} cycles clocked", block, n["calls"].get<uint64_t>(),
-                                         n["cycles"].get<uint64_t>()));
+      row("RTL in the loop", fmt::format("{}: {} calls answered, {} cycles clocked, {} quiet cycles stepped over", block,
+                                         n["calls"].get<uint64_t>(), n["cycles"].get<uint64_t>(),
+                                         n["quiet_cycles_skipped"].get<uint64_t>()));
   const nlohmann::json& d = section(s, "deter");
   if (d.is_object() && d["mode"] == "record")
     row("deter record", fmt::format("{:.0f} bytes/host/s = {:.3f}% of a full capture ({:.3g} bytes/host/s); deter.rec, deter_queues.bin",

@@ -83,7 +83,7 @@ struct flowlet_table_rtl::impl {
           m->sweep_position = uint32_t(r.flowlet_table__DOT__chk_row) * FLOWLET_RTL_SWEEP_WIDTH;
         }
         open += n;
-        if (skipped) *skipped += n;
+        if (quiet_cycles_skipped) *quiet_cycles_skipped += n;
       } else {
         tick();
         ++open;
@@ -123,7 +123,7 @@ struct flowlet_table_rtl::impl {
   static constexpr unsigned entry_bits = 1 + FLOWLET_RTL_AGE_BITS + FLOWLET_RTL_PORT_BITS;
   static constexpr uint64_t rows = (uint64_t(FLOWLET_RTL_ENTRIES) + FLOWLET_RTL_SWEEP_WIDTH - 1) / FLOWLET_RTL_SWEEP_WIDTH;
   bool skip_quiet = true;
-  uint64_t* skipped = nullptr;
+  uint64_t* quiet_cycles_skipped = nullptr;
 };
 
 flowlet_config flowlet_table_rtl::rtl_parameters() {
@@ -155,7 +155,7 @@ flowlet_table_rtl::flowlet_table_rtl(const flowlet_config& cfg, rtl_loop_count* 
   p_ = std::make_unique<impl>();
   if (count) {
     p_->m.count_cycles(&count->cycles);
-    p_->skipped = &count->skipped;
+    p_->quiet_cycles_skipped = &count->quiet_cycles_skipped;
   }
   auto& m = *p_->m;
   m.cfg_delta_ps = cfg.delta_ps;

@@ -114,7 +114,7 @@ struct sundial_unit_rtl::impl {
         r.sundial_unit__DOT__count += k - 1;
         r.sundial_unit__DOT__send_left -= k - 1;
         n += k - 1;
-        if (loop_count) loop_count->skipped += k - 1;
+        if (loop_count) loop_count->quiet_cycles_skipped += k - 1;
       }
       clock_edge(false, 0);
       if (stop && !ahead.empty()) return;

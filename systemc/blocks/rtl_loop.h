@@ -26,7 +26,7 @@ namespace netasic {
 struct rtl_loop_count {
   uint64_t calls = 0;
   uint64_t cycles = 0;
-  uint64_t skipped = 0;
+  uint64_t quiet_cycles_skipped = 0;
 };
 
 // Empty unless the block was asked for. Each factory throws std::invalid_argument when the

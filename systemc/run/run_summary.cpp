@@ -576,7 +576,7 @@ json run_summary(const config& cfg, const fabric& fab, const run_result& r, doub
   add_nic(s, cfg, fab);
   add_resources(s, cfg);
   // Blocks whose Verilated RTL stood in for the core (--rtl): the calls each answered, the cycles it took.
-  for (const auto& [block, n] : rtl_blocks().counts) s["rtl_in_loop"][block] = {{"calls", n.calls}, {"cycles", n.cycles}, {"quiet_cycles_skipped", n.skipped}};
+  for (const auto& [block, n] : rtl_blocks().counts) s["rtl_in_loop"][block] = {{"calls", n.calls}, {"cycles", n.cycles}, {"quiet_cycles_skipped", n.quiet_cycles_skipped}};
   return s;
 }
 
