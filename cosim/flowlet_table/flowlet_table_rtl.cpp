@@ -114,12 +114,14 @@ struct flowlet_table_rtl::impl {
   // No valid bit set in the memory row: each entry is {valid, age, port}, valid its top bit.
   bool row_empty(uint64_t row) const {
     const auto& w = m->rootp->flowlet_table__DOT__mem[row];
-    for (unsigned s = 0; s < FLOWLET_RTL_SWEEP_WIDTH; ++s) {
-      const unsigned b = s * entry_bits + entry_bits - 1;
-      if ((w[b / 32] >> (b % 32)) & 1) return false;
-    }
+    for (unsigned s = 0; s < FLOWLET_RTL_SWEEP_WIDTH; ++s)
+      if (bit_of(w, s * entry_bits + entry_bits - 1)) return false;
     return true;
   }
+  // A row is a plain integer up to 64 bits wide, 32-bit words beyond.
+  static bool bit_of(uint64_t w, unsigned b) { return (w >> b) & 1; }
+  template <std::size_t words>
+  static bool bit_of(const VlWide<words>& w, unsigned b) { return (w[b / 32] >> (b % 32)) & 1; }
   static constexpr unsigned entry_bits = 1 + FLOWLET_RTL_AGE_BITS + FLOWLET_RTL_PORT_BITS;
   static constexpr uint64_t rows = (uint64_t(FLOWLET_RTL_ENTRIES) + FLOWLET_RTL_SWEEP_WIDTH - 1) / FLOWLET_RTL_SWEEP_WIDTH;
   bool skip_quiet = true;

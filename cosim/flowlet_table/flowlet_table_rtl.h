@@ -8,10 +8,10 @@
 // sweep running or pending, or the sweep on a row with no valid entry (not the last). In those
 // the RTL's only change is its timer counting down and the sweep's row and position moving on,
 // so a stretch of them is taken in one step, those registers written (public in the RTL); the
-// boundary's cycle and a sweep's visits to rows in use are clocked. The cycle of the latest lookups stays open
-// (its edge not yet taken): the lookups of one cycle go into successive lanes, lane 0 first, and
-// each is answered from the lane's combinational result before the edge, because a later lookup
-// may still come in the same cycle. RTL cycle 0 is the first cycle after the init sweep, the
+// boundary's cycle and a sweep's visits to rows in use are clocked. The cycle of the latest
+// lookups stays open (its edge not yet taken): the lookups of one cycle go into successive
+// lanes, lane 0 first, and each is answered from the lane's combinational result before the
+// edge, because a later lookup may still come in the same cycle. RTL cycle 0 is the first cycle after the init sweep, the
 // core's cycle 0. More lookups in one cycle than the RTL has lanes (PORTS) throw
 // std::runtime_error (the core serves them anyway and counts port_overflows).
 //

@@ -7,10 +7,10 @@
 // (sundial_unit_drive.h). Quiet edges (no message or command, before the send or interrupt the
 // RTL's o_next_event names) change only its timeout counter and send timer: a stretch of them is
 // one step that moves those two registers (public in the RTL), then the edge that may act is
-// clocked. A message or command goes into the cycle of its true time
-// and is answered one edge later, so the RTL runs a few edges ahead of the caller: what those
-// edges raise is kept and handed over by advance() when its time comes. next_event_ps() is the
-// RTL's o_next_event (edges to its next send or interrupt) turned into a true time.
+// clocked. A message or command goes into the cycle of its true time and is answered one edge
+// later, so the RTL runs a few edges ahead of the caller: what those edges raise is kept and
+// handed over by advance() when its time comes. next_event_ps() is the RTL's o_next_event
+// (edges to its next send or interrupt) turned into a true time.
 //
 // The RTL takes one command a cycle where the core takes any number at one instant, so a burst
 // (the firmware reprogramming the unit) spreads over successive edges. That changes nothing
