@@ -234,70 +234,60 @@ namespace {
 const std::string sundial_root_failure = NETASIC_SOURCE_DIR "/scenarios/sundial/root_failure.toml --set sim.duration=1800"
                                          " --set 'clock.faults=[\"root @ 1000\"]' --set clock.controller_delay=500";
 
+// A Sundial run on the core (in DIR/core) and with every unit's RTL in the loop (DIR/rtl): every
+// file the units decide must be the same, the summary (but for what the RTL did and the host's
+// measures), flows.csv and probes.csv (each device's epsilon and offset). Returns DIR; the core
+// run's summary and the RTL's counts go to *core and *loop when given.
+std::string sundial_rtl_gives_the_cores_run(const std::string& scenario_and_sets, const std::string& name,
+                                            nlohmann::json* core = nullptr, nlohmann::json* loop = nullptr) {
+  const std::string d = scratch("rtl_loop_sundial", name).string();
+  const nlohmann::json c = summary_of(scenario_and_sets, d + "/core");
+  nlohmann::json rtl = summary_of(scenario_and_sets + " --rtl sundial_unit", d + "/rtl");
+  EXPECT_TRUE(rtl.contains("rtl_in_loop")) << name << ": the RTL was not used";
+  if (loop) *loop = rtl["rtl_in_loop"]["sundial_unit"];
+  rtl.erase("rtl_in_loop");
+  EXPECT_EQ(c.dump(1), rtl.dump(1)) << name;
+  for (const char* f : {"/flows.csv", "/probes.csv"}) {
+    const std::string a = slurp(d + "/core" + f);
+    EXPECT_GT(a.size(), 100u) << name << f;
+    EXPECT_TRUE(a == slurp(d + "/rtl" + f)) << name << f << " differs";
+  }
+  if (core) *core = c;
+  return d;
+}
+
 }  // namespace
 
 TEST(Rtl, SundialUnitInTheLoopGivesTheCoresRun) {
-  // Every device's Sundial unit is its RTL: summary.json, flows.csv and probes.csv (each
-  // device's epsilon and offset every 10 us) are the core run's.
-  const std::string d = ::testing::TempDir() + "netasic_rtl_loop_sundial";
-  const nlohmann::json core = summary_of(sundial_root_failure, d + "_core");
-  nlohmann::json rtl = summary_of(sundial_root_failure + " --rtl sundial_unit", d + "_rtl");
-  ASSERT_TRUE(rtl.contains("rtl_in_loop")) << "the RTL was not used";
+  // Every device's Sundial unit is its RTL: summary.json, flows.csv and probes.csv are the core run's.
+  nlohmann::json core, loop;
+  const std::string d = sundial_rtl_gives_the_cores_run(sundial_root_failure, "root_failure", &core, &loop);
   // 36 devices x 1.8 M edges, each clocked or stepped over as quiet (cosim/sundial_unit/sundial_unit_rtl.h).
-  const nlohmann::json& loop = rtl["rtl_in_loop"]["sundial_unit"];
   EXPECT_GT(loop["calls"].get<uint64_t>() + loop["quiet_cycles_skipped"].get<uint64_t>(), 36u * 1'700'000u);
-  rtl.erase("rtl_in_loop");
   // The scenario reaches what the unit decides: timeouts, the election, the controller's replan.
   const nlohmann::json& s = core["clock"]["sundial"];
   EXPECT_EQ(s["elections"].get<uint64_t>(), 1u);
   EXPECT_EQ(s["first_timeouts"].get<uint64_t>(), 35u);
   EXPECT_EQ(s["replans"].get<uint64_t>(), 1u);
-  EXPECT_EQ(core.dump(1), rtl.dump(1));
-  for (const char* f : {"/flows.csv", "/probes.csv"}) {
-    const std::string a = slurp(d + "_core" + f);
-    EXPECT_GT(a.size(), 100u) << f;
-    EXPECT_TRUE(a == slurp(d + "_rtl" + f)) << f << " differs";
-  }
   // Control: the same comparison sees a unit that differs by one edge in 90 000 (a sync interval
   // of 90.001 us), so the equality above is not a comparison that cannot fail.
-  const nlohmann::json other = summary_of(sundial_root_failure + " --set clock.sync_interval=90.001", d + "_other");
+  const nlohmann::json other = summary_of(sundial_root_failure + " --set clock.sync_interval=90.001", d + "/other");
   EXPECT_NE(core.dump(1), other.dump(1));
-  EXPECT_FALSE(slurp(d + "_core/probes.csv") == slurp(d + "_other/probes.csv"));
+  EXPECT_FALSE(slurp(d + "/core/probes.csv") == slurp(d + "/other/probes.csv"));
 }
-
-namespace {
-
-// Every file a Sundial run writes that the unit decides: the summary (but for what the RTL did
-// and the host's measures), flows.csv and probes.csv (each device's epsilon and offset).
-void sundial_rtl_gives_the_cores_run(const std::string& scenario) {
-  const std::string d = scratch("rtl_loop_sundial", std::filesystem::path(scenario).stem().string()).string();
-  const nlohmann::json core = summary_of(scenario, d + "/core");
-  nlohmann::json rtl = summary_of(scenario + " --rtl sundial_unit", d + "/rtl");
-  ASSERT_TRUE(rtl.contains("rtl_in_loop")) << scenario << ": the RTL was not used";
-  EXPECT_GT(rtl["rtl_in_loop"]["sundial_unit"]["calls"].get<uint64_t>(), 0u) << scenario;
-  rtl.erase("rtl_in_loop");
-  EXPECT_EQ(core.dump(1), rtl.dump(1)) << scenario;
-  for (const char* f : {"/flows.csv", "/probes.csv"}) {
-    const std::string a = slurp(d + "/core" + f);
-    EXPECT_GT(a.size(), 100u) << scenario << f;
-    EXPECT_TRUE(a == slurp(d + "/rtl" + f)) << scenario << f << " differs";
-  }
-}
-
-}  // namespace
 
 // Since quiet edges are stepped over, a shipped Sundial scenario runs with every unit's RTL in
 // about the core's time: the short ones whole, each compared file by file with the core run (the
 // root failure's control above shows the comparison can fail).
 TEST(Rtl, SundialUnitInTheLoopGivesTheCoresRunInEveryShortScenario) {
   for (const char* s : {"no_failure", "link_failure", "domain_failure", "broken_clock"})
-    sundial_rtl_gives_the_cores_run(NETASIC_SOURCE_DIR "/scenarios/sundial/" + std::string(s) + ".toml");
+    sundial_rtl_gives_the_cores_run(NETASIC_SOURCE_DIR "/scenarios/sundial/" + std::string(s) + ".toml", s);
 }
 
 // The two long ones (minutes each): label long.
 TEST(LongRtl, SundialUnitInTheLoopGivesTheCoresRunInTheLongScenarios) {
   for (const char* s : {"fifty_failures", "testbed_failures"})
-    sundial_rtl_gives_the_cores_run(NETASIC_SOURCE_DIR "/scenarios/sundial/" + std::string(s) + ".toml");
+    sundial_rtl_gives_the_cores_run(NETASIC_SOURCE_DIR "/scenarios/sundial/" + std::string(s) + ".toml", s);
 }
 
 TEST(Rtl, SundialUnitInTheLoopRefusesADeviceWiderThanItsPorts) {
