@@ -93,7 +93,7 @@ stateful_alu_program bs_sch_nh_assign_program() {
 class balance_sketch::multi_action_register {
  public:
   multi_action_register(const stateful_alu_config& cfg, const std::vector<stateful_alu_program>& actions)
-      : words_(cfg.entries, stateful_alu_entry{0, 0}) {
+      : words_(cfg.entries, stateful_alu_entry{0, 0}), slots_(cfg.entries) {
     alus_.reserve(actions.size());
     for (const stateful_alu_program& p : actions) alus_.push_back(stateful_alu_unit(cfg, p));
   }
@@ -102,16 +102,29 @@ class balance_sketch::multi_action_register {
     // One read-modify-write per register per pass, whichever action runs.
     if (ran_ && pass == last_pass_) throw std::logic_error("balance_sketch: second access to a register in one pass");
     stateful_alu_if& alu = *alus_.at(action);
-    const stateful_alu_entry in = words_.at(index);
-    alu.write(index, in.lo, in.hi);
+    slot& s = slots_.at(index);
+    if (s.holder != action) {   // another action's ALU changed the word last: bring it over
+      const stateful_alu_entry in = read(index);
+      alu.write(index, in.lo, in.hi);
+      s.holder = uint8_t(action);
+    }
     const stateful_alu_result r = alu.execute(pass, index, a, b);
-    words_[index] = alu.read(index);
+    s.copied = false;
     ran_ = true;
     last_pass_ = pass;
     return r;
   }
 
-  stateful_alu_entry read(uint32_t index) const { return words_.at(index); }
+  // The word, from the ALU that changed it last; copied once, then read from the copy until the
+  // next execution (under --rtl stateful_alu a read clocks the RTL, and occupancy() reads every word).
+  stateful_alu_entry read(uint32_t index) const {
+    slot& s = slots_.at(index);
+    if (!s.copied) {
+      words_[index] = alus_[s.holder]->read(index);
+      s.copied = true;
+    }
+    return words_[index];
+  }
   uint64_t executions() const {
     uint64_t n = 0;
     for (const auto& a : alus_) n += a->counters().executions;
@@ -119,8 +132,15 @@ class balance_sketch::multi_action_register {
   }
 
  private:
+  // The register is one SRAM in hardware; here each action's ALU keeps its own array, and the word
+  // moves between them only when the action changes (a single-action register never moves it).
+  struct slot {
+    uint8_t holder = 0;    // the ALU whose array holds the word (all arrays start at zero)
+    bool copied = true;    // words_ holds it too
+  };
   std::vector<std::unique_ptr<stateful_alu_if>> alus_;   // the core, or its RTL under --rtl stateful_alu
-  std::vector<stateful_alu_entry> words_;
+  mutable std::vector<stateful_alu_entry> words_;
+  mutable std::vector<slot> slots_;
   bool ran_ = false;
   uint64_t last_pass_ = 0;
 };
