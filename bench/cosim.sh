@@ -52,6 +52,13 @@ declare -A scenario=(
   [stateful_alu]="scenarios/telemetry/flowradar.toml --set sim.duration=10000 --set telemetry.flowradar_epoch=2"
   [sundial_unit]="scenarios/sundial/root_failure.toml --set sim.duration=1800 --set 'clock.faults=[\"root @ 1000\"]' --set clock.controller_delay=500"
 )
+# Blocks that more than one kind of run puts in the loop get a row for each of the others too: the
+# stateful ALU answers FlowRadar above (an execution read per packet, the rest posted), and here
+# every LossRadar meter (all posted) and BalanceSketch's registers (every execution read, 4 cycles).
+declare -A more=(
+  [stateful_alu]="LossRadar|scenarios/telemetry/lossradar.toml
+BalanceSketch|scenarios/lb/burstbalancer_leafspine.toml --set lb.sketch.form=stateful_alu --set sim.duration=1000"
+)
 wall() {   # seconds of wall time for one run, the simulation's own (summary.json wall_time_s), the RTL's
           # cycles clocked, and those its adapter stepped over as quiet
   local t0 t1
@@ -76,16 +83,14 @@ echo "cycles clocked and those stepped over as quiet (summary.json rtl_in_loop),
 echo "the RTL added per cycle clocked (medians):"
 printf '  %-18s %6s %6s %17s   %8s %8s %19s %12s %12s %11s\n' block core RTL "ratio (range)" "sim core" "sim RTL" \
   "ratio (range)" "clocked" "stepped over" "added/cycle"
-while read -r block _; do
-  s=${scenario[$block]:-}
-  [ -n "$s" ] || { echo "  $block: no scenario in bench/cosim.sh" >&2; exit 1; }
-  runs=()
+time_block() {   # label, scenario: ROUNDS rounds of the core's run then the RTL's, one row
+  local label=$1 s=$2 block=$3 runs=() c r
   for _ in $(seq 1 "$rounds"); do
     c=$(wall "$s")
     r=$(wall "$s --rtl $block")
     runs+=("$c" "$r")
   done
-  python3 - "$block" "${runs[@]}" <<'PY'
+  python3 - "$label" "${runs[@]}" <<'PY'
 import statistics, sys
 b = sys.argv[1]
 v = [tuple(map(float, a.split(","))) for a in sys.argv[2:]]
@@ -101,4 +106,12 @@ print(f"  {b:18s} {med([c[0] for c in core]):6.2f} {med([r[0] for r in rtl]):6.2
       f"   {med([c[1] for c in core]):8.3f} {med([r[1] for r in rtl]):8.3f} {span(sim):>19s} {n / 1e6:10.2f} M"
       f" {quiet / 1e6:10.2f} M {added:>11}")
 PY
+}
+while read -r block _; do
+  s=${scenario[$block]:-}
+  [ -n "$s" ] || { echo "  $block: no scenario in bench/cosim.sh" >&2; exit 1; }
+  time_block "$block" "$s" "$block"
+  while IFS='|' read -r label extra; do
+    if [ -n "$label" ]; then time_block "  $label" "$extra" "$block"; fi
+  done <<<"${more[$block]:-}"
 done < <(grep -E '^[a-z_]+[[:space:]].*loop' rtl/blocks.txt)
