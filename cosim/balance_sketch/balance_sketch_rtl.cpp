@@ -8,6 +8,7 @@
 #include <string>
 
 #include "Vbalance_sketch.h"
+#include "Vbalance_sketch___024root.h"
 #include "cosim/harness/dut.h"
 #include "common/rng.h"
 

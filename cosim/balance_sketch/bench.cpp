@@ -54,7 +54,9 @@
 #include "cosim/harness/cosim_bench.h"
 #include "cosim/balance_sketch/balance_sketch_rtl.h"
 #include "Vbalance_sketch.h"
+#include "Vbalance_sketch___024root.h"
 #include "Vbalance_sketch_set2.h"
+#include "Vbalance_sketch_set2___024root.h"
 #include "rtl_bench_sets.h"
 
 

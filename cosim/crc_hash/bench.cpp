@@ -8,7 +8,9 @@
 #include "common/rng.h"
 #include "cosim/harness/cosim_bench.h"
 #include "Vcrc_hash.h"
+#include "Vcrc_hash___024root.h"
 #include "Vcrc_hash_set2.h"
+#include "Vcrc_hash_set2___024root.h"
 #include "rtl_bench_sets.h"
 
 namespace netasic::cosim {

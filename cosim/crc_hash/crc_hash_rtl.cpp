@@ -8,6 +8,7 @@
 #include <string>
 
 #include "Vcrc_hash.h"
+#include "Vcrc_hash___024root.h"
 #include "cosim/harness/dut.h"
 
 namespace netasic {

@@ -35,7 +35,9 @@
 #include "cosim/harness/cosim_bench.h"
 #include "cosim/flowlet_table/flowlet_table_rtl.h"
 #include "Vflowlet_table.h"
+#include "Vflowlet_table___024root.h"
 #include "Vflowlet_table_set2.h"
+#include "Vflowlet_table_set2___024root.h"
 #include "rtl_bench_sets.h"
 
 namespace netasic::cosim {

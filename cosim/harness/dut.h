@@ -5,8 +5,22 @@
 
 #include <cstdint>
 #include <memory>
+#include <type_traits>
+#include <utility>
 
 namespace netasic::cosim {
+
+// Verilator finds a rising edge by comparing `clk` with its level at the model's previous eval,
+// so clocking a cycle takes two evals (clk low, then high), and each runs the logic fed by the
+// inputs. Verilator 5.006 keeps that level in the model's root as __Vtrigrprev__TOP__clk; where
+// the root has it, a cycle lowers it and takes one eval, clk high. Other Verilator versions name
+// it otherwise: there the trait is false and the cycle takes its two evals, as before. Every file
+// that clocks a model includes its root header (V<name>___024root.h), so the choice is the same
+// in all of them.
+template <class Root, class = void>
+struct remembers_clock : std::false_type {};
+template <class Root>
+struct remembers_clock<Root, std::void_t<decltype(std::declval<Root&>().__Vtrigrprev__TOP__clk)>> : std::true_type {};
 
 // Owns a Verilated model and its clock; clocks it with one rising edge per cycle and dumps both
 // edges while a VCD is attached. Every block's top has `clk` and an active-high `rst`.
@@ -39,13 +53,17 @@ class dut {
   // values of the edge just taken.
   void tick() {
     if (cycles_) ++*cycles_;
-    // Verilator sees an edge only between two evals, so the low half needs one of its own,
-    // unless settle() has just given it (while tracing it is always taken, so the falling
-    // edge's dump holds the cycle's inputs). Inputs set after settle() are evaluated by the
-    // rising edge's eval before its flip-flops, as by a low eval of their own.
+    // The low half needs an eval of its own only where the model cannot be told the clock was
+    // low (remembers_clock), and while tracing, so that the falling edge's dump holds the cycle's
+    // inputs; settle() may have given it already. Inputs set after it are evaluated by the rising
+    // edge's eval before its flip-flops, as by a low eval of their own.
     if (!low_ || vcd_) {
-      m_->clk = 0;
-      m_->eval();
+      if (one_eval_a_cycle && !vcd_) {
+        forget_clock();
+      } else {
+        m_->clk = 0;
+        m_->eval();
+      }
     }
     dump();
     ctx_->timeInc(half_period_ps);
@@ -77,10 +95,16 @@ class dut {
     vcd_ = vcd;
   }
   static constexpr uint64_t half_period_ps = 500;   // VCD time only: 1 ns cycles
+  using root = std::remove_pointer_t<decltype(std::declval<V&>().rootp)>;
+  static_assert(sizeof(root) > 0, "include the model's root header, V<name>___024root.h");
+  static constexpr bool one_eval_a_cycle = remembers_clock<root>::value;
 
  private:
   void dump() {
     if (vcd_) vcd_->dump(ctx_->time());
+  }
+  void forget_clock() {   // the model's memory of clk: low, as a low eval would have left it
+    if constexpr (one_eval_a_cycle) m_->rootp->__Vtrigrprev__TOP__clk = 0;
   }
   std::unique_ptr<VerilatedContext> own_;   // null when the context is shared
   VerilatedContext* ctx_;

@@ -17,7 +17,9 @@
 #include "common/rng.h"
 #include "cosim/harness/cosim_bench.h"
 #include "Viterative_divider.h"
+#include "Viterative_divider___024root.h"
 #include "Viterative_divider_set2.h"
+#include "Viterative_divider_set2___024root.h"
 #include "rtl_bench_sets.h"
 
 namespace netasic::cosim {

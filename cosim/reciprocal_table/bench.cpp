@@ -29,7 +29,9 @@
 #include "cosim/reciprocal_table/reciprocal_table_rtl.h"
 #include "blocks/reciprocal_table.h"
 #include "Vreciprocal_table.h"
+#include "Vreciprocal_table___024root.h"
 #include "Vreciprocal_table_set2.h"
+#include "Vreciprocal_table_set2___024root.h"
 #include "rtl_bench_sets.h"
 
 namespace netasic::cosim {

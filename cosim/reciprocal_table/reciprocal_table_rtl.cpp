@@ -8,6 +8,7 @@
 #include <string>
 
 #include "Vreciprocal_table.h"
+#include "Vreciprocal_table___024root.h"
 #include "cosim/harness/dut.h"
 
 namespace netasic {

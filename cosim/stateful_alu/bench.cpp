@@ -48,7 +48,9 @@
 #include "common/rng.h"
 #include "cosim/harness/cosim_bench.h"
 #include "Vstateful_alu.h"
+#include "Vstateful_alu___024root.h"
 #include "Vstateful_alu_set2.h"
+#include "Vstateful_alu_set2___024root.h"
 #include "cosim/stateful_alu/stateful_alu_rtl.h"
 #include "rtl_bench_sets.h"
 

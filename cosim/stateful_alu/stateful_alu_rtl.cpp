@@ -10,8 +10,11 @@
 #include <vector>
 
 #include "Vstateful_alu.h"
+#include "Vstateful_alu___024root.h"
 #include "Vstateful_alu_loop16.h"
+#include "Vstateful_alu_loop16___024root.h"
 #include "Vstateful_alu_loop8.h"
+#include "Vstateful_alu_loop8___024root.h"
 #include "cosim/harness/dut.h"
 
 namespace netasic {

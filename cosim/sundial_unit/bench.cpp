@@ -40,7 +40,9 @@
 #include "cosim/harness/cosim_bench.h"
 #include "cosim/sundial_unit/sundial_unit_drive.h"
 #include "Vsundial_unit.h"
+#include "Vsundial_unit___024root.h"
 #include "Vsundial_unit_set2.h"
+#include "Vsundial_unit_set2___024root.h"
 #include "rtl_bench_sets.h"
 
 namespace netasic::cosim {
