@@ -16,10 +16,29 @@ constexpr int64_t ps_per_s = 1'000'000'000'000;     // 1e12
 constexpr int64_t two_e12 = 2 * ps_per_s;
 const i128 den = i128(two_e12) * ppb_one;          // 2e21: the remainder's denominator
 
-// Floor division and the matching non-negative remainder (d > 0).
+bool fits64(i128 v) { return v == i128(int64_t(v)); }
+
+// Floor division and the matching non-negative remainder (d > 0). A 128-bit division is a call
+// of a few dozen ns; most numerators here are within one divisor of zero (no division at all) or
+// fit in 64 bits (one instruction), so those take the short way to the same quotient.
 void floor_divmod(i128 n, i128 d, i128& q, i128& r) {
-  q = n / d;
-  r = n % d;
+  if (n >= 0 && n < d) {
+    q = 0;
+    r = n;
+    return;
+  }
+  if (n < 0 && n >= -d) {
+    q = -1;
+    r = n + d;
+    return;
+  }
+  if (fits64(n) && fits64(d)) {
+    q = int64_t(n) / int64_t(d);
+    r = int64_t(n) % int64_t(d);
+  } else {
+    q = n / d;
+    r = n % d;
+  }
   if (r < 0) {
     r += d;
     --q;
@@ -64,15 +83,25 @@ oscillator::exact oscillator::eval(const segment& s, uint64_t tau) const {
   // 2e12 * r * tau: split r * tau by 1e9 first so nothing overflows 128 bits.
   i128 q1, rem1;
   floor_divmod(i128(s.ppb) * i128(tau), ppb_one, q1, rem1);
-  // k * tau^2: split tau^2 by 2e21 first.
-  const u128 t2 = u128(tau) * u128(tau);
-  const u128 a = t2 / u128(den), b = t2 % u128(den);
-  i128 q2, rem2;
-  floor_divmod(i128(s.slope) * i128(b), den, q2, rem2);
-  i128 whole = i128(s.l_int) + i128(tau) + q1 + i128(s.slope) * i128(a) + q2;
-  u128 frac = s.l_frac + u128(rem1) * u128(two_e12) + u128(rem2);
-  whole += i128(frac / u128(den));
-  frac %= u128(den);
+  i128 whole = i128(s.l_int) + i128(tau) + q1;
+  u128 frac = s.l_frac + u128(rem1) * u128(two_e12);
+  if (s.slope != 0) {   // k * tau^2: split tau^2 by 2e21 first (no split below 2e21: tau < 44 ms)
+    const u128 t2 = u128(tau) * u128(tau);
+    u128 a = 0, b = t2;
+    if (t2 >= u128(den)) {
+      a = t2 / u128(den);
+      b = t2 % u128(den);
+    }
+    i128 q2, rem2;
+    floor_divmod(i128(s.slope) * i128(b), den, q2, rem2);
+    whole += i128(s.slope) * i128(a) + q2;
+    frac += u128(rem2);
+  }
+  // Each of frac's terms is below 2e21 (a remainder), so it holds at most two whole ps.
+  while (frac >= u128(den)) {
+    frac -= u128(den);
+    ++whole;
+  }
   if (whole < 0) throw std::logic_error("oscillator: clock ran below zero");
   return {uint64_t(whole), frac};
 }
@@ -165,7 +194,7 @@ int64_t oscillator::ppb_at(uint64_t t_ps) const {
 uint64_t oscillator::first_tau_at_least(const segment& s, uint64_t x, uint64_t tau_max) const {
   if (s.l_int >= x) return 0;
   const i128 d = i128(x) - s.l_int;
-  const i128 f_hi = i128(s.l_frac / u128(two_e12));
+  const i128 f_hi = s.l_frac >> 64 ? i128(s.l_frac / u128(two_e12)) : i128(uint64_t(s.l_frac) / uint64_t(two_e12));
   // Line at rate r: start + tau (1e9 + r) / 1e9 >= x  <=>  tau >= (1e9 d - f_hi) / (1e9 + r).
   auto cross = [&](i128 r) {
     const i128 t = ceil_div(i128(ppb_one) * d - f_hi, i128(ppb_one) + r);
