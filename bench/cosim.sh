@@ -56,8 +56,8 @@ declare -A scenario=(
 # stateful ALU answers FlowRadar above (an execution read per packet, the rest posted), and here
 # every LossRadar meter (all posted) and BalanceSketch's registers (every execution read, 4 cycles).
 declare -A more=(
-  [stateful_alu]="LossRadar|scenarios/telemetry/lossradar.toml
-BalanceSketch|scenarios/lb/burstbalancer_leafspine.toml --set lb.sketch.form=stateful_alu --set sim.duration=1000"
+  [stateful_alu]="on LossRadar|scenarios/telemetry/lossradar.toml
+on BalanceSketch|scenarios/lb/burstbalancer_leafspine.toml --set lb.sketch.form=stateful_alu --set sim.duration=1000"
 )
 wall() {   # seconds of wall time for one run, the simulation's own (summary.json wall_time_s), the RTL's
           # cycles clocked, and those its adapter stepped over as quiet
