@@ -93,7 +93,7 @@ stateful_alu_program bs_sch_nh_assign_program() {
 class balance_sketch::multi_action_register {
  public:
   multi_action_register(const stateful_alu_config& cfg, const std::vector<stateful_alu_program>& actions)
-      : words_(cfg.entries, stateful_alu_entry{0, 0}), slots_(cfg.entries) {
+      : slots_(cfg.entries) {
     alus_.reserve(actions.size());
     for (const stateful_alu_program& p : actions) alus_.push_back(stateful_alu_unit(cfg, p));
   }
@@ -120,10 +120,10 @@ class balance_sketch::multi_action_register {
   stateful_alu_entry read(uint32_t index) const {
     slot& s = slots_.at(index);
     if (!s.copied) {
-      words_[index] = alus_[s.holder]->read(index);
+      s.word = alus_[s.holder]->read(index);
       s.copied = true;
     }
-    return words_[index];
+    return s.word;
   }
   uint64_t executions() const {
     uint64_t n = 0;
@@ -135,11 +135,11 @@ class balance_sketch::multi_action_register {
   // The register is one SRAM in hardware; here each action's ALU keeps its own array, and the word
   // moves between them only when the action changes (a single-action register never moves it).
   struct slot {
-    uint8_t holder = 0;    // the ALU whose array holds the word (all arrays start at zero)
-    bool copied = true;    // words_ holds it too
+    stateful_alu_entry word{0, 0};   // the word as last read, while `copied`
+    uint8_t holder = 0;              // the ALU whose array holds the word (all arrays start at zero)
+    bool copied = true;
   };
   std::vector<std::unique_ptr<stateful_alu_if>> alus_;   // the core, or its RTL under --rtl stateful_alu
-  mutable std::vector<stateful_alu_entry> words_;
   mutable std::vector<slot> slots_;
   bool ran_ = false;
   uint64_t last_pass_ = 0;
