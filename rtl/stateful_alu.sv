@@ -208,7 +208,7 @@ module stateful_alu #(
   // ---- issue: one slot per cycle, a packet or a control-plane op ------------------------------
 
   logic sweeping;
-  logic [AW-1:0] sweep_row;
+  logic [AW-1:0] sweep_row /* verilator public_flat_rw */;   // the row the sweep zeroes this cycle
   assign ready = ~sweeping;
 
   logic take_pkt, take_cp, do_exec, do_read, do_write, do_clear;
@@ -228,7 +228,7 @@ module stateful_alu #(
 
   // ---- SRAM: one read port (stage 1), one write port (stage 3, or the clear sweep) ------------
 
-  logic [WORD-1:0] mem[ENTRIES];
+  logic [WORD-1:0] mem[ENTRIES] /* verilator public_flat_rw */;   // public: the loop steps a sweep over its rows
   logic [WORD-1:0] rd_word, wr_word;
   logic wr_en;
   logic [AW-1:0] wr_addr;

@@ -50,6 +50,9 @@ struct stateful_alu_rtl::model {
   virtual void load(const stateful_alu_program& prog, unsigned width, uint32_t rows, uint64_t* cycles) = 0;
   virtual void tick(const in& x) = 0;
   virtual stateful_alu_counters counters() const = 0;   // the counter outputs, read when asked for
+  // A running sweep's rows from its current one up to (not including) `last_row`, zeroed in one
+  // step as its cycles would zero them, the sweep left on `last_row`: how many rows were stepped.
+  virtual uint32_t step_sweep(uint32_t last_row) = 0;
 };
 
 namespace {
@@ -106,6 +109,15 @@ struct stateful_alu_rtl::model_of : stateful_alu_rtl::model {
   stateful_alu_counters counters() const override {
     const V& m = *d;
     return {m.cnt_executions, m.cnt_updates_lo, m.cnt_updates_hi, m.cnt_saturations};
+  }
+
+  uint32_t step_sweep(uint32_t last_row) override {
+    auto& r = *d->rootp;
+    const uint32_t row = r.stateful_alu__DOT__sweep_row;
+    if (ready || row >= last_row) return 0;
+    for (uint32_t k = row; k < last_row; ++k) r.stateful_alu__DOT__mem[k] = 0;
+    r.stateful_alu__DOT__sweep_row = last_row;
+    return last_row - row;
   }
 };
 
@@ -165,9 +177,20 @@ const stateful_alu_counters& stateful_alu_rtl::counters() const {
 uint32_t stateful_alu_rtl::settle() const {
   // The sweep zeroes one row per cycle; a little over the array's rows is a stuck RTL.
   uint32_t k = 0;
-  for (; !m_->ready; ++k) {
+  while (!m_->ready) {
     if (k > cfg_.entries + 8) throw std::logic_error("--rtl stateful_alu: the RTL stayed not ready after its sweep");
+    if (k == rtl_latency && step_sweeps_) {
+      // The executions a clear found in the pipeline are out, so until the last row the sweep's
+      // cycles are quiet: each zeroes its row and moves to the next, and nothing else changes (the
+      // slot takes nothing while ready is low, and every stage register holds its idle value).
+      // The row's zero and the row count are stepped; the last row's cycle, which ends the
+      // sweep and raises ready, is clocked.
+      const uint32_t n = m_->step_sweep(cfg_.entries - 1);
+      k += n;
+      if (count_) count_->quiet_cycles_skipped += n;
+    }
     tick(in{});
+    ++k;
   }
   return k;
 }

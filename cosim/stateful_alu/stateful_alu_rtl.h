@@ -15,8 +15,10 @@
 // line rate; the RTL forwards the word between them, and to a control-plane access that follows.
 // Before a read of the counters the pipeline is clocked empty. A control-plane read is clocked
 // through like an execution, and a range of reads goes in back to back (n + 3 cycles for n
-// entries, not 4n); a write takes one cycle; a clear waits out the RTL's sweep
-// (one cycle a row of the array, ready low). The pass-id rule and the index check are the core's
+// entries, not 4n); a write takes one cycle; a clear waits out the RTL's sweep (one row a cycle,
+// ready low), of which the first 4 cycles (the pipeline empties) and the last row's are clocked
+// and the rows between stepped over: they only zero their row and count (quiet_cycles_skipped).
+// The reset's sweep likewise. The pass-id rule and the index check are the core's
 // own (the RTL has no port for the first; it refuses indices past the rows on cfg_rows, the
 // array's configured entries).
 #pragma once
@@ -56,6 +58,8 @@ class stateful_alu_rtl : public stateful_alu_if {
   void clear() override;
   // From the RTL's counter outputs, once the posted executions are out.
   const stateful_alu_counters& counters() const override;
+  // Off: every cycle of a sweep is clocked, as a check on stepping over them (on by default).
+  void step_sweeps(bool on) { step_sweeps_ = on; }
   const stateful_alu_config& config() const override { return cfg_; }
 
  private:
@@ -78,6 +82,7 @@ class stateful_alu_rtl : public stateful_alu_if {
   mutable stateful_alu_counters counters_;
   mutable uint32_t owed_ = 0;                     // cycles until the last posted execution's result
   mutable uint64_t issued_ = 0, results_ = 0;     // executions issued, results seen (out_valid)
+  bool step_sweeps_ = true;
 };
 
 // `netasic run --rtl stateful_alu`.

@@ -8,7 +8,9 @@
 // is read). The cycles the adapter counts must be the RTL's timing (rtl/stateful_alu.sv): 2 of
 // reset and one a row for each sweep, 4 for an execution or a read (the result comes out at the
 // fourth edge), 1 for a post or a write, n + 3 for a range of n reads, and a read of the counters
-// waits out the cycles the last post still owes.
+// waits out the cycles the last post still owes. Half the programs run on an adapter that steps
+// over a clear's sweep (its cycles clocked and stepped over must add up to that timing, and it
+// must have stepped), the other half on one that clocks every cycle (it must not have stepped).
 #include <gtest/gtest.h>
 
 #include <stdexcept>
@@ -40,7 +42,7 @@ constexpr uint32_t rtl_pipeline_cycles = 4;
 TEST(StatefulAluRtl, EveryAnswerIsTheCoresUnderPostedExecutions) {
   rng r(20261128);
   uint64_t posted = 0, executed = 0, reads_behind_posts = 0, counters_behind_posts = 0, clears_behind_posts = 0;
-  uint64_t ranges_behind_posts = 0, whole_ranges = 0, ranges_refused = 0;
+  uint64_t ranges_behind_posts = 0, whole_ranges = 0, ranges_refused = 0, rows_stepped = 0;
   std::vector<stateful_alu_entry> got, want;
   const unsigned widths[] = {8, 16, 32};
   for (int n = 0; n < 48; ++n) {
@@ -55,6 +57,9 @@ TEST(StatefulAluRtl, EveryAnswerIsTheCoresUnderPostedExecutions) {
     rtl_loop_count count;
     stateful_alu core(cfg, prog);
     stateful_alu_rtl rtl(cfg, prog, &count);
+    const bool step = n / 4 % 2 == 0;   // both ways at every width, shape and size
+    const uint64_t stepped_at_reset = count.quiet_cycles_skipped;
+    rtl.step_sweeps(step);
     uint64_t pass = 0;
     unsigned in_flight = 0;   // posts since the last access that waits for its result
     uint64_t cycles = 2 + cfg.entries;   // reset, then the sweep
@@ -142,7 +147,7 @@ TEST(StatefulAluRtl, EveryAnswerIsTheCoresUnderPostedExecutions) {
         in_flight = 0;
         ++ops;
       }
-      ASSERT_EQ(count.cycles, cycles) << where;
+      ASSERT_EQ(count.cycles + count.quiet_cycles_skipped, cycles) << where;
       if (HasFailure()) return;
     }
     // The counters straight after the run, then every word, one read at a time.
@@ -153,6 +158,10 @@ TEST(StatefulAluRtl, EveryAnswerIsTheCoresUnderPostedExecutions) {
       ASSERT_EQ(t.hi, c.hi) << "program " << n << " entry " << i;
     }
     EXPECT_EQ(count.calls, ops + cfg.entries) << "program " << n;   // every access the RTL answered
+    if (step)
+      rows_stepped += count.quiet_cycles_skipped - stepped_at_reset;
+    else
+      EXPECT_EQ(count.quiet_cycles_skipped, stepped_at_reset) << "program " << n << " clocks every cycle";
   }
   // The mix reaches what it is here for.
   EXPECT_GT(posted, 8000u);
@@ -163,4 +172,5 @@ TEST(StatefulAluRtl, EveryAnswerIsTheCoresUnderPostedExecutions) {
   EXPECT_GT(ranges_behind_posts, 200u);
   EXPECT_GT(whole_ranges, 100u);
   EXPECT_GT(ranges_refused, 30u);
+  EXPECT_GT(rows_stepped, 1000u);   // the stepping adapters stepped over clears' sweeps
 }
