@@ -3,6 +3,7 @@
 # Idempotent: a second run installs nothing. Debian packages only, no other download.
 set -euo pipefail
 
+# What the simulator needs to build and `make demo` to run.
 packages=(
   build-essential cmake pkg-config     # compiler and build
   libsystemc-dev                       # SystemC 2.3.4 + TLM-2.0 (built as C++17)
@@ -10,20 +11,28 @@ packages=(
   libcli11-dev                         # command line
   nlohmann-json3-dev                   # summary.json
   libfmt-dev                           # formatting
-  libgtest-dev libgmock-dev            # testbenches
-  libbenchmark-dev                     # bench/
+  libgtest-dev libgmock-dev            # testbenches (CMake's configure looks for them)
   gnuplot-nox                          # plots in report.html
   verilator                            # RTL lint and cosimulation (rtl/, cosim/)
-  yosys                                # netasic synth: cells, flip-flops and memory bits
   libpcap-dev                          # --pcap captures and pcap trace input
-  slurm-wlm munge                      # the Slurm test: a single-node cluster runs an emitted sweep
-  parallel                             # GNU parallel runs an emitted sweep's jobs.txt
   libeigen3-dev                        # FlowRadar's CounterDecode (sparse least squares)
   libglpk-dev                          # netasic paths --throughput: the max-concurrent-flow LP
 )
+# What only the test suite needs (`make test`). `setup.sh --demo` (make demo) leaves these out:
+# with what they pull in (Yosys brings Graphviz, xdot and GTK 3; Slurm its daemons), they are 41
+# of the 81 packages a fresh Debian 12 machine installed for its first demo.
+test_packages=(
+  yosys                                # netasic synth: cells, flip-flops and memory bits
+  slurm-wlm munge                      # the Slurm test: a single-node cluster runs an emitted sweep
+  parallel                             # GNU parallel runs an emitted sweep's jobs.txt
+)
 
-# `setup.sh --fuzz` (make fuzz) also installs clang, whose libFuzzer the fuzz targets need.
-if [ "${1:-}" = "--fuzz" ]; then packages+=(clang); fi
+case "${1:-}" in
+  --demo) ;;
+  --fuzz) packages+=("${test_packages[@]}" clang) ;;   # make fuzz: clang's libFuzzer as well
+  "") packages+=("${test_packages[@]}") ;;
+  *) echo "setup: unknown option '$1' (--demo, --fuzz, or none)" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do
