@@ -235,12 +235,15 @@ dependency_graph plan_dependencies(const topology& t, const route_plan& plan) {
     const uint32_t x = plan.addresses ? plan.addresses->prefix_of_host[h] : h;
     if (!taken[x] && !t.links[t.nodes[t.hosts[h]].port_link[0]].failed) taken[x] = 1, destinations.push_back(h);
   }
+  const auto in_class = [&](unsigned sw, unsigned in_port) -> unsigned {
+    const auto& c = plan.per_switch[sw].port_class;
+    return in_port < c.size() ? c[in_port] : 0;
+  };
   return dependencies_of(t, [&](unsigned sw, unsigned in_port, unsigned dst, std::vector<unsigned>& ports) {
     const auto& r = plan.per_switch[sw];
-    const unsigned cls = in_port < r.port_class.size() ? r.port_class[in_port] : 0;
-    const uint32_t e = plan.entry(sw, dst, cls), base = e >> 16, size = e & 0xFFFF;
+    const uint32_t e = plan.entry(sw, dst, in_class(sw, in_port)), base = e >> 16, size = e & 0xFFFF;
     for (uint32_t i = 0; i < size; ++i) ports.push_back(r.members[base + i]);
-  }, destinations);
+  }, destinations, in_class);
 }
 
 std::vector<pair_paths> routing_paths(const topology& t, const switch_config& sw) {

@@ -70,13 +70,15 @@ dependency_graph dependencies_of(const topology& t, const next_hops_fn& next_hop
   return dependencies_of(t, next_hops, every);
 }
 
-dependency_graph dependencies_of(const topology& t, const next_hops_fn& next_hops, const std::vector<unsigned>& destinations) {
+dependency_graph dependencies_of(const topology& t, const next_hops_fn& next_hops, const std::vector<unsigned>& destinations,
+                                 const in_port_class_fn& in_class) {
   dependency_graph g(t);
   // The walk below visits every directed link once per destination: it reads these flat arrays
   // instead of the topology's nodes and links (names and all), which at k = 32 fit no cache.
   constexpr unsigned none = ~0u;
   struct into_switch {
     unsigned sw = none, port = 0;   // the switch a directed link enters, by which port
+    unsigned slot = 0;              // that port's class at the switch: where its next hops are kept
     bool from_switch = false;       // and whether a switch sent on it (only then is it an arc's tail)
   };
   std::vector<into_switch> into(2 * t.links.size());
@@ -84,8 +86,8 @@ dependency_graph dependencies_of(const topology& t, const next_hops_fn& next_hop
   for (unsigned i = 0; i < t.switches.size(); ++i) sw_index[t.switches[i]] = i;
   for (unsigned li = 0; li < t.links.size(); ++li) {
     const topo_link& l = t.links[li];
-    into[2 * li] = {sw_index[l.b], l.b_port, sw_index[l.a] != none};       // a -> b
-    into[2 * li + 1] = {sw_index[l.a], l.a_port, sw_index[l.b] != none};   // b -> a
+    into[2 * li] = {sw_index[l.b], l.b_port, 0, sw_index[l.a] != none};       // a -> b
+    into[2 * li + 1] = {sw_index[l.a], l.a_port, 0, sw_index[l.b] != none};   // b -> a
   }
   // Per switch and port: the directed link out of it towards another switch (none towards a host:
   // delivered, hosts do not forward).
@@ -106,21 +108,47 @@ dependency_graph dependencies_of(const topology& t, const next_hops_fn& next_hop
     const unsigned li = t.nodes[t.hosts[h]].port_link[0];
     if (!t.links[li].failed) uplink[h] = directed_link(t, li, t.hosts[h]);
   }
+  // A switch answers the in-ports of one class alike, so for each destination it is asked once
+  // per class (a slot): the first link of that class to carry frames for it takes the answer and
+  // queues its links onward; the others of its class only add their arcs. Without classes every
+  // port is a class of its own.
+  const auto words = [&](unsigned s) { return (first_port[s + 1] - first_port[s] + 63) / 64; };
+  std::vector<size_t> first_slot(t.switches.size() + 1, 0);
+  for (unsigned s = 0; s < t.switches.size(); ++s) {
+    const unsigned n = unsigned(first_port[s + 1] - first_port[s]);
+    unsigned classes = 0;
+    for (unsigned p = 0; p < n; ++p) classes = std::max(classes, (in_class ? in_class(s, p) : p) + 1);
+    first_slot[s + 1] = first_slot[s] + classes;
+  }
+  for (into_switch& x : into)
+    if (x.sw != none) x.slot = unsigned(first_slot[x.sw] + (in_class ? in_class(x.sw, x.port) : x.port));
+  struct slot {
+    uint64_t stamp = 0;             // the destination (its ordinal + 1) the answer below is for
+    std::vector<unsigned> ports;    // the egress ports towards a switch, in the switch's order
+    size_t mask = 0;                // where the same ports as bits begin in `masks`
+  };
+  std::vector<slot> slots(first_slot.back());
+  size_t mask_words = 0;
+  for (unsigned s = 0; s < t.switches.size(); ++s)
+    for (size_t k = first_slot[s]; k < first_slot[s + 1]; ++k) slots[k].mask = mask_words, mask_words += words(s);
+  std::vector<uint64_t> masks(mask_words, 0);
 
   // The arcs found so far, one bit per (directed link into a switch, that switch's egress port):
-  // an arc is found again for most destinations, and this test replaces a search of the link's
-  // arc list. New arcs are appended in the order they are found, as add() would.
-  std::vector<size_t> arc_bits(2 * t.links.size(), 0);
-  size_t bits = 0;
-  for (unsigned dl = 0; dl < arc_bits.size(); ++dl)
-    if (into[dl].sw != none) arc_bits[dl] = bits, bits += first_port[into[dl].sw + 1] - first_port[into[dl].sw];
-  std::vector<bool> arc_found(bits, false);
+  // an arc is found again for most destinations, and a test of whole words replaces a search of
+  // the link's arc list. New arcs are appended in the order they are found, as add() would.
+  std::vector<size_t> arc_word(2 * t.links.size(), 0);
+  size_t arc_words = 0;
+  for (unsigned dl = 0; dl < arc_word.size(); ++dl)
+    if (into[dl].sw != none && into[dl].from_switch) arc_word[dl] = arc_words, arc_words += words(into[dl].sw);
+  std::vector<uint64_t> arc_found(arc_words, 0);
 
   std::vector<char> seen(2 * t.links.size());
   std::vector<unsigned> q;   // directed links that carry frames for d into a switch, first in first out
   q.reserve(seen.size());
-  std::vector<unsigned> ports;
+  std::vector<unsigned> asked;
+  uint64_t stamp = 0;
   for (unsigned d : destinations) {
+    ++stamp;
     std::fill(seen.begin(), seen.end(), 0);
     q.clear();
     for (unsigned h = 0; h < t.hosts.size(); ++h) {
@@ -131,16 +159,33 @@ dependency_graph dependencies_of(const topology& t, const next_hops_fn& next_hop
     for (size_t head = 0; head < q.size(); ++head) {
       const unsigned in = q[head];
       const into_switch& at = into[in];
-      ports.clear();
-      next_hops(at.sw, at.port, d, ports);
-      for (unsigned p : ports) {
-        const unsigned out = out_to_switch[first_port[at.sw] + p];
-        if (out == none) continue;
-        if (at.from_switch && !arc_found[arc_bits[in] + p]) {
-          arc_found[arc_bits[in] + p] = true;
-          g.add_new(in, out);
+      slot& sl = slots[at.slot];
+      uint64_t* mask = &masks[sl.mask];
+      const size_t base = first_port[at.sw], nw = words(at.sw);
+      if (sl.stamp != stamp) {   // the class's first link for d: ask the switch, queue onward
+        sl.stamp = stamp;
+        std::fill(mask, mask + nw, 0);
+        sl.ports.clear();
+        asked.clear();
+        next_hops(at.sw, at.port, d, asked);
+        for (unsigned p : asked) {
+          const unsigned out = out_to_switch[base + p];
+          if (out == none) continue;
+          sl.ports.push_back(p);
+          mask[p / 64] |= uint64_t(1) << (p % 64);
+          if (!seen[out]) seen[out] = 1, q.push_back(out);
         }
-        if (!seen[out]) seen[out] = 1, q.push_back(out);
+      }
+      if (!at.from_switch) continue;
+      uint64_t* found = &arc_found[arc_word[in]];
+      uint64_t fresh = 0;
+      for (size_t w = 0; w < nw; ++w) fresh |= mask[w] & ~found[w];
+      if (!fresh) continue;   // every turn from this link already known: the usual case
+      for (unsigned p : sl.ports) {
+        const uint64_t bit = uint64_t(1) << (p % 64);
+        if (found[p / 64] & bit) continue;
+        found[p / 64] |= bit;
+        g.add_new(in, out_to_switch[base + p]);
       }
     }
   }

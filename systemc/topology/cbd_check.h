@@ -27,6 +27,8 @@ class dependency_graph {
   // Every consecutive pair of a path's links.
   void add_path(const route_path& p);
   size_t arcs() const;
+  // The arcs out of a directed link, in the order they were added.
+  const std::vector<unsigned>& next(unsigned dlink) const { return next_[dlink]; }
   // One cycle as the directed links in order, or empty when the graph is acyclic (DFS, Alg. 2).
   std::vector<unsigned> find_cycle() const;
   // "tor0->tor3 (tor0-tor3#0), tor3->tor5 (...), ..." for a cycle of directed links.
@@ -45,8 +47,13 @@ using next_hops_fn = std::function<void(unsigned switch_index, unsigned in_port,
 // link a frame for it can reach from any other host (walking the tables, not a path list), and
 // every turn the tables allow there.
 dependency_graph dependencies_of(const topology& t, const next_hops_fn& next_hops);
+// Which class an in-port of a switch is in, when next_hops answers every in-port of one class
+// alike (the route tables' ingress classes): it is then asked once per class and destination.
+using in_port_class_fn = std::function<unsigned(unsigned switch_index, unsigned in_port)>;
 // The same over the given destination hosts only, in that order: with tables that treat every
-// host of a set alike but at its own switch, one host of each set gives the whole graph.
-dependency_graph dependencies_of(const topology& t, const next_hops_fn& next_hops, const std::vector<unsigned>& destinations);
+// host of a set alike but at its own switch, one host of each set gives the whole graph. Without
+// in_class, every in-port is asked on its own.
+dependency_graph dependencies_of(const topology& t, const next_hops_fn& next_hops, const std::vector<unsigned>& destinations,
+                                 const in_port_class_fn& in_class = nullptr);
 
 }  // namespace netasic
