@@ -68,8 +68,11 @@ route_plan plan_routes(const topology& t, uint32_t wcmp_table_size) {
     racks[t.host_switch(h)].push_back(h);
   }
   constexpr unsigned inf = std::numeric_limits<unsigned>::max();
-  // Each switch port's far end when it is a switch over a working link, else none: the scan
-  // below runs once per rack over every port, and reads this instead of the links.
+  // Each switch port's far end (its switch index) when it is a switch over a working link, else
+  // none: the search and the scan below run once per rack over every port, and read this
+  // instead of the links.
+  std::vector<unsigned> sw_index(t.nodes.size(), inf);
+  for (unsigned s = 0; s < t.switches.size(); ++s) sw_index[t.switches[s]] = s;
   std::vector<size_t> first_port(t.switches.size() + 1, 0);
   for (unsigned s = 0; s < t.switches.size(); ++s) first_port[s + 1] = first_port[s] + t.nodes[t.switches[s]].port_link.size();
   std::vector<unsigned> peer_switch(first_port.back(), inf);
@@ -79,11 +82,24 @@ route_plan plan_routes(const topology& t, uint32_t wcmp_table_size) {
     for (unsigned p = 0; p < pl.size(); ++p) {
       const topo_link& l = t.links[pl[p]];
       const unsigned peer = l.a == node ? l.b : l.a;
-      if (!l.failed && t.nodes[peer].kind == node_kind::sw) peer_switch[first_port[s] + p] = peer;
+      if (!l.failed && t.nodes[peer].kind == node_kind::sw) peer_switch[first_port[s] + p] = sw_index[peer];
     }
   }
+  // Hop distances from the rack's switch to every switch, over working links between switches:
+  // hosts forward nothing, so these are topology::distances_from's for the switches.
+  std::vector<unsigned> dist(t.switches.size()), q;
+  q.reserve(t.switches.size());
   for (const auto& [edge, hosts] : racks) {
-    const std::vector<unsigned> dist = t.distances_from(edge);
+    std::fill(dist.begin(), dist.end(), inf);
+    q.assign(1, sw_index[edge]);
+    dist[q[0]] = 0;
+    for (size_t head = 0; head < q.size(); ++head) {
+      const unsigned u = q[head];
+      for (size_t k = first_port[u]; k < first_port[u + 1]; ++k) {
+        const unsigned v = peer_switch[k];
+        if (v != inf && dist[v] == inf) dist[v] = dist[u] + 1, q.push_back(v);
+      }
+    }
     for (unsigned s = 0; s < t.switches.size(); ++s) {
       const unsigned node = t.switches[s];
       const auto& pl = t.nodes[node].port_link;
@@ -93,14 +109,14 @@ route_plan plan_routes(const topology& t, uint32_t wcmp_table_size) {
             if (pl[p] == t.nodes[t.hosts[h]].port_link[0]) plan.per_switch[s].host_routes.push_back({h, groups.of(s, {uint16_t(p)})});
         continue;
       }
-      if (dist[node] == inf) {
+      if (dist[s] == inf) {
         for (unsigned h : hosts) unreachable(s, h);
         continue;
       }
       std::vector<uint16_t> ports;
       for (unsigned p = 0; p < pl.size(); ++p) {
         const unsigned peer = peer_switch[first_port[s] + p];
-        if (peer != inf && dist[peer] + 1 == dist[node]) ports.push_back(uint16_t(p));
+        if (peer != inf && dist[peer] + 1 == dist[s]) ports.push_back(uint16_t(p));
       }
       if (wcmp_table_size && ports.size() > 1) {
         std::vector<uint32_t> weights;   // Mb/s of each port's link
