@@ -122,7 +122,9 @@ class flowlet_table_bench : public bench {
       m->lk_valid = valid;
       m->lk_hash = hashes;
       m->lk_new_port = ports;
-      if (s == side::both) {   // the combinational results of this cycle, before the edge
+      // The combinational results of this cycle, before the edge. With no lookup there is none to
+      // compare (an idle lane's are don't-care), and the edge's eval takes the inputs itself.
+      if (s == side::both && valid) {
         rtl_->settle();
         for (unsigned j = 0; j < lanes; ++j) {
           if (!in[j].valid) continue;   // don't-care for an idle lane
