@@ -20,9 +20,10 @@
 namespace netasic {
 
 // What a block's RTL did in a run (summary.json's rtl_in_loop), summed over its instances: the
-// calls it answered in place of the core, the clock cycles its Verilated models were taken
+// calls it answered in place of the core, the clock cycles its Verilated models were clocked
 // through (resets, sweeps and idle cycles included), the cost of putting it in the loop, and the
-// quiet cycles an adapter stepped over without clocking them (the flowlet table's; 0 for others).
+// quiet cycles an adapter stepped over without clocking them (the flowlet table's, the Sundial
+// unit's and the rows of the stateful ALU's sweeps; 0 for the others).
 struct rtl_loop_count {
   uint64_t calls = 0;
   uint64_t cycles = 0;
