@@ -89,6 +89,7 @@ route_plan plan_routes(const topology& t, uint32_t wcmp_table_size) {
   // hosts forward nothing, so these are topology::distances_from's for the switches.
   std::vector<unsigned> dist(t.switches.size()), q;
   q.reserve(t.switches.size());
+  std::vector<uint16_t> ports;   // one switch's ports towards one rack: one buffer for all (10 M at k = 64)
   for (const auto& [edge, hosts] : racks) {
     std::fill(dist.begin(), dist.end(), inf);
     q.assign(1, sw_index[edge]);
@@ -113,7 +114,7 @@ route_plan plan_routes(const topology& t, uint32_t wcmp_table_size) {
         for (unsigned h : hosts) unreachable(s, h);
         continue;
       }
-      std::vector<uint16_t> ports;
+      ports.clear();
       for (unsigned p = 0; p < pl.size(); ++p) {
         const unsigned peer = peer_switch[first_port[s] + p];
         if (peer != inf && dist[peer] + 1 == dist[s]) ports.push_back(uint16_t(p));

@@ -142,6 +142,22 @@ dependency_graph dependencies_of(const topology& t, const next_hops_fn& next_hop
     if (into[dl].sw != none && into[dl].from_switch) arc_word[dl] = arc_words, arc_words += words(into[dl].sw);
   std::vector<uint64_t> arc_found(arc_words, 0);
 
+  // Frames for a destination enter on every other host's uplink. An uplink is no arc's tail: its
+  // one part in the walk is to have its switch asked for its class, which the first uplink of that
+  // class in host order does. So the walk starts from those alone, in host order, and the second
+  // of each class stands in for the first when the first is the destination: the same walk as
+  // from every uplink, with a start per switch and class instead of one per host.
+  std::vector<unsigned> seed_hosts;   // the first two hosts of each class with a working uplink
+  {
+    std::vector<unsigned char> taken(slots.size(), 0);
+    for (unsigned h = 0; h < t.hosts.size(); ++h) {
+      if (uplink[h] == none) continue;
+      unsigned char& n = taken[into[uplink[h]].slot];
+      if (n < 2) ++n, seed_hosts.push_back(h);
+    }
+  }
+  std::vector<uint64_t> seeded(slots.size(), 0);   // the destination (stamp) a class was started for
+
   std::vector<char> seen(2 * t.links.size());
   std::vector<unsigned> q;   // directed links that carry frames for d into a switch, first in first out
   q.reserve(seen.size());
@@ -151,9 +167,9 @@ dependency_graph dependencies_of(const topology& t, const next_hops_fn& next_hop
     ++stamp;
     std::fill(seen.begin(), seen.end(), 0);
     q.clear();
-    for (unsigned h = 0; h < t.hosts.size(); ++h) {
-      if (h == d || uplink[h] == none) continue;
-      seen[uplink[h]] = 1;
+    for (unsigned h : seed_hosts) {
+      if (h == d || seeded[into[uplink[h]].slot] == stamp) continue;
+      seeded[into[uplink[h]].slot] = stamp;
       q.push_back(uplink[h]);
     }
     for (size_t head = 0; head < q.size(); ++head) {
