@@ -4,8 +4,10 @@
 
 #include <verilated.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "Vflowlet_table.h"
 #include "Vflowlet_table___024root.h"
@@ -78,6 +80,7 @@ struct flowlet_table_rtl::impl {
       if (n) {
         auto& r = *m->rootp;
         r.flowlet_table__DOT__rem -= n * FLOWLET_RTL_CLOCK_PERIOD_PS;
+        m->res_valid = 0;   // the first of them takes no lookup, so it shows none after its edge
         if (r.flowlet_table__DOT__active) {   // the sweep moved past n empty rows
           r.flowlet_table__DOT__chk_row += n;
           m->sweep_position = uint32_t(r.flowlet_table__DOT__chk_row) * FLOWLET_RTL_SWEEP_WIDTH;
@@ -91,39 +94,84 @@ struct flowlet_table_rtl::impl {
     }
   }
   // How many of the next `most` cycles are quiet. A cycle is quiet when no lookup is on the lanes,
-  // no result is still shown, the Delta timer is above zero (no boundary), and either no sweep
-  // runs or is pending, or the sweep visits a row with no valid entry and not the last row. In
-  // such a cycle the RTL (rtl/flowlet_table.sv) changes only the timer, by -P, and in a sweep its
-  // row, by +1, and its position to the next row's first entry: nothing fires, starts or ends,
-  // no entry ages or is invalidated (the row writes back what it read), no lane writes, and every
-  // counter adds 0. The cycle the timer reaches zero, and the sweep's cycles on rows holding a
-  // valid entry and on the last row, are clocked.
-  uint64_t quiet_cycles(uint64_t most) const {
+  // the Delta timer is above zero (no boundary), and either no sweep runs or is pending, or the
+  // sweep visits a row with no valid entry and not the last row. In such a cycle the RTL
+  // (rtl/flowlet_table.sv) changes only the timer, by -P, res_valid, to zero (the results of
+  // the cycle before stop being shown; res_* hold), and in a sweep its row, by +1, and its
+  // position to the next row's first entry: nothing fires, starts or ends, no entry ages or is
+  // invalidated (the row writes back what it read), no lane writes, and every counter adds 0.
+  // The cycle the timer reaches zero, and the sweep's cycles on rows holding a valid entry and on
+  // the last row, are clocked.
+  uint64_t quiet_cycles(uint64_t most) {
     if (!skip_quiet) return 0;
     const auto& r = *m->rootp;
-    if (!m->ready || m->lk_valid || m->res_valid) return 0;
+    if (!m->ready || m->lk_valid) return 0;
     const int64_t rem = int64_t(r.flowlet_table__DOT__rem);
     if (rem <= 0) return 0;
     uint64_t n = (uint64_t(rem) - 1) / FLOWLET_RTL_CLOCK_PERIOD_PS + 1;   // rem - (n - 1) * P > 0
     if (n > most) n = most;
     if (!r.flowlet_table__DOT__active) return r.flowlet_table__DOT__pending ? 0 : n;
-    uint64_t k = 0;
-    for (uint64_t row = r.flowlet_table__DOT__chk_row; k < n && row + 1 < rows && row_empty(row); ++row) ++k;
+    uint64_t k = 0, row = r.flowlet_table__DOT__chk_row;
+    while (k < n && row + 1 < rows) {
+      if (!written(row)) {   // empty: step to the next written row, the last row or n, whichever is first
+        const uint64_t to = std::min({next_written(row), rows - 1, row + (n - k)});
+        k += to - row;
+        row = to;
+        continue;
+      }
+      if (!row_empty(row)) break;
+      written_[row / 64] &= ~(uint64_t(1) << (row % 64));   // found empty: no lookup has written it since
+      ++k;
+      ++row;
+    }
     return k;
   }
-  // No valid bit set in the memory row: each entry is {valid, age, port}, valid its top bit.
-  bool row_empty(uint64_t row) const {
-    const auto& w = m->rootp->flowlet_table__DOT__mem[row];
-    for (unsigned s = 0; s < FLOWLET_RTL_SWEEP_WIDTH; ++s)
-      if (bit_of(w, s * entry_bits + entry_bits - 1)) return false;
-    return true;
+  // Rows a lookup wrote since the scan above last found them empty, a bit each. Only a lookup sets
+  // a valid bit (the init sweep clears every row, the checker only ages and clears), so every row
+  // holding a valid entry is among them, and the scan reads the memory only there. A lookup's row
+  // is marked before its edge, and the scan runs only with no lookup on the lanes: by then the
+  // row's write has been clocked.
+  void mark_written(uint32_t index) {
+    const uint64_t row = index / FLOWLET_RTL_SWEEP_WIDTH;
+    written_[row / 64] |= uint64_t(1) << (row % 64);
   }
-  // A row is a plain integer up to 64 bits wide, 32-bit words beyond.
-  static bool bit_of(uint64_t w, unsigned b) { return (w >> b) & 1; }
-  template <std::size_t words>
-  static bool bit_of(const VlWide<words>& w, unsigned b) { return (w[b / 32] >> (b % 32)) & 1; }
+  bool written(uint64_t row) const { return (written_[row / 64] >> (row % 64)) & 1; }
+  uint64_t next_written(uint64_t row) const {   // the first written row at or after `row`, else `rows`
+    size_t w = row / 64;
+    uint64_t bits = written_[w] & (~uint64_t(0) << (row % 64));
+    while (!bits) {
+      if (++w == written_.size()) return rows;
+      bits = written_[w];
+    }
+    return w * 64 + uint64_t(__builtin_ctzll(bits));
+  }
+  // No valid bit set in the memory row: each entry is {valid, age, port}, valid its top bit. A row
+  // is a plain integer up to 64 bits wide, 32-bit words beyond; the valid bits are tested a word at
+  // a time.
+  bool row_empty(uint64_t row) const { return no_valid_bit(m->rootp->flowlet_table__DOT__mem[row]); }
+  template <class Row>
+  static bool no_valid_bit(const Row& w) {
+    if constexpr (row_bits <= 64) {
+      return (uint64_t(w) & valid_bits(0, 64)) == 0;
+    } else {
+      for (unsigned i = 0; i < (row_bits + 31) / 32; ++i)
+        if (w[i] & uint32_t(valid_bits(32 * i, 32))) return false;
+      return true;
+    }
+  }
+  // The valid bits among the row's bits [from, from + width), shifted down by `from`.
+  static constexpr uint64_t valid_bits(unsigned from, unsigned width) {
+    uint64_t m = 0;
+    for (unsigned s = 0; s < FLOWLET_RTL_SWEEP_WIDTH; ++s) {
+      const unsigned b = s * entry_bits + entry_bits - 1;
+      if (b >= from && b < from + width) m |= uint64_t(1) << (b - from);
+    }
+    return m;
+  }
   static constexpr unsigned entry_bits = 1 + FLOWLET_RTL_AGE_BITS + FLOWLET_RTL_PORT_BITS;
+  static constexpr unsigned row_bits = FLOWLET_RTL_SWEEP_WIDTH * entry_bits;
   static constexpr uint64_t rows = (uint64_t(FLOWLET_RTL_ENTRIES) + FLOWLET_RTL_SWEEP_WIDTH - 1) / FLOWLET_RTL_SWEEP_WIDTH;
+  std::vector<uint64_t> written_ = std::vector<uint64_t>((rows + 63) / 64, 0);
   bool skip_quiet = true;
   uint64_t* quiet_cycles_skipped = nullptr;
 };
@@ -212,6 +260,7 @@ flowlet_result flowlet_table_rtl::lookup(uint64_t hash, uint64_t now_ps, uint32_
                          bool((m.lk_new_flowlet >> k) & 1), uint32_t(uint64_t(m.lk_index) >> (32 * k))};
   p.open_new += r.new_flowlet;
   p.open_moved += (m.lk_path_change >> k) & 1;
+  p.mark_written(r.index);
   ++p.lookups;
   if (count_) ++count_->calls;
   count_collision(r, flow_id == flow_is_hash ? hash : flow_id);
