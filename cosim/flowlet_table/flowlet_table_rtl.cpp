@@ -161,12 +161,12 @@ struct flowlet_table_rtl::impl {
   }
   // The valid bits among the row's bits [from, from + width), shifted down by `from`.
   static constexpr uint64_t valid_bits(unsigned from, unsigned width) {
-    uint64_t m = 0;
+    uint64_t mask = 0;
     for (unsigned s = 0; s < FLOWLET_RTL_SWEEP_WIDTH; ++s) {
       const unsigned b = s * entry_bits + entry_bits - 1;
-      if (b >= from && b < from + width) m |= uint64_t(1) << (b - from);
+      if (b >= from && b < from + width) mask |= uint64_t(1) << (b - from);
     }
-    return m;
+    return mask;
   }
   static constexpr unsigned entry_bits = 1 + FLOWLET_RTL_AGE_BITS + FLOWLET_RTL_PORT_BITS;
   static constexpr unsigned row_bits = FLOWLET_RTL_SWEEP_WIDTH * entry_bits;
