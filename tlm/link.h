@@ -57,7 +57,7 @@ struct link_timing {
   uint64_t occupancy_ps(uint32_t frame) const { return wire_ps(frame + preamble_bytes + ifg_bytes); }
 };
 
-class packet_link;
+struct packet_link;
 
 // faults.link_drop: each data-path frame on this direction is lost with probability `rate`, as
 // a frame the receiver's MAC discards for a bad FCS: it takes its time on the wire and is gone.
