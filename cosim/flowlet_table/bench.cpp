@@ -60,10 +60,13 @@ struct lane_in {
   uint32_t new_port = 0;
 };
 
-// Appends a mismatch; the name is built only then (lane < 0: not a per-lane output).
-void cmp(std::vector<mismatch>& out, const char* name, int lane, uint64_t core, uint64_t rtl) {
-  if (core == rtl) return;
+// Appends a mismatch; the name is built only then (lane < 0: not a per-lane output). Out of line
+// and cold, so that a compare that holds costs a compare and a branch, not a call.
+[[gnu::cold, gnu::noinline]] void mismatch_at(std::vector<mismatch>& out, const char* name, int lane, uint64_t core, uint64_t rtl) {
   out.push_back({lane < 0 ? std::string(name) : std::string(name) + "[" + std::to_string(lane) + "]", core, rtl});
+}
+inline void cmp(std::vector<mismatch>& out, const char* name, int lane, uint64_t core, uint64_t rtl) {
+  if (core != rtl) mismatch_at(out, name, lane, core, rtl);
 }
 
 // V: the Verilated model; entries: its ENTRIES (the defaults, or the second set's).
