@@ -17,10 +17,8 @@ uint64_t port_headroom(const fabric_config& cfg, const topo_link& l) {
 }
 
 fabric::fabric(sc_core::sc_module_name name, fabric_config cfg, const std::vector<flow_spec>& specs)
-    : sc_core::sc_module(name), cfg_(std::move(cfg)), pending_(specs) {
+    : sc_core::sc_module(name), cfg_(std::move(cfg)), pending_(specs), switch_graph_(cfg_.topo) {
   const topology& t = cfg_.topo;
-  switch_of_node_.assign(t.nodes.size(), topology::no_node);
-  for (unsigned s = 0; s < t.switches.size(); ++s) switch_of_node_[t.switches[s]] = s;
   flows.resize(specs.size());
   for (const flow_spec& s : specs) {
     flow_ctx& f = flows[s.id];
@@ -103,7 +101,7 @@ fabric::fabric(sc_core::sc_module_name name, fabric_config cfg, const std::vecto
     const clock_network_config& k = *cfg_.clock;
     clock_ = std::make_unique<clock_driver>(t, k, *events_);
     clock_->send = [this, bytes = k.frame_bytes](uint32_t node, uint32_t port, const sync_header& m) {
-      switches_[switch_of_node_[node]]->send_sync(port, m, bytes, now_ps());
+      switches_[switch_graph_.index_of[node]]->send_sync(port, m, bytes, now_ps());
     };
     for (unsigned s = 0; s < t.switches.size(); ++s) switches_[s]->attach_clock(clock_.get(), t.switches[s], cfg_.sync_priority);
     for (unsigned h = 0; h < t.hosts.size(); ++h) hosts_[h]->attach_clock(clock_.get(), t.hosts[h]);
@@ -119,12 +117,12 @@ fabric::fabric(sc_core::sc_module_name name, fabric_config cfg, const std::vecto
   // Node index -> its tx/rx ports.
   std::vector<int> host_of(t.nodes.size(), -1);
   for (unsigned h = 0; h < t.hosts.size(); ++h) host_of[t.hosts[h]] = int(h);
-  auto is_switch = [&](unsigned node) { return switch_of_node_[node] != topology::no_node; };
+  auto is_switch = [&](unsigned node) { return switch_graph_.index_of[node] != switch_graph::none; };
   auto tx = [&](unsigned node, unsigned port) -> pkt_tx_port& {
-    return is_switch(node) ? switches_[switch_of_node_[node]]->tx(port) : hosts_[unsigned(host_of[node])]->tx;
+    return is_switch(node) ? switches_[switch_graph_.index_of[node]]->tx(port) : hosts_[unsigned(host_of[node])]->tx;
   };
   auto rx = [&](unsigned node, unsigned port) -> pkt_rx_port {
-    return is_switch(node) ? switches_[switch_of_node_[node]]->rx(port) : hosts_[unsigned(host_of[node])]->rx();
+    return is_switch(node) ? switches_[switch_graph_.index_of[node]]->rx(port) : hosts_[unsigned(host_of[node])]->rx();
   };
   // Every link in one vector, reserved at once: a link is never moved once its ports point at it.
   const uint64_t links_heap0 = heap_in_use_bytes();
@@ -428,21 +426,20 @@ uint64_t fabric::ideal_fct_ps(uint32_t src, uint32_t dst, uint64_t bytes) const 
   const unsigned rack = t.host_switch(dst);
   auto cached = rack_distances_.find(rack);
   if (cached == rack_distances_.end()) {
-    const std::vector<unsigned> all = t.distances_from(rack);
-    std::vector<unsigned> sw(t.switches.size());
-    for (unsigned i = 0; i < t.switches.size(); ++i) sw[i] = all[t.switches[i]];
+    std::vector<unsigned> sw, queue;
+    switch_graph_.distances_from(switch_graph_.index_of[rack], sw, queue);
     cached = rack_distances_.emplace(rack, std::move(sw)).first;
   }
   const std::vector<unsigned>& sw_dist = cached->second;
   constexpr unsigned inf = std::numeric_limits<unsigned>::max();
   // A host forwards nothing, so its distance is one more than its nearest switch's.
   auto dist = [&](unsigned node) {
-    if (t.nodes[node].kind == node_kind::sw) return sw_dist[switch_of_node_[node]];
+    if (t.nodes[node].kind == node_kind::sw) return sw_dist[switch_graph_.index_of[node]];
     unsigned d = inf;
     for (unsigned li : t.nodes[node].port_link) {
       const topo_link& l = t.links[li];
       const unsigned peer = l.other(node);
-      if (!l.failed && t.nodes[peer].kind == node_kind::sw) d = std::min(d, sw_dist[switch_of_node_[peer]]);
+      if (!l.failed && t.nodes[peer].kind == node_kind::sw) d = std::min(d, sw_dist[switch_graph_.index_of[peer]]);
     }
     return d == inf ? inf : d + 1;
   };

@@ -162,8 +162,8 @@ class fabric : public sc_core::sc_module {
   size_t next_flow_ = 0;
   sc_core::sc_event flow_start_, sample_tick_;
   // For ideal_fct_ps: each destination rack's hop counts from every switch, by switch index.
+  switch_graph switch_graph_;   // the switches over the links that are up; index_of: node -> switch index
   mutable std::map<unsigned, std::vector<unsigned>> rack_distances_;
-  std::vector<unsigned> switch_of_node_;   // node -> switch index (topology::no_node for a host)
   struct probe_ref {
     unsigned sw, port;
     uint64_t rate_bps;

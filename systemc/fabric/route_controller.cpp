@@ -67,40 +67,14 @@ route_plan plan_routes(const topology& t, uint32_t wcmp_table_size) {
     }
     racks[t.host_switch(h)].push_back(h);
   }
-  constexpr unsigned inf = std::numeric_limits<unsigned>::max();
-  // Each switch port's far end (its switch index) when it is a switch over a working link, else
-  // none: the search and the scan below run once per rack over every port, and read this
-  // instead of the links.
-  std::vector<unsigned> sw_index(t.nodes.size(), inf);
-  for (unsigned s = 0; s < t.switches.size(); ++s) sw_index[t.switches[s]] = s;
-  std::vector<size_t> first_port(t.switches.size() + 1, 0);
-  for (unsigned s = 0; s < t.switches.size(); ++s) first_port[s + 1] = first_port[s] + t.nodes[t.switches[s]].port_link.size();
-  std::vector<unsigned> peer_switch(first_port.back(), inf);
-  for (unsigned s = 0; s < t.switches.size(); ++s) {
-    const unsigned node = t.switches[s];
-    const auto& pl = t.nodes[node].port_link;
-    for (unsigned p = 0; p < pl.size(); ++p) {
-      const topo_link& l = t.links[pl[p]];
-      const unsigned peer = l.a == node ? l.b : l.a;
-      if (!l.failed && t.nodes[peer].kind == node_kind::sw) peer_switch[first_port[s] + p] = sw_index[peer];
-    }
-  }
-  // Hop distances from the rack's switch to every switch, over working links between switches:
-  // hosts forward nothing, so these are topology::distances_from's for the switches.
-  std::vector<unsigned> dist(t.switches.size()), q;
-  q.reserve(t.switches.size());
+  constexpr unsigned inf = switch_graph::none;
+  // The search from each rack's switch and the scan of every switch's ports below read the
+  // switches' own graph (each port's far switch), not the links.
+  const switch_graph g(t);
+  std::vector<unsigned> dist, q;
   std::vector<uint16_t> ports;   // one switch's ports towards one rack: one buffer for all (10 M at k = 64)
   for (const auto& [edge, hosts] : racks) {
-    std::fill(dist.begin(), dist.end(), inf);
-    q.assign(1, sw_index[edge]);
-    dist[q[0]] = 0;
-    for (size_t head = 0; head < q.size(); ++head) {
-      const unsigned u = q[head];
-      for (size_t k = first_port[u]; k < first_port[u + 1]; ++k) {
-        const unsigned v = peer_switch[k];
-        if (v != inf && dist[v] == inf) dist[v] = dist[u] + 1, q.push_back(v);
-      }
-    }
+    g.distances_from(g.index_of[edge], dist, q);
     for (unsigned s = 0; s < t.switches.size(); ++s) {
       const unsigned node = t.switches[s];
       const auto& pl = t.nodes[node].port_link;
@@ -116,7 +90,7 @@ route_plan plan_routes(const topology& t, uint32_t wcmp_table_size) {
       }
       ports.clear();
       for (unsigned p = 0; p < pl.size(); ++p) {
-        const unsigned peer = peer_switch[first_port[s] + p];
+        const unsigned peer = g.peer[g.first_port[s] + p];
         if (peer != inf && dist[peer] + 1 == dist[s]) ports.push_back(uint16_t(p));
       }
       if (wcmp_table_size && ports.size() > 1) {

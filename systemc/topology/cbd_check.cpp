@@ -75,15 +75,16 @@ dependency_graph dependencies_of(const topology& t, const next_hops_fn& next_hop
   dependency_graph g(t);
   // The walk below visits every directed link once per destination: it reads these flat arrays
   // instead of the topology's nodes and links (names and all), which at k = 32 fit no cache.
-  constexpr unsigned none = ~0u;
+  constexpr unsigned none = switch_graph::none;
   struct into_switch {
     unsigned sw = none, port = 0;   // the switch a directed link enters, by which port
     unsigned slot = 0;              // that port's class at the switch: where its next hops are kept
     bool from_switch = false;       // and whether a switch sent on it (only then is it an arc's tail)
   };
   std::vector<into_switch> into(2 * t.links.size());
-  std::vector<unsigned> sw_index(t.nodes.size(), none);
-  for (unsigned i = 0; i < t.switches.size(); ++i) sw_index[t.switches[i]] = i;
+  const switch_graph sg(t);   // its switch indices and port numbering (not its peers: they skip links that are down)
+  const std::vector<unsigned>& sw_index = sg.index_of;
+  const std::vector<size_t>& first_port = sg.first_port;
   for (unsigned li = 0; li < t.links.size(); ++li) {
     const topo_link& l = t.links[li];
     into[2 * li] = {sw_index[l.b], l.b_port, 0, sw_index[l.a] != none};       // a -> b
@@ -91,9 +92,6 @@ dependency_graph dependencies_of(const topology& t, const next_hops_fn& next_hop
   }
   // Per switch and port: the directed link out of it towards another switch (none towards a host:
   // delivered, hosts do not forward).
-  std::vector<size_t> first_port(t.switches.size() + 1, 0);
-  for (unsigned s = 0; s < t.switches.size(); ++s)
-    first_port[s + 1] = first_port[s] + t.nodes[t.switches[s]].port_link.size();
   std::vector<unsigned> out_to_switch(first_port.back(), none);
   for (unsigned s = 0; s < t.switches.size(); ++s) {
     const unsigned at = t.switches[s];

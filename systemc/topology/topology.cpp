@@ -37,6 +37,35 @@ unsigned topology::host_switch(unsigned host) const {
   return links[nodes[hosts[host]].port_link[0]].other(hosts[host]);
 }
 
+switch_graph::switch_graph(const topology& t) : index_of(t.nodes.size(), none), first_port(t.switches.size() + 1, 0) {
+  for (unsigned s = 0; s < t.switches.size(); ++s) {
+    index_of[t.switches[s]] = s;
+    first_port[s + 1] = first_port[s] + t.nodes[t.switches[s]].port_link.size();
+  }
+  peer.assign(first_port.back(), none);
+  for (unsigned s = 0; s < t.switches.size(); ++s) {
+    const unsigned node = t.switches[s];
+    const std::vector<unsigned>& pl = t.nodes[node].port_link;
+    for (unsigned p = 0; p < pl.size(); ++p) {
+      const topo_link& l = t.links[pl[p]];
+      if (!l.failed) peer[first_port[s] + p] = index_of[l.other(node)];   // none for a host
+    }
+  }
+}
+
+void switch_graph::distances_from(unsigned from, std::vector<unsigned>& dist, std::vector<unsigned>& queue) const {
+  dist.assign(first_port.size() - 1, none);
+  queue.assign(1, from);
+  dist[from] = 0;
+  for (size_t head = 0; head < queue.size(); ++head) {
+    const unsigned u = queue[head];
+    for (size_t k = first_port[u]; k < first_port[u + 1]; ++k) {
+      const unsigned v = peer[k];
+      if (v != none && dist[v] == none) dist[v] = dist[u] + 1, queue.push_back(v);
+    }
+  }
+}
+
 std::vector<unsigned> topology::distances_from(unsigned node) const {
   constexpr unsigned inf = std::numeric_limits<unsigned>::max();
   std::vector<unsigned> d(nodes.size(), inf);

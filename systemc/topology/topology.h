@@ -67,6 +67,20 @@ struct topology {
   link_match find_links(const std::string& spec) const;
 };
 
+// The switches alone, over the links that are up, for searches repeated from many switches (the
+// route planner's, once per rack; the ideal FCTs', once per destination rack). Hosts forward
+// nothing, so a switch's distance here is topology::distances_from's.
+struct switch_graph {
+  static constexpr unsigned none = ~0u;
+  explicit switch_graph(const topology& t);
+  std::vector<unsigned> index_of;   // node -> switch index, none for a host
+  std::vector<size_t> first_port;   // switch index -> its first port's entry in `peer`; one more at the end
+  std::vector<unsigned> peer;       // per switch port: the switch at its far end over a link that is up, else none
+  // Hop distances from switch index `from` to every switch (none: unreachable) into `dist`;
+  // `queue` is scratch. Both are sized here and keep their memory for the next search.
+  void distances_from(unsigned from, std::vector<unsigned>& dist, std::vector<unsigned>& queue) const;
+};
+
 struct leaf_spine_spec {
   unsigned leaves = 2, spines = 2, hosts_per_leaf = 4, parallel_links = 1;
   uint64_t host_rate_bps = 0, uplink_rate_bps = 0, delay_ps = 0;

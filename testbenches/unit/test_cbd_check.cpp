@@ -18,8 +18,8 @@
 
 #include "common/rng.h"
 #include "topology/cbd_check.h"
-#include "topology/jellyfish.h"
 #include "topology/topology.h"
+#include "topology_checks.h"
 
 using namespace netasic;
 
@@ -110,12 +110,7 @@ TEST(CbdCheck, AskingOncePerClassGivesTheGoldenGraphArcForArc) {
   rng r(20261128);
   uint64_t arcs = 0, cycles = 0, acyclic = 0;
   for (int n = 0; n < 120; ++n) {
-    topology t;
-    switch (n % 3) {
-      case 0: t = build_fat_tree({4}); break;
-      case 1: t = build_leaf_spine({3, 2, 3, unsigned(1 + n % 2)}); break;
-      default: t = build_jellyfish({10, 3, 2, uint64_t(n)}); break;
-    }
+    topology t = topo_check::small_fabric(n);
     if (n % 2) fail_some(t, r);
     random_tables tables(t, r, 1 + unsigned(n % 3), n % 4 == 3);
     const std::string where = "fabric " + std::to_string(n);

@@ -6,8 +6,10 @@
 #include <vector>
 
 #include "common/params.h"
+#include "common/rng.h"
 #include "fabric/route_controller.h"
 #include "topology/topology.h"
+#include "topology_checks.h"
 #include "tlm/link.h"
 
 using namespace netasic;
@@ -130,4 +132,36 @@ TEST(LinkTiming, SerializationCountsPreambleAndGap) {
   const link_timing odd{3'000'000'000ull, 0};            // 8/3 ns per byte: rounded up to the ps
   EXPECT_EQ(odd.wire_ps(1), 2667u);
   EXPECT_EQ(odd.wire_ps(3), 8000u);
+}
+
+// switch_graph (the route planner's and the ideal FCTs' searches) against topology::distances_from,
+// which searches every node: from every switch, the same hop count to every switch, on fat trees,
+// leaf-spines and Jellyfish with links failed at random. Control: the failures must change some
+// distances and cut some switches off, so that links that are down are what the test reads.
+TEST(SwitchGraph, DistancesAreTheTopologysFromEverySwitch) {
+  rng r(20261129);
+  uint64_t checked = 0, changed = 0, cut_off = 0;
+  for (int n = 0; n < 60; ++n) {
+    topology t = topo_check::small_fabric(n);
+    const topology whole = t;
+    for (topo_link& l : t.links) l.failed = r.below(6) == 0;
+    const switch_graph g(t);
+    std::vector<unsigned> dist, queue;
+    for (unsigned s = 0; s < t.switches.size(); ++s) {
+      ASSERT_EQ(g.index_of[t.switches[s]], s);
+      const std::vector<unsigned> want = t.distances_from(t.switches[s]), before = whole.distances_from(whole.switches[s]);
+      g.distances_from(s, dist, queue);
+      ASSERT_EQ(dist.size(), t.switches.size());
+      for (unsigned o = 0; o < t.switches.size(); ++o) {
+        ASSERT_EQ(dist[o], want[t.switches[o]]) << "fabric " << n << ", from switch " << s << " to " << o;
+        ++checked;
+        changed += dist[o] != before[whole.switches[o]];
+        cut_off += dist[o] == switch_graph::none;
+      }
+    }
+    for (unsigned h : t.hosts) EXPECT_EQ(g.index_of[h], switch_graph::none);
+  }
+  EXPECT_GT(checked, 10000u);
+  EXPECT_GT(changed, 100u);
+  EXPECT_GT(cut_off, 10u);
 }

@@ -11,6 +11,7 @@
 #include "common/rng.h"
 #include <gtest/gtest.h>
 
+#include "topology/jellyfish.h"
 #include "topology/topology.h"
 #include "topology/updown_routing.h"
 
@@ -18,6 +19,16 @@ namespace topo_check {
 
 using netasic::node_kind;
 using netasic::topology;
+
+// The n-th of three small fabrics in turn: a k = 4 fat tree, a leaf-spine (single and parallel
+// uplinks in turn) and a Jellyfish (a seed of its own): the kinds the tests on random fabrics run.
+inline topology small_fabric(int n) {
+  switch (n % 3) {
+    case 0: return netasic::build_fat_tree({4});
+    case 1: return netasic::build_leaf_spine({3, 2, 3, unsigned(1 + n % 2)});
+    default: return netasic::build_jellyfish({10, 3, 2, uint64_t(n)});
+  }
+}
 
 // n switches with a host each and m switch-to-switch links between random distinct ends
 // (parallel links allowed): the random graphs the routing tests (EDST, KSP) run on.
