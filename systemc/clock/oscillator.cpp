@@ -145,6 +145,7 @@ void oscillator::rebuild() {
   append_from(0, cfg_.ppb, cfg_.drift_ppb_per_s, cfg_.bound_ppb);
   for (const change& c : changes_) append_from(c.at, c.ppb, c.slope, cfg_.bound_ppb);
   if (cfg_.broken) append_from(cfg_.broken_at_ps, cfg_.broken_ppb, cfg_.broken_ramp_ppb_per_s, cfg_.broken_limit_ppb);
+  reading_at_max_ = eval(seg_.back(), max_time_ps - seg_.back().start).whole;
 }
 
 void oscillator::change_rate(uint64_t at_ps, int64_t ppb, int64_t drift_ppb_per_s) {
@@ -190,7 +191,8 @@ int64_t oscillator::ppb_at(uint64_t t_ps) const {
 
 // Smallest tau in [0, tau_max] whose reading is at least x (the reading at tau_max is). The rate
 // over the segment lies between its end values, so two straight lines bracket the integral and
-// their crossings with x bracket tau; a binary search finishes (no steps for constant rates).
+// their crossings with x bracket tau; a binary search finishes. A constant rate has one line,
+// whose crossing is the answer.
 uint64_t oscillator::first_tau_at_least(const segment& s, uint64_t x, uint64_t tau_max) const {
   if (s.l_int >= x) return 0;
   const i128 d = i128(x) - s.l_int;
@@ -200,6 +202,7 @@ uint64_t oscillator::first_tau_at_least(const segment& s, uint64_t x, uint64_t t
     const i128 t = ceil_div(i128(ppb_one) * d - f_hi, i128(ppb_one) + r);
     return uint64_t(std::clamp<i128>(t, 0, i128(tau_max)));
   };
+  if (s.slope == 0) return cross(s.ppb);   // one rate: both lines are the same, and exact
   const i128 r_end = i128(s.ppb) * ps_per_s + i128(s.slope) * i128(tau_max);   // rate * 1e12
   const i128 r_lo = std::min<i128>(s.ppb, floor_div(r_end, ps_per_s));
   const i128 r_hi = std::max<i128>(s.ppb, ceil_div(r_end, ps_per_s));
@@ -223,7 +226,7 @@ uint64_t oscillator::true_at_osc(uint64_t x_ps) const {
     tau_max = seg_[j].start - s.start;
   } else {
     tau_max = max_time_ps - s.start;
-    if (eval(s, tau_max).whole < x_ps) return never;
+    if (reading_at_max_ < x_ps) return never;
   }
   return s.start + first_tau_at_least(s, x_ps, tau_max);
 }

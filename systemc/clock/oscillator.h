@@ -100,6 +100,7 @@ class oscillator {
   oscillator_config cfg_;
   std::vector<segment> seg_;
   std::vector<change> changes_;   // healthy rate changes after t = 0, in time order
+  uint64_t reading_at_max_ = 0;   // osc_ps(max_time_ps), kept by rebuild(): true_at_osc's "never" test
   uint64_t version_ = 0;
   int64_t adjust_ = 0;
 };

@@ -218,6 +218,34 @@ TEST(Oscillator, RateChangesArePiecewiseAndContinuous) {
   EXPECT_EQ(p.ppb_at(10'000'000), 1'000'000);
 }
 
+// The last reading (at max_time_ps) is the edge of "never", and it moves with every change.
+TEST(Oscillator, NeverStartsPastTheLastReadingAfterEveryChange) {
+  rng r(7);
+  auto expect_edge = [](const oscillator& o) {
+    const uint64_t last = o.osc_ps(oscillator::max_time_ps);
+    EXPECT_LE(o.true_at_osc(last), oscillator::max_time_ps);
+    EXPECT_EQ(o.true_at_osc(last + 1), oscillator::never);
+  };
+  for (int c = 0; c < 40; ++c) {
+    oscillator_config cfg;
+    cfg.ppb = rand_range(r, -100'000, 100'000);
+    if (c % 2) cfg.drift_ppb_per_s = rand_range(r, -50'000, 50'000);
+    oscillator o(cfg);
+    expect_edge(o);
+    uint64_t at = 0;
+    for (int k = 0; k < 3; ++k) {
+      const uint64_t before = o.osc_ps(oscillator::max_time_ps);
+      at += 1 + rand_time(r, uint64_t(1) << 50);
+      o.change_rate(at, rand_range(r, -100'000, 100'000), c % 2 ? rand_range(r, -50'000, 50'000) : 0);
+      ASSERT_NE(o.osc_ps(oscillator::max_time_ps), before);   // control: the edge did move
+      expect_edge(o);
+    }
+    o.break_clock(at + 1, 50'000'000, 0, 100'000'000);   // 5 % fast from then on
+    expect_edge(o);
+    if (HasFailure()) return;
+  }
+}
+
 TEST(Oscillator, CyclesAndEdges) {
   rng r(5);
   for (int c = 0; c < 40; ++c) {
