@@ -24,8 +24,8 @@
 // lk_new_flowlet, lk_index and lk_path_change are their results combinationally in cycle c (for a
 // stage that uses them in the lookup cycle, and for the RTL-in-the-loop adapter
 // cosim/flowlet_table/flowlet_table_rtl.cpp, which must answer each lookup before it knows whether another
-// comes in the same cycle). After edge c, res_* hold cycle c's results (held while res_valid is
-// low) and the counters and sweep state include cycle c's checker step: the core's counters()
+// comes in the same cycle). After edge c, res_* hold cycle c's results, lk_* registered (held
+// while res_valid is low), and the counters and sweep state include cycle c's checker step: the core's counters()
 // after advance((c + 1) * P).
 module flowlet_table #(
     parameter int ENTRIES         = 65536,
@@ -46,6 +46,7 @@ module flowlet_table #(
     output logic [PORTS*PORT_BITS-1:0] res_port,
     output logic [PORTS-1:0]           res_new_flowlet,
     output logic [PORTS*32-1:0]        res_index,
+    output logic [PORTS-1:0]           res_path_change,
     output logic [PORTS*PORT_BITS-1:0] lk_port,          // this cycle's results, combinational
     output logic [PORTS-1:0]           lk_new_flowlet,
     output logic [PORTS*32-1:0]        lk_index,
@@ -250,6 +251,7 @@ module flowlet_table #(
       res_port <= '0;
       res_new_flowlet <= '0;
       res_index <= '0;
+      res_path_change <= '0;
       new_flowlets <= '0;
       path_changes <= '0;
       occupancy <= '0;
@@ -271,6 +273,7 @@ module flowlet_table #(
           res_port[j*PORT_BITS +: PORT_BITS] <= lk_port[j*PORT_BITS +: PORT_BITS];
           res_new_flowlet[j] <= lk_new_flowlet[j];
           res_index[j*32 +: 32] <= lk_index[j*32 +: 32];
+          res_path_change[j] <= lk_path_change[j];
         end
       end
       new_flowlets <= new_flowlets + 64'(n_new);
