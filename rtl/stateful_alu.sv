@@ -184,8 +184,8 @@ module stateful_alu #(
 
   // ---- the action configuration registers --------------------------------------------------
 
-  // The program is loaded from cfg_* every cycle; the bench holds cfg_* from the reset on, and
-  // the first packet comes after the reset's clear sweep, so it always sees the new program.
+  // The program is loaded from cfg_* in a reset cycle, as a stage's configuration is written
+  // before traffic: the bench and the loop set cfg_* with the reset and hold them after it.
   logic [WIDTH+10:0] cond_lo, cond_hi;
   logic [WIDTH+15:0] update_lo_1, update_lo_2, update_hi_1, update_hi_2;
   logic [2:0] output_sel;
@@ -193,16 +193,18 @@ module stateful_alu #(
   logic [AW-1:0] last_row;    // the sweep's last row, and the last index taken
   logic no_rows;              // cfg_rows = 0: every index refused
   always_ff @(posedge clk) begin
-    last_row <= cfg_rows == 0 || cfg_rows > NUM_ENTRIES ? LAST_ROW : cfg_rows[AW-1:0] - AW'(1);
-    no_rows <= cfg_rows == 0;
-    cond_lo <= cfg_cond_lo;
-    cond_hi <= cfg_cond_hi;
-    update_lo_1 <= cfg_update_lo_1;
-    update_lo_2 <= cfg_update_lo_2;
-    update_hi_1 <= cfg_update_hi_1;
-    update_hi_2 <= cfg_update_hi_2;
-    output_sel <= cfg_output;
-    output_when <= cfg_output_when;
+    if (rst) begin
+      last_row <= cfg_rows == 0 || cfg_rows > NUM_ENTRIES ? LAST_ROW : cfg_rows[AW-1:0] - AW'(1);
+      no_rows <= cfg_rows == 0;
+      cond_lo <= cfg_cond_lo;
+      cond_hi <= cfg_cond_hi;
+      update_lo_1 <= cfg_update_lo_1;
+      update_lo_2 <= cfg_update_lo_2;
+      update_hi_1 <= cfg_update_hi_1;
+      update_hi_2 <= cfg_update_hi_2;
+      output_sel <= cfg_output;
+      output_when <= cfg_output_when;
+    end
   end
 
   // ---- issue: one slot per cycle, a packet or a control-plane op ------------------------------
@@ -211,7 +213,7 @@ module stateful_alu #(
   logic [AW-1:0] sweep_row /* verilator public_flat_rw */;   // the row the sweep zeroes this cycle
   assign ready = ~sweeping;
 
-  logic take_pkt, take_cp, do_exec, do_read, do_write, do_clear;
+  logic take_pkt, take_cp, idx_ok, do_exec, do_read, do_write, do_clear;
   logic [AW-1:0] rd_addr;
   assign take_pkt = ~sweeping & in_valid;
   assign take_cp = ~sweeping & ~in_valid & cp_valid;
@@ -220,9 +222,10 @@ module stateful_alu #(
   function automatic logic in_rows(input logic [31:0] idx);
     in_rows = idx < NUM_ENTRIES && idx[AW-1:0] <= last_row && !no_rows;
   endfunction
-  assign do_exec = take_pkt & in_rows(in_index);
-  assign do_read = take_cp & cp_op == CP_READ & in_rows(cp_index);
-  assign do_write = take_cp & cp_op == CP_WRITE & in_rows(cp_index);
+  assign idx_ok = in_rows(in_valid ? in_index : cp_index);   // the slot's index: a packet's, else the op's
+  assign do_exec = take_pkt & idx_ok;
+  assign do_read = take_cp & cp_op == CP_READ & idx_ok;
+  assign do_write = take_cp & cp_op == CP_WRITE & idx_ok;
   assign do_clear = take_cp & cp_op == CP_CLEAR;
   assign rd_addr = in_valid ? in_index[AW-1:0] : cp_index[AW-1:0];
 
