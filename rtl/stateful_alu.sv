@@ -131,7 +131,7 @@ module stateful_alu #(
   endfunction
 
   // One update's value {saturated, result}; wraps at 2^WIDTH except sadd/ssub, which clamp.
-  function automatic logic [WIDTH:0] update(input logic [WIDTH+15:0] u, input logic [WIDTH-1:0] lo, hi, a, b);
+  function automatic logic [WIDTH:0] update(input logic [WIDTH+10:0] u, input logic [WIDTH-1:0] lo, hi, a, b);
     logic [WIDTH-1:0] x, y, r;
     logic [WIDTH:0] sum, dif;   // with carry / borrow
     logic sgn, sat;
@@ -175,11 +175,10 @@ module stateful_alu #(
     update = {sat, r};
   endfunction
 
-  // An update fires when bit {p_hi, p_lo} of its `when` table is set.
-  function automatic logic fires(input logic [WIDTH+15:0] u, input logic p_lo, p_hi);
-    logic [3:0] when;
-    when = u[WIDTH+14:WIDTH+11];
-    fires = u[WIDTH+15] & when[{p_hi, p_lo}];
+  // An update fires when bit {p_hi, p_lo} of its `when` table is set: the table of a used update,
+  // else none (decoded as the program loads).
+  function automatic logic [3:0] when_table(input logic [WIDTH+15:0] u);
+    when_table = u[WIDTH+15] ? u[WIDTH+14:WIDTH+11] : 4'b0;
   endfunction
 
   // ---- the action configuration registers --------------------------------------------------
@@ -187,7 +186,8 @@ module stateful_alu #(
   // The program is loaded from cfg_* in a reset cycle, as a stage's configuration is written
   // before traffic: the bench and the loop set cfg_* with the reset and hold them after it.
   logic [WIDTH+10:0] cond_lo, cond_hi;
-  logic [WIDTH+15:0] update_lo_1, update_lo_2, update_hi_1, update_hi_2;
+  logic [WIDTH+10:0] update_lo_1, update_lo_2, update_hi_1, update_hi_2;   // {op, x, y, is_signed, constant}
+  logic [3:0] when_lo_1, when_lo_2, when_hi_1, when_hi_2;
   logic [2:0] output_sel;
   logic [3:0] output_when;
   logic [AW-1:0] last_row;    // the sweep's last row, and the last index taken
@@ -198,10 +198,14 @@ module stateful_alu #(
       no_rows <= cfg_rows == 0;
       cond_lo <= cfg_cond_lo;
       cond_hi <= cfg_cond_hi;
-      update_lo_1 <= cfg_update_lo_1;
-      update_lo_2 <= cfg_update_lo_2;
-      update_hi_1 <= cfg_update_hi_1;
-      update_hi_2 <= cfg_update_hi_2;
+      update_lo_1 <= cfg_update_lo_1[WIDTH+10:0];
+      when_lo_1 <= when_table(cfg_update_lo_1);
+      update_lo_2 <= cfg_update_lo_2[WIDTH+10:0];
+      when_lo_2 <= when_table(cfg_update_lo_2);
+      update_hi_1 <= cfg_update_hi_1[WIDTH+10:0];
+      when_hi_1 <= when_table(cfg_update_hi_1);
+      update_hi_2 <= cfg_update_hi_2[WIDTH+10:0];
+      when_hi_2 <= when_table(cfg_update_hi_2);
       output_sel <= cfg_output;
       output_when <= cfg_output_when;
     end
@@ -305,10 +309,10 @@ module stateful_alu #(
       if (s1_exec) begin
         p_lo = predicate(cond_lo, cur_lo, cur_hi, s1_a, s1_b);
         p_hi = predicate(cond_hi, cur_lo, cur_hi, s1_a, s1_b);
-        fire_lo_1 = fires(update_lo_1, p_lo, p_hi);
-        fire_lo_2 = fires(update_lo_2, p_lo, p_hi);
-        fire_hi_1 = DUAL & fires(update_hi_1, p_lo, p_hi);
-        fire_hi_2 = DUAL & fires(update_hi_2, p_lo, p_hi);
+        fire_lo_1 = when_lo_1[{p_hi, p_lo}];
+        fire_lo_2 = when_lo_2[{p_hi, p_lo}];
+        fire_hi_1 = DUAL & when_hi_1[{p_hi, p_lo}];
+        fire_hi_2 = DUAL & when_hi_2[{p_hi, p_lo}];
       end
 
       // Every update sees the words as read; _1 wins over _2, neither keeps the word.
