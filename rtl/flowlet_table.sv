@@ -25,8 +25,8 @@
 // stage that uses them in the lookup cycle, and for the RTL-in-the-loop adapter
 // cosim/flowlet_table/flowlet_table_rtl.cpp, which must answer each lookup before it knows whether another
 // comes in the same cycle). After edge c, res_* hold cycle c's results, lk_* registered (held
-// while res_valid is low), and the counters and sweep state include cycle c's checker step: the core's counters()
-// after advance((c + 1) * P).
+// while res_valid is low), and the counters and sweep state include cycle c's checker step: the
+// core's counters() after advance((c + 1) * P).
 module flowlet_table #(
     parameter int ENTRIES         = 65536,
     parameter int AGE_BITS        = 1,
