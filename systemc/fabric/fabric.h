@@ -161,8 +161,8 @@ class fabric : public sc_core::sc_module {
   std::vector<flow_spec> pending_;   // sorted by start
   size_t next_flow_ = 0;
   sc_core::sc_event flow_start_, sample_tick_;
-  // For ideal_fct_ps: each destination rack's hop counts from every switch, by switch index.
   switch_graph switch_graph_;   // the switches over the links that are up; index_of: node -> switch index
+  // For ideal_fct_ps: each destination rack's hop counts from every switch, by switch index.
   mutable std::map<unsigned, std::vector<unsigned>> rack_distances_;
   struct probe_ref {
     unsigned sw, port;

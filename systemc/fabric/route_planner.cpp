@@ -60,8 +60,7 @@ route_plan plan_turns(const topology& t, unsigned classes, const port_class_fn& 
   plan.classes = classes;
   plan.addresses = address_plan_of(t);
   const unsigned C = plan.classes;
-  std::vector<unsigned> sw_index(t.nodes.size(), ~0u);
-  for (unsigned i = 0; i < t.switches.size(); ++i) sw_index[t.switches[i]] = i;
+  const std::vector<unsigned> sw_index = t.switch_index();
   plan.per_switch.resize(t.switches.size());
   for (unsigned s = 0; s < t.switches.size(); ++s) {
     auto& r = plan.per_switch[s];
@@ -106,8 +105,7 @@ route_plan plan_turns(const topology& t, unsigned classes, const port_class_fn& 
 
 route_plan plan_path_routes(const topology& t, const std::vector<pair_paths>& pairs, unsigned classes, const port_class_fn& cls) {
   const unsigned C = classes;
-  std::vector<unsigned> sw_index(t.nodes.size(), ~0u);
-  for (unsigned i = 0; i < t.switches.size(); ++i) sw_index[t.switches[i]] = i;
+  const std::vector<unsigned> sw_index = t.switch_index();
   // (switch index, destination ToR node, class) -> egress ports the paths take
   const auto turn_key = [&](unsigned sw, unsigned dst, unsigned c) { return (uint64_t(sw) * t.nodes.size() + dst) * C + c; };
   std::unordered_map<uint64_t, std::set<uint16_t>> turns;
@@ -131,8 +129,7 @@ route_plan plan_path_routes(const topology& t, const std::vector<pair_paths>& pa
 
 route_plan plan_edst_routes(const topology& t, const spanning_trees& st) {
   const unsigned C = edst_classes(st);
-  std::vector<unsigned> sw_index(t.nodes.size(), ~0u);
-  for (unsigned i = 0; i < t.switches.size(); ++i) sw_index[t.switches[i]] = i;
+  const std::vector<unsigned> sw_index = t.switch_index();
   std::vector<char> is_tor(t.nodes.size(), 0);
   for (unsigned x : tor_switches(t)) is_tor[x] = 1;
   // The turns toward one destination at a time: in tree k rooted at dst, a switch sends a frame
@@ -170,8 +167,8 @@ route_plan plan_edst_routes(const topology& t, const spanning_trees& st) {
 route_plan plan_ksp_routes(const topology& t, const std::vector<pair_paths>& pairs) {
   route_plan plan = plan_path_routes(t, pairs, ksp_classes(t), [&](unsigned n, unsigned p) { return ksp_port_class(t, n, p); });
   plan.path_mode = true;
-  std::vector<unsigned> sw_index(t.nodes.size(), ~0u), prefix_of_node(t.nodes.size(), ~0u);
-  for (unsigned i = 0; i < t.switches.size(); ++i) sw_index[t.switches[i]] = i;
+  const std::vector<unsigned> sw_index = t.switch_index();
+  std::vector<unsigned> prefix_of_node(t.nodes.size(), ~0u);
   for (unsigned h = 0; h < t.hosts.size(); ++h) prefix_of_node[t.host_switch(h)] = plan.addresses->prefix_of_host[h];
   for (const pair_paths& pp : pairs) {
     if (pp.paths.empty()) continue;
@@ -202,8 +199,7 @@ namespace {
 // at a missing entry, or after as many hops as there are switches (a loop in the entries).
 dependency_graph path_dependencies(const topology& t, const route_plan& plan) {
   dependency_graph g(t);
-  std::vector<unsigned> sw_index(t.nodes.size(), ~0u);
-  for (unsigned i = 0; i < t.switches.size(); ++i) sw_index[t.switches[i]] = i;
+  const std::vector<unsigned> sw_index = t.switch_index();
   for (unsigned s = 0; s < plan.per_switch.size(); ++s)
     for (const auto& c : plan.per_switch[s].path_counts)
       for (uint32_t id = 0; id < c.paths; ++id) {

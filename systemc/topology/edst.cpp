@@ -136,8 +136,7 @@ void check_forests(const std::vector<std::vector<unsigned>>& trees, const topolo
 }  // namespace
 
 spanning_trees edge_disjoint_spanning_trees(const topology& t) {
-  std::vector<unsigned> sw_index(t.nodes.size(), ~0u);
-  for (unsigned i = 0; i < t.switches.size(); ++i) sw_index[t.switches[i]] = i;
+  const std::vector<unsigned> sw_index = t.switch_index();
   std::vector<edge> edges;
   for (unsigned li = 0; li < t.links.size(); ++li) {
     const topo_link& l = t.links[li];

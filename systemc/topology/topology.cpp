@@ -37,11 +37,14 @@ unsigned topology::host_switch(unsigned host) const {
   return links[nodes[hosts[host]].port_link[0]].other(hosts[host]);
 }
 
-switch_graph::switch_graph(const topology& t) : index_of(t.nodes.size(), none), first_port(t.switches.size() + 1, 0) {
-  for (unsigned s = 0; s < t.switches.size(); ++s) {
-    index_of[t.switches[s]] = s;
-    first_port[s + 1] = first_port[s] + t.nodes[t.switches[s]].port_link.size();
-  }
+std::vector<unsigned> topology::switch_index() const {
+  std::vector<unsigned> index(nodes.size(), no_node);
+  for (unsigned s = 0; s < switches.size(); ++s) index[switches[s]] = s;
+  return index;
+}
+
+switch_graph::switch_graph(const topology& t) : index_of(t.switch_index()), first_port(t.switches.size() + 1, 0) {
+  for (unsigned s = 0; s < t.switches.size(); ++s) first_port[s + 1] = first_port[s] + t.nodes[t.switches[s]].port_link.size();
   peer.assign(first_port.back(), none);
   for (unsigned s = 0; s < t.switches.size(); ++s) {
     const unsigned node = t.switches[s];

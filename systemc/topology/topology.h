@@ -62,6 +62,7 @@ struct topology {
   // Shortest-path hop distances (in links) from `node` over links that are up.
   std::vector<unsigned> distances_from(unsigned node) const;
   unsigned find_node(const std::string& name) const;   // the first node of that name, or no_node
+  std::vector<unsigned> switch_index() const;          // node -> its index in `switches`, no_node for a host
   // The link grammar of every scenario entry that names links: "A-B" is every parallel link
   // between devices A and B (either order), "A-B#i" the i-th of them in link order.
   link_match find_links(const std::string& spec) const;
@@ -71,7 +72,7 @@ struct topology {
 // route planner's, once per rack; the ideal FCTs', once per destination rack). Hosts forward
 // nothing, so a switch's distance here is topology::distances_from's.
 struct switch_graph {
-  static constexpr unsigned none = ~0u;
+  static constexpr unsigned none = topology::no_node;
   explicit switch_graph(const topology& t);
   std::vector<unsigned> index_of;   // node -> switch index, none for a host
   std::vector<size_t> first_port;   // switch index -> its first port's entry in `peer`; one more at the end

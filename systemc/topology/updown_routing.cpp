@@ -71,8 +71,7 @@ class virtual_graph {
 
 virtual_graph::virtual_graph(const topology& t)
     : t_(t), k_(routing_layers(t)), per_(2 * k_ - 1), g_(unsigned(t.switches.size()) * (2 * k_ - 1)) {
-  std::vector<unsigned> sw_index(t.nodes.size(), ~0u);
-  for (unsigned i = 0; i < t.switches.size(); ++i) sw_index[t.switches[i]] = i;
+  const std::vector<unsigned> sw_index = t.switch_index();
   auto add = [&](unsigned from, unsigned to, int64_t cap, int64_t cost, unsigned link, unsigned enters) {
     g_.add_arc(from, to, cap, cost);
     arc_link_.push_back(link);
@@ -155,8 +154,7 @@ std::vector<pair_paths> updown_paths(const topology& t) {
 
 std::vector<std::pair<unsigned, unsigned>> pairs_without_updown_path(const topology& t) {
   const unsigned k = routing_layers(t), n = unsigned(t.switches.size());
-  std::vector<unsigned> sw_index(t.nodes.size(), ~0u);
-  for (unsigned i = 0; i < n; ++i) sw_index[t.switches[i]] = i;
+  const std::vector<unsigned> sw_index = t.switch_index();
   std::vector<std::vector<unsigned>> up(size_t(n) * k);   // (switch index, layer j) -> switches one link up
   for (unsigned li = 0; li < t.links.size(); ++li) {
     const layered_link l = layered(t, li);
