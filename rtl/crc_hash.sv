@@ -5,7 +5,12 @@
 // parallel CRC is built in silicon. The rows are computed at elaboration from the polynomial
 // division as it is defined (MSB first; reflected CRCs feed each byte LSB first and reflect the
 // result), so they follow POLY, REFLECT and KEY_BYTES. (A bit-serial loop over the key is the same
-// logic, but Verilator evaluates it bit by bit at run time: 1.4 M keys/s at 37 bytes.)
+// logic, but Verilator evaluates it bit by bit at run time: 1.4 M keys/s at 37 bytes.) Each tree is
+// written as the seed's and the key's 32-bit words, masked by the row and XORed into one word,
+// then that word's parity: the same XOR of the same bits, which Verilator evaluates as word
+// operations, the parities only at an edge that takes a key. Yosys keeps that grouping (bits of
+// one position in their words first), which costs it more generic cells at 37 bytes than a tree
+// over the key's bits in order (docs/cosim.md, Sizes).
 //
 // The key is KEY_BYTES bytes, byte 0 first on the wire, in the top bits of in_key (the switch's
 // 13-byte key: source IP, destination IP, protocol, source port, destination port). in_seed is the
@@ -25,16 +30,17 @@ module crc_hash #(
     output logic                   out_valid,
     output logic [WIDTH-1:0]       out_hash
 );
-  localparam int KEY_BITS = KEY_BYTES * 8;
+  localparam int KEY_BITS  = KEY_BYTES * 8;
+  localparam int KEY_WORDS = (KEY_BITS + 31) / 32;   // the key in 32-bit words, the top one padded
 
   // The register steps as an LFSR, r' = (r << 1) ^ (in ^ r[msb]) * POLY, linear in r and in.
   // So the register at the end is the XOR of one column per key bit that is 1 (the register after
   // a 1 is fed into it empty, POLY, then one step for every bit fed after it) and of the seed's
   // columns (the seed stepped once per key bit).
   // Row j of the key's matrix: bit i is hash bit j's column entry for key bit i.
-  function automatic logic [KEY_BITS-1:0] key_row(input int j);
+  function automatic logic [KEY_WORDS*32-1:0] key_row(input int j);
     logic [WIDTH-1:0] c;
-    logic [KEY_BITS-1:0] row;
+    logic [KEY_WORDS*32-1:0] row;
     row = '0;
     c = POLY[WIDTH-1:0];   // the column of the last bit fed
     for (int n = KEY_BITS - 1; n >= 0; n--) begin
@@ -61,10 +67,18 @@ module crc_hash #(
 
   localparam logic [WIDTH*WIDTH-1:0] SEED_ROWS = seed_rows();
 
+  logic [KEY_WORDS*32-1:0] key_words;
+  assign key_words = (KEY_WORDS * 32)'(in_key);
+
   logic [WIDTH-1:0] parity;
   for (genvar j = 0; j < WIDTH; j++) begin : g_bit
-    localparam logic [KEY_BITS-1:0] KEY_ROW = key_row(j);
-    assign parity[j] = ^(in_key & KEY_ROW) ^ ^(in_seed & SEED_ROWS[j*WIDTH +: WIDTH]);
+    localparam logic [KEY_WORDS*32-1:0] KEY_ROW = key_row(j);
+    logic [31:0] fold;   // the bits of row j, XORed word by word
+    always_comb begin
+      fold = 32'(in_seed & SEED_ROWS[j*WIDTH +: WIDTH]);
+      for (int w = 0; w < KEY_WORDS; w++) fold = fold ^ (key_words[w*32 +: 32] & KEY_ROW[w*32 +: 32]);
+    end
+    assign parity[j] = ^fold;
   end
 
   logic [WIDTH-1:0] hash;

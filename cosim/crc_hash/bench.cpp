@@ -63,11 +63,15 @@ class crc_hash_bench : public bench {
       auto& m = *rtl_;
       m->in_valid = valid;
       m->in_seed = seed;
-      // Byte 0 is the top byte of in_key; Verilator packs 32-bit words from the LSB.
-      for (unsigned w = 0; w < words; ++w) m->in_key[w] = 0;
-      for (unsigned i = 0; i < key_bytes; ++i) {
-        const unsigned bit = (key_bytes - 1 - i) * 8;
-        m->in_key[bit / 32] |= uint32_t(key[i]) << (bit % 32);
+      // Byte 0 is the top byte of in_key; Verilator packs 32-bit words from the LSB. Each word is
+      // built in a register and stored once (the loops unroll: their bounds are constants).
+      for (unsigned w = 0; w < words; ++w) {
+        uint32_t word = 0;
+        for (unsigned b = 0; b < 4; ++b) {
+          const unsigned from_lsb = 4 * w + b;   // the key's byte key_bytes - 1 - from_lsb
+          if (from_lsb < key_bytes) word |= uint32_t(key[key_bytes - 1 - from_lsb]) << (8 * b);
+        }
+        m->in_key[w] = word;
       }
       rtl_->tick();
     }
