@@ -4,6 +4,7 @@
 // summary. The lockstep benches themselves are ctest entries cosim.BLOCK and .fault_caught.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -37,6 +38,38 @@ TEST(Rtl, SynthCountsTheHashUnitsRegisters) {
   // A shorter key is a smaller XOR tree.
   const outcome small = netasic_cli("synth crc_hash -p KEY_BYTES=4");
   EXPECT_LT(field(small.output, "logic cells"), field(netasic_cli("synth crc_hash").output, "logic cells"));
+}
+
+// docs/cosim.md's Sizes table is what `netasic synth` gives for each row's block and parameters,
+// logic cells and flip-flops, with today's RTL. Every block's synthesis is minutes in all: label long.
+TEST(LongRtl, SizesTableIsWhatSynthGives) {
+  std::ifstream doc(NETASIC_SOURCE_DIR "/docs/cosim.md");
+  ASSERT_TRUE(doc) << "docs/cosim.md";
+  const std::regex row(R"(^\| `([a-z_]+)` \| ([^|]*) \| ([0-9 ]+) \| ([0-9 ]+) \|)");
+  const std::regex param(R"([A-Z][A-Z0-9_]*=[0-9]+)");
+  auto number = [](std::string s) {
+    s.erase(std::remove(s.begin(), s.end(), ' '), s.end());
+    return std::stoull(s);
+  };
+  bool in_sizes = false;
+  unsigned rows = 0;
+  for (std::string line; std::getline(doc, line);) {
+    if (line.rfind("## ", 0) == 0) in_sizes = line.rfind("## Sizes", 0) == 0;
+    std::smatch m;
+    if (!in_sizes || !std::regex_search(line, m, row)) continue;
+    std::string cmd = "synth " + m[1].str();
+    // A default row runs without -p: Yosys given a parameter at its default value (chparam) maps
+    // a cell more or less.
+    const std::string params = m[2].str().find("default") == std::string::npos ? m[2].str() : "";
+    for (auto p = std::sregex_iterator(params.begin(), params.end(), param); p != std::sregex_iterator(); ++p)
+      cmd += " -p " + p->str();
+    const outcome o = netasic_cli(cmd);
+    ASSERT_EQ(o.code, 0) << cmd << "\n" << o.output;
+    EXPECT_EQ(field(o.output, "logic cells"), number(m[3])) << line;
+    EXPECT_EQ(field(o.output, "flip-flops"), number(m[4])) << line;
+    ++rows;
+  }
+  EXPECT_GE(rows, 13u) << "the Sizes table of docs/cosim.md was not found";
 }
 
 TEST(Rtl, SynthKeepsTheFlowletTableAsOneMemory) {
