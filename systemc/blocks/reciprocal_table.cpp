@@ -73,7 +73,7 @@ reciprocal_table::reciprocal_table(const reciprocal_table_config& cfg) : cfg_(cf
 }
 
 reciprocal_table::value reciprocal_table::lookup(uint64_t n) const {
-  if (n == 0 || n > (uint64_t(1) << cfg_.input_bits))
+  if (!accepts(n))
     throw std::out_of_range("reciprocal_table: n = " + std::to_string(n) + " outside [1, 2^" +
                             std::to_string(cfg_.input_bits) + "]");
   constexpr unsigned b = slice_bits;

@@ -67,7 +67,10 @@ class reciprocal_table : public reciprocal_table_if {
   // for mantissa_bits (the bound above would exceed epsilon).
   explicit reciprocal_table(const reciprocal_table_config& cfg = {});
 
-  // For 1 <= n <= 2^input_bits; std::out_of_range otherwise.
+  // The divisors the table holds: 1 <= n <= 2^input_bits. lookup and divide throw
+  // std::out_of_range for any other n (the RTL raises its refusal for the same n).
+  bool accepts(uint64_t n) const { return n != 0 && n <= (uint64_t(1) << cfg_.input_bits); }
+  // For n that accepts(n); std::out_of_range otherwise.
   value lookup(uint64_t n) const;
   // x / n through the table: (x * mantissa) >> shift, truncated, as the hardware's multiplier
   // does. Exact 128-bit product, so any 64-bit x is safe; the result is within

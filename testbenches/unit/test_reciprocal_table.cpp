@@ -222,6 +222,16 @@ TEST(ReciprocalTable, OutOfRangeThrows) {
   const reciprocal_table wide(with(1.0 / 128, 32, 24));
   EXPECT_NEAR(double(wide.divide(uint64_t(1) << 40, uint64_t(1) << 32)), 256.0, 256.0 / 128 + 1);
   EXPECT_THROW(wide.lookup((uint64_t(1) << 32) + 1), std::out_of_range);
+  // accepts(n) names exactly the n that lookup takes.
+  for (const uint64_t n : {uint64_t(0), uint64_t(1), uint64_t(2), uint64_t(1) << 22, (uint64_t(1) << 22) + 1, UINT64_MAX}) {
+    bool threw = false;
+    try {
+      t.lookup(n);
+    } catch (const std::out_of_range&) {
+      threw = true;
+    }
+    EXPECT_EQ(t.accepts(n), !threw) << n;
+  }
 }
 
 TEST(ReciprocalTable, BadConfigsThrow) {
