@@ -27,7 +27,6 @@
 // edges to the next send or interrupt (what the fabric schedules on, in the loop).
 // The ports are driven as the adapter in the loop drives them (sundial_unit_drive.h).
 #include <algorithm>
-#include <deque>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -94,6 +93,15 @@ struct expected {
   uint64_t verdict = 0, offset = 0, forward = 0, cmd_err = 0, csr_ok = 0, csr_rdata = 0;
 };
 
+// Appends a mismatch. Out of line and cold, so that a compare that holds costs a compare and a
+// branch, not the mismatch's construction.
+[[gnu::cold, gnu::noinline]] void mismatch_at(std::vector<mismatch>& out, const char* name, uint64_t core, uint64_t rtl) {
+  out.push_back({name, core, rtl});
+}
+inline void cmp(std::vector<mismatch>& out, const char* name, uint64_t core, uint64_t rtl) {
+  if (core != rtl) mismatch_at(out, name, core, rtl);
+}
+
 template <class V, uint32_t ports>   // the RTL's PORTS
 class sundial_unit_bench : public bench {
   static_assert(ports >= 1 && ports <= 64, "sundial_unit bench: PORTS must be in [1, 64] (tx_mask is one 64-bit word)");
@@ -101,39 +109,43 @@ class sundial_unit_bench : public bench {
 
  public:
   void reset(uint64_t seed) override {
-    rng_ = std::make_unique<rng>(seed);
+    rng_.emplace(seed);
     rtl_ = std::make_unique<dut<V>>();
     script_.clear();
+    next_ = 0;
     make_directed();
     core_.reset();
     osc_.reset();
   }
 
   void step(side s, std::vector<mismatch>& out) override {
-    if (script_.empty()) random_cycle();
-    action a = script_.front();
-    script_.pop_front();
-    if (a.what == action::episode || !osc_) {
-      start_episode(a.what == action::episode ? a.ep : random_episode(), s);
-      if (a.what == action::episode) a = action{};
+    // The directed script, then random cycles drawn one at a time; read in place, not copied.
+    const action* a = next_ < script_.size() ? &script_[next_++] : &random_cycle();
+    if (a->what == action::episode || !osc_) {
+      start_episode(a->what == action::episode ? a->ep : random_episode(), s);
+      if (a->what == action::episode) a = &idle_at_[1];
     }
     --left_;
-    const uint64_t e_prev = edge_, e_cur = osc_->cycle_edge(++n_);
+    const uint64_t e_prev = edge_, e_cur = edge_of(++n_);
     edge_ = e_cur;
-    const uint64_t t = a.when == 0 ? e_prev : a.when == 2 ? e_cur - 1 : e_prev + rng_->below(e_cur - e_prev);
+    const uint64_t t = a->when == 0 ? e_prev : a->when == 2 ? e_cur - 1 : e_prev + rng_->below(e_cur - e_prev);
     const reg_access r = random_access();
-    // The message's stamp depends on the unit's state, read from whichever side runs.
+    // The message's stamp depends on the unit's state, read from whichever side runs; the
+    // oscillator's reading at t is the stamp's base and the RTL's rx_osc.
     int64_t tx = 0;
     uint32_t port = 0;
-    if (a.what == action::msg) {
-      port = a.to_parent ? parent_ : a.port;
-      tx = stamp(a, s, t, port);
+    uint64_t osc_t = 0;
+    if (a->what == action::msg) {
+      port = a->to_parent ? parent_ : a->port;
+      osc_t = osc_->osc_ps(t);
+      tx = stamp(*a, s, osc_t, port);
+    } else if (a->what == action::cmd) {
+      track(*a);
     }
-    if (a.what == action::cmd) track(a);
 
     expected x;
-    if (s != side::rtl) x = run_core(a, r, t, port, tx, e_cur);
-    if (s != side::core) run_rtl(a, r, t, port, tx);
+    if (s != side::rtl) x = run_core(*a, r, t, port, tx, e_cur);
+    if (s != side::core) run_rtl(*a, r, port, tx, osc_t);
     if (s == side::both) compare(x, out);
   }
 
@@ -147,7 +159,7 @@ class sundial_unit_bench : public bench {
     oscillator_config oc;
     oc.ppb = ep.ppb;
     oc.period_ps = period_ps;
-    osc_ = std::make_unique<oscillator>(oc);
+    osc_.emplace(oc);
     sundial_unit_config uc;
     uc.ports = ports;
     uc.sync_interval_ps = ep.interval * period_ps;
@@ -156,17 +168,34 @@ class sundial_unit_bench : public bench {
     uc.max_drift_ppb = ep.max_drift_ppb;
     drift_ = ep.max_drift_ppb;
     if (s != side::rtl) {
-      core_ = std::make_unique<sundial_unit>(uc, *osc_, 0);
+      core_.emplace(uc, *osc_, 0);
       regs_ = sundial_regs{};
     }
     configure(**rtl_, ep.interval, ep.first, ep.max_drift_ppb);
     if (s != side::core) rtl_->reset();
     n_ = 0;
     edge_ = 0;
+    edge_den_ = uint64_t(1'000'000'000 + ep.ppb);
+    next_ps_ = sundial_unit::never;
+    next_cycles_ = 0;
     left_ = int64_t(ep.cycles);
     parent_ = 0;
     eps_base_ = 0;
     delay_.assign(ports, 0);
+  }
+
+  // Edge n's true time. The episode's oscillator runs at one constant rate (no drift, no change):
+  // osc(t) = floor(t (1e9 + ppb) / 1e9), so edge n, the first t at which osc reaches n period,
+  // is ceil(n period 1e9 / (1e9 + ppb)): one division where cycle_edge() searches the
+  // oscillator's segments in 128 bits. Past 2^64 / (period 1e9) edges, cycle_edge() itself; at
+  // every power of two, both, so that a change to the oscillator's model stops the run here.
+  uint64_t edge_of(uint64_t n) const {
+    constexpr uint64_t num = period_ps * 1'000'000'000;
+    if (n >= UINT64_MAX / num) return osc_->cycle_edge(n);
+    const uint64_t e = (n * num + edge_den_ - 1) / edge_den_;
+    if ((n & (n - 1)) == 0 && e != osc_->cycle_edge(n))
+      throw std::logic_error("sundial_unit bench: edge " + std::to_string(n) + " is not at the oscillator's edge");
+    return e;
   }
 
   episode_cfg random_episode() {
@@ -196,12 +225,13 @@ class sundial_unit_bench : public bench {
     return {int(m->o_mode), bool(m->o_synced), int64_t(m->o_adjust), int64_t(m->o_last_sync)};
   }
 
-  // The stamp a message carries under its rule; i128 arithmetic, clamped to int64.
-  int64_t stamp(const action& a, side s, uint64_t t, uint32_t port) const {
+  // The stamp a message carries under its rule, osc_t the oscillator's reading at its arrival;
+  // i128 arithmetic, clamped to int64.
+  int64_t stamp(const action& a, side s, uint64_t osc_t, uint32_t port) const {
     const unit_state u = state(s);
     const bool bounded = u.synced && u.mode == int(sundial_unit::mode::member);
     if (a.tx_rule == action::raw && (bounded || a.any_state)) return a.value;
-    const i128 local = i128(osc_->osc_ps(t)) + u.adjust;
+    const i128 local = i128(osc_t) + u.adjust;
     const i128 delay = port < ports ? delay_[port] : 0;
     i128 off = a.value;
     if (a.tx_rule == action::raw) off = 0;
@@ -245,7 +275,9 @@ class sundial_unit_bench : public bench {
         else ++x.second;
       }
     };
-    count(core_->advance(t));
+    // Events fall on edges, or at a command's become_root: in a cycle with neither message nor
+    // command, advance(t) has nothing to do that advance(e_cur) does not do next.
+    if (a.what != action::idle) count(core_->advance(t));
     if (a.what == action::msg) {
       const sundial_rx rx = core_->on_sync(t, port, tx);
       x.verdict = verdict_code(rx.verdict);
@@ -283,51 +315,56 @@ class sundial_unit_bench : public bench {
     return true;
   }
 
-  void run_rtl(const action& a, const reg_access& r, uint64_t t, uint32_t port, int64_t tx) {
+  void run_rtl(const action& a, const reg_access& r, uint32_t port, int64_t tx, uint64_t osc_t) {
     auto& m = **rtl_;
     sundial_drive::idle(m);
-    if (a.what == action::msg) message(m, port, tx, osc_->osc_ps(t));
-    if (a.what == action::cmd) command(m, a.opcode, a.cmd_port, a.data);
+    if (a.what == action::msg) message(m, port, tx, osc_t);
+    else if (a.what == action::cmd) command(m, a.opcode, a.cmd_port, a.data);
     if (r.valid) register_access(m, r.write, r.addr, r.data);
     rtl_->tick();
   }
 
-  void compare(const expected& x, std::vector<mismatch>& out) const {
+  void compare(const expected& x, std::vector<mismatch>& out) {
     const auto& m = *rtl_;
-    auto cmp = [&](const char* name, uint64_t core, uint64_t rtl) {
-      if (core != rtl) out.push_back({name, core, rtl});
-    };
     const sundial_counters& c = core_->counters();
     const edge_events ev = events_of(*m);
-    cmp("o_sends", x.sends, ev.sends);
-    cmp("o_first_timeout", x.first, ev.first);
-    cmp("o_second_timeout", x.second, ev.second);
-    cmp("o_verdict", x.verdict, m->o_verdict);
-    cmp("o_offset", x.offset, m->o_offset);
-    cmp("o_forward", x.forward, m->o_forward);
-    cmp("o_cmd_err", x.cmd_err, m->o_cmd_err);
-    cmp("o_csr_ok", x.csr_ok, m->o_csr_ok);
-    cmp("o_csr_rdata", x.csr_rdata, m->o_csr_rdata);
-    cmp("o_mode", uint64_t(core_->current_mode()), m->o_mode);
-    cmp("o_synced", core_->synced(), m->o_synced);
-    cmp("o_adjust", uint64_t(osc_->adjustment()), m->o_adjust);
-    cmp("o_last_sync", uint64_t(core_->last_sync_local_ps()), m->o_last_sync);
-    cmp("o_timeout_counter", core_->timeout_counter(edge_), m->o_timeout_counter);
-    cmp("o_parent", core_->parent_port(), m->o_parent);
-    cmp("o_sent", c.sent, m->o_sent);
-    cmp("o_valid", c.valid, m->o_valid);
-    cmp("o_invalid", c.invalid, m->o_invalid);
-    cmp("o_ignored", c.ignored, m->o_ignored);
-    cmp("o_timeouts", c.timeouts, m->o_timeouts);
-    cmp("o_second_timeouts", c.second_timeouts, m->o_second_timeouts);
-    const uint64_t next = core_->next_event_ps();   // an edge's true time, or never
-    cmp("o_next_event", next == sundial_unit::never ? 0 : osc_->cycles(next) - n_, m->o_next_event);
+    cmp(out, "o_sends", x.sends, ev.sends);
+    cmp(out, "o_first_timeout", x.first, ev.first);
+    cmp(out, "o_second_timeout", x.second, ev.second);
+    cmp(out, "o_verdict", x.verdict, m->o_verdict);
+    cmp(out, "o_offset", x.offset, m->o_offset);
+    cmp(out, "o_forward", x.forward, m->o_forward);
+    cmp(out, "o_cmd_err", x.cmd_err, m->o_cmd_err);
+    cmp(out, "o_csr_ok", x.csr_ok, m->o_csr_ok);
+    cmp(out, "o_csr_rdata", x.csr_rdata, m->o_csr_rdata);
+    cmp(out, "o_mode", uint64_t(core_->current_mode()), m->o_mode);
+    cmp(out, "o_synced", core_->synced(), m->o_synced);
+    cmp(out, "o_adjust", uint64_t(osc_->adjustment()), m->o_adjust);
+    cmp(out, "o_last_sync", uint64_t(core_->last_sync_local_ps()), m->o_last_sync);
+    cmp(out, "o_timeout_counter", core_->timeout_counter(edge_), m->o_timeout_counter);
+    cmp(out, "o_parent", core_->parent_port(), m->o_parent);
+    cmp(out, "o_sent", c.sent, m->o_sent);
+    cmp(out, "o_valid", c.valid, m->o_valid);
+    cmp(out, "o_invalid", c.invalid, m->o_invalid);
+    cmp(out, "o_ignored", c.ignored, m->o_ignored);
+    cmp(out, "o_timeouts", c.timeouts, m->o_timeouts);
+    cmp(out, "o_second_timeouts", c.second_timeouts, m->o_second_timeouts);
+    // An edge's true time, or never; it stays put for many cycles, so its edge number is kept.
+    const uint64_t next = core_->next_event_ps();
+    if (next != next_ps_ && next != sundial_unit::never) next_cycles_ = osc_->cycles(next);
+    next_ps_ = next;
+    cmp(out, "o_next_event", next == sundial_unit::never ? 0 : next_cycles_ - n_, m->o_next_event);
   }
 
   // ---- directed and random scripts ----
 
-  void idle(unsigned n, std::deque<action>& q) const {
+  void idle(unsigned n, std::vector<action>& q) const {
     for (unsigned i = 0; i < n; ++i) q.push_back(action{});
+  }
+  static action idle_when(int when) {
+    action a;
+    a.when = when;
+    return a;
   }
   static action msg(action::rule rule, int64_t value, int when = 1, bool neg = false) {
     action a;
@@ -450,55 +487,63 @@ class sundial_unit_bench : public bench {
     }
   }
 
-  void random_cycle() {
+  // The next random cycle's action: in rand_, or one of idle_at_.
+  const action& random_cycle() {
+    action& a = rand_;   // each branch below assigns the whole of it
     if (left_ <= 0 || !osc_) {
-      action a;
+      a = action{};
       a.what = action::episode;
       a.ep = random_episode();
-      script_.push_back(a);
-      return;
+      return a;
     }
-    action a;
     const int whens[] = {0, 1, 1, 2};   // inside half the time
-    a.when = whens[rng_->below(4)];
+    const int when = whens[rng_->below(4)];
     const uint64_t r = rng_->below(1000);
     if (r < 60) {
       const uint64_t k = rng_->below(16);
       if (k < 7) {
-        a = msg(action::eps_edge, int64_t(rng_->below(3)) - 1, a.when, rng_->below(2));
+        a = msg(action::eps_edge, int64_t(rng_->below(3)) - 1, when, rng_->below(2));
       } else if (k < 14) {
         const unsigned bits = unsigned(rng_->below(41));
-        a = msg(action::offset, int64_t(rng_->next() >> (64 - bits) >> 1) * (rng_->below(2) ? 1 : -1), a.when);
+        a = msg(action::offset, int64_t(rng_->next() >> (64 - bits) >> 1) * (rng_->below(2) ? 1 : -1), when);
       } else if (k < 15) {
         a = msg_port(uint32_t(rng_->below(ports + 2)));
       } else {
         const int64_t raw[] = {INT64_MAX, INT64_MIN, int64_t(rng_->next())};
-        a = msg(action::raw, raw[rng_->below(3)], a.when);
+        a = msg(action::raw, raw[rng_->below(3)], when);
       }
     } else if (r < 85) {
       const uint64_t k = rng_->below(6);
       const uint32_t port = uint32_t(rng_->below(8) == 0 ? rng_->below(ports + 4) : rng_->below(4));
-      if (k == 0) a = cmd(op_parent, port, 0, a.when);
-      else if (k == 1) a = cmd(op_tx_mask, 0, rng_->next() & (rng_->below(8) == 0 ? UINT64_MAX : port_mask), a.when);
-      else if (k == 2) a = cmd(op_eps_base, 0, rng_->below(4) == 0 ? rng_->below(uint64_t(1) << 40) : rng_->below(20'000), a.when);
-      else if (k == 3) a = cmd(op_link_delay, port, rng_->below(16) == 0 ? uint64_t(-int64_t(rng_->below(9) + 1)) : rng_->below(10'000'000), a.when);
-      else if (k == 4) a = cmd(op_first, 0, rng_->below(32) == 0 ? 0 : 1 + rng_->below(40), a.when);
-      else a = cmd(op_second, 0, rng_->below(20), a.when);
+      if (k == 0) a = cmd(op_parent, port, 0, when);
+      else if (k == 1) a = cmd(op_tx_mask, 0, rng_->next() & (rng_->below(8) == 0 ? UINT64_MAX : port_mask), when);
+      else if (k == 2) a = cmd(op_eps_base, 0, rng_->below(4) == 0 ? rng_->below(uint64_t(1) << 40) : rng_->below(20'000), when);
+      else if (k == 3) a = cmd(op_link_delay, port, rng_->below(16) == 0 ? uint64_t(-int64_t(rng_->below(9) + 1)) : rng_->below(10'000'000), when);
+      else if (k == 4) a = cmd(op_first, 0, rng_->below(32) == 0 ? 0 : 1 + rng_->below(40), when);
+      else a = cmd(op_second, 0, rng_->below(20), when);
     } else if (r == 85 && rng_->below(4) == 0) {
-      a = cmd(op_root, 0, 0, a.when);
+      a = cmd(op_root, 0, 0, when);
     } else if (r == 86 && rng_->below(8) == 0) {
-      a = cmd(op_evict, 0, 0, a.when);
+      a = cmd(op_evict, 0, 0, when);
+    } else {
+      return idle_at_[when];   // most cycles: nothing but the time drawn
     }
-    script_.push_back(a);
+    return a;
   }
 
-  std::unique_ptr<rng> rng_;
+  // In place, not behind pointers: the hot path reads them every cycle.
+  std::optional<rng> rng_;
   std::unique_ptr<dut<V>> rtl_;
-  std::unique_ptr<oscillator> osc_;
-  std::unique_ptr<sundial_unit> core_;
+  std::optional<oscillator> osc_;
+  std::optional<sundial_unit> core_;
   sundial_regs regs_;
-  std::deque<action> script_;
+  std::vector<action> script_;    // the directed cycles, made at reset
+  size_t next_ = 0;               // the next of them
+  action rand_;                   // the random cycle being run, unless idle
+  const action idle_at_[3] = {idle_when(0), idle_when(1), idle_when(2)};   // by `when`
   uint64_t n_ = 0, edge_ = 0;     // the episode's last edge: number and true time
+  uint64_t edge_den_ = 1;         // edge_of(): 1e9 + ppb
+  uint64_t next_ps_ = sundial_unit::never, next_cycles_ = 0;   // compare(): next_event_ps() and its edge
   int64_t left_ = 0;              // cycles left in a random episode (directed: below 0)
   uint32_t parent_ = 0;
   uint64_t eps_base_ = 0;
