@@ -23,8 +23,9 @@
 // Stimulus per cycle: an execution on a hot set of entries (so back-to-back executions on one
 // entry, at distances 1-3, recur), idle cycles, control-plane reads and writes, a rare clear,
 // a repeated pass id (the core refuses it; the RTL sees an idle slot), indices >= the rows for
-// packets and the control plane (refused by both), and a junk control-plane op offered in the
-// same cycle as a packet (the packet has the slot). Values are mostly corners of the width
+// packets and the control plane (refused by both; one refusal in 8 is also put to the core, to
+// see it throw), and a junk control-plane op offered in the same cycle as a packet (the packet
+// has the slot). Values are mostly corners of the width
 // (0, 1, max, max-1, signed max/min and neighbours) with junk above the width on the core side.
 //
 // Compared every cycle, 4 cycles after issue (the RTL's latency, = latency_cycles): out_valid,
@@ -116,6 +117,7 @@ class stateful_alu_bench : public bench {
     rng_ = std::make_unique<rng>(seed);
     cycle_ = 0;
     program_ = 0;
+    refusals_ = 0;
     pass_ = 0;
     ran_ = false;
     core_.reset();
@@ -192,6 +194,9 @@ class stateful_alu_bench : public bench {
           case act::write: core_->write(o.index, o.a, o.b); break;
           case act::clear: core_->clear(); break;
           case act::repeat_pass:   // the same packet asking again: refused, nothing changes
+            // A refusal is a C++ exception, about 14,000 instructions: one refusal in 8 is put to
+            // the core, to see it refuse (the others would change nothing either).
+            if (refusals_++ % 8 != 0) break;
             try {
               core_->execute(pass_, o.index, o.a, o.b);
               throw std::logic_error("stateful_alu bench: core accepted a second execute in one pass");
@@ -202,6 +207,7 @@ class stateful_alu_bench : public bench {
           case act::bad_exec:
           case act::bad_read:
           case act::bad_write:
+            if (refusals_++ % 8 != 0) break;
             try {
               if (o.kind == act::bad_exec) core_->execute(pass_ + 1, o.index, o.a, o.b);
               else if (o.kind == act::bad_read) core_->read(o.index);
@@ -406,6 +412,7 @@ class stateful_alu_bench : public bench {
   std::unique_ptr<rng> rng_;
   uint64_t cycle_ = 0, pass_ = 0, left_ = 0, sweep_left_ = 0;
   unsigned program_ = 0;
+  uint64_t refusals_ = 0;   // refused operations drawn so far: one in 8 goes to the core
   bool ran_ = false;   // an execution since the last reset (the core refuses a repeat only then)
   std::vector<op> script_;
   std::array<expected, rtl_latency> pipe_{};
