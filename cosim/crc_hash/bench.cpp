@@ -5,8 +5,8 @@
 #include <array>
 
 #include "blocks/crc_hash.h"
-#include "common/rng.h"
 #include "cosim/harness/cosim_bench.h"
+#include "cosim/harness/stimulus_rng.h"
 #include "Vcrc_hash.h"
 #include "Vcrc_hash___024root.h"
 #include "Vcrc_hash_set2.h"
@@ -25,7 +25,7 @@ class crc_hash_bench : public bench {
  public:
   void reset(uint64_t seed) override {
     rtl_ = std::make_unique<dut<V>>();
-    rng_ = std::make_unique<rng>(seed);
+    rng_ = std::make_unique<stimulus_rng>(seed);
     cycle_ = 0;
     valid_ = false;
     hash_ = 0;
@@ -90,7 +90,7 @@ class crc_hash_bench : public bench {
  private:
   const crc_engine crc_ = crc_engine::crc32();
   std::unique_ptr<dut<V>> rtl_;
-  std::unique_ptr<rng> rng_;
+  std::unique_ptr<stimulus_rng> rng_;
   uint64_t cycle_ = 0;
   bool valid_ = false;     // the core's registered outputs
   uint32_t hash_ = 0;

@@ -14,8 +14,8 @@
 #include <string>
 
 #include "blocks/reciprocal_table.h"
-#include "common/rng.h"
 #include "cosim/harness/cosim_bench.h"
+#include "cosim/harness/stimulus_rng.h"
 #include "Viterative_divider.h"
 #include "Viterative_divider___024root.h"
 #include "Viterative_divider_set2.h"
@@ -59,7 +59,7 @@ class iterative_divider_bench : public bench {
   void reset(uint64_t seed) override {
     cycles_ = reciprocal_table::iterative_divider_cycles(P::q_bits);
     rtl_ = std::make_unique<dut<V>>();
-    rng_ = std::make_unique<rng>(seed);
+    rng_ = std::make_unique<stimulus_rng>(seed);
     directed_.clear();
     make_directed();
     busy_ = 0;
@@ -170,7 +170,7 @@ class iterative_divider_bench : public bench {
   }
 
   std::unique_ptr<dut<V>> rtl_;
-  std::unique_ptr<rng> rng_;
+  std::unique_ptr<stimulus_rng> rng_;
   std::deque<division> directed_;
   uint32_t cycles_ = 0;     // reciprocal_table::iterative_divider_cycles(Q_BITS)
   uint32_t busy_ = 0;       // cycles until the pending result, counting this one

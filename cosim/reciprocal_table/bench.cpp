@@ -26,8 +26,8 @@
 #include <string>
 #include <vector>
 
-#include "common/rng.h"
 #include "cosim/harness/cosim_bench.h"
+#include "cosim/harness/stimulus_rng.h"
 #include "cosim/reciprocal_table/reciprocal_table_rtl.h"
 #include "blocks/reciprocal_table.h"
 #include "Vreciprocal_table.h"
@@ -90,7 +90,7 @@ class reciprocal_table_bench : public bench {
     table_ = std::make_unique<reciprocal_table>(c);
     check_table();
     rtl_ = std::make_unique<dut<V>>();
-    rng_ = std::make_unique<rng>(seed);
+    rng_ = std::make_unique<stimulus_rng>(seed);
     cycle_ = 0;
     pipe_.fill(expected{});
     directed_.clear();
@@ -271,7 +271,7 @@ class reciprocal_table_bench : public bench {
 
   std::unique_ptr<reciprocal_table> table_;
   std::unique_ptr<dut<V>> rtl_;
-  std::unique_ptr<rng> rng_;
+  std::unique_ptr<stimulus_rng> rng_;
   uint64_t cycle_ = 0;
   std::vector<division> directed_;
   size_t directed_pos_ = 0;

@@ -46,8 +46,8 @@
 
 #include "blocks/stateful_alu.h"
 #include "cosim/stateful_alu/stateful_alu_random_program.h"
-#include "common/rng.h"
 #include "cosim/harness/cosim_bench.h"
+#include "cosim/harness/stimulus_rng.h"
 #include "Vstateful_alu.h"
 #include "Vstateful_alu___024root.h"
 #include "Vstateful_alu_set2.h"
@@ -65,7 +65,7 @@ constexpr unsigned rtl_latency = stateful_alu_rtl::rtl_latency;
 // corner_value, random_program, needs_hi and strip_hi: cosim/stateful_alu/stateful_alu_random_program.h
 
 // Program k of the coverage set: each field rotates through its values at its own rate.
-stateful_alu_program coverage_program(rng& r, unsigned k, unsigned w) {
+stateful_alu_program coverage_program(stimulus_rng& r, unsigned k, unsigned w) {
   stateful_alu_program p;
   const bool sgn = (k / 10) % 2;
   p.cond_lo = {true, stateful_alu_operand(k % 6), stateful_alu_operand((k / 6) % 6), stateful_alu_relop(k % 6), sgn, corner_value(r, w)};
@@ -114,7 +114,7 @@ class stateful_alu_bench : public bench {
     if (cfg_.latency_cycles != rtl_latency)
       throw std::logic_error("stateful_alu bench: core latency_cycles differs from the RTL's pipeline");
     rtl_ = std::make_unique<dut<V>>();
-    rng_ = std::make_unique<rng>(seed);
+    rng_ = std::make_unique<stimulus_rng>(seed);
     cycle_ = 0;
     program_ = 0;
     refusals_ = 0;
@@ -409,7 +409,7 @@ class stateful_alu_bench : public bench {
   stateful_alu_program prog_;
   std::unique_ptr<stateful_alu> core_;
   std::unique_ptr<dut<V>> rtl_;
-  std::unique_ptr<rng> rng_;
+  std::unique_ptr<stimulus_rng> rng_;
   uint64_t cycle_ = 0, pass_ = 0, left_ = 0, sweep_left_ = 0;
   unsigned program_ = 0;
   uint64_t refusals_ = 0;   // refused operations drawn so far: one in 8 goes to the core

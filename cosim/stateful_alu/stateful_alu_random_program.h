@@ -1,18 +1,19 @@
 // Random stateful-ALU programs and operand values for the tests that compare the core with a
 // reference (testbenches/unit/test_stateful_alu.cpp) or with the RTL (the stateful_alu cosim
 // bench): every op, relop, signedness and operand, constants at the corners of the word; and
-// the single-word (not dual) form of a program.
+// the single-word (not dual) form of a program. R is the tests' random source: rng, or the
+// benches' stimulus_rng (next() and below(n)).
 #pragma once
 #include <cstdint>
 
 #include "blocks/stateful_alu.h"
-#include "common/rng.h"
 
 namespace netasic {
 
 // Mostly corner values of a w-bit word (0, 1, max, signed max/min and neighbours), with junk
 // above bit w so truncation is exercised too.
-inline uint32_t corner_value(rng& r, unsigned w) {
+template <class R>
+inline uint32_t corner_value(R& r, unsigned w) {
   const uint64_t mod = uint64_t(1) << w, half = mod / 2;
   uint64_t v;
   switch (r.below(10)) {
@@ -30,9 +31,11 @@ inline uint32_t corner_value(rng& r, unsigned w) {
   return uint32_t(v);
 }
 
-inline stateful_alu_operand any_operand(rng& r) { return stateful_alu_operand(r.below(6)); }
+template <class R>
+inline stateful_alu_operand any_operand(R& r) { return stateful_alu_operand(r.below(6)); }
 
-inline stateful_alu_predicate random_predicate(rng& r, unsigned w) {
+template <class R>
+inline stateful_alu_predicate random_predicate(R& r, unsigned w) {
   stateful_alu_predicate p;
   p.used = r.below(4) != 0;
   p.x = any_operand(r);
@@ -43,7 +46,8 @@ inline stateful_alu_predicate random_predicate(rng& r, unsigned w) {
   return p;
 }
 
-inline stateful_alu_update random_update(rng& r, unsigned w) {
+template <class R>
+inline stateful_alu_update random_update(R& r, unsigned w) {
   stateful_alu_update u;
   u.used = r.below(3) != 0;
   u.when = r.below(3) == 0 ? when_always : uint8_t(r.below(16));
@@ -56,7 +60,8 @@ inline stateful_alu_update random_update(rng& r, unsigned w) {
   return u;
 }
 
-inline stateful_alu_program random_program(rng& r, unsigned w) {
+template <class R>
+inline stateful_alu_program random_program(R& r, unsigned w) {
   stateful_alu_program p;
   p.cond_lo = random_predicate(r, w);
   p.cond_hi = random_predicate(r, w);

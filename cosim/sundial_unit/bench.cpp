@@ -35,8 +35,8 @@
 #include "clock/oscillator.h"
 #include "clock/sundial_regs.h"
 #include "clock/sundial_unit.h"
-#include "common/rng.h"
 #include "cosim/harness/cosim_bench.h"
+#include "cosim/harness/stimulus_rng.h"
 #include "cosim/sundial_unit/sundial_unit_drive.h"
 #include "Vsundial_unit.h"
 #include "Vsundial_unit___024root.h"
@@ -532,7 +532,7 @@ class sundial_unit_bench : public bench {
   }
 
   // In place, not behind pointers: the hot path reads them every cycle.
-  std::optional<rng> rng_;
+  std::optional<stimulus_rng> rng_;
   std::unique_ptr<dut<V>> rtl_;
   std::optional<oscillator> osc_;
   std::optional<sundial_unit> core_;
