@@ -46,7 +46,6 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "blocks/balance_sketch.h"
@@ -81,6 +80,69 @@ unsigned clog2(uint64_t v) {
 struct packet {
   bool valid = false;
   uint32_t hash = 0, fingerprint = 0, bytes = 0, hop = 0;
+};
+
+// A flow of the random pools: its hash and fingerprint.
+struct flow {
+  uint32_t hash = 0, fingerprint = 0;
+};
+
+// The draws of rng(seed), made a block at a time. rng is std::mt19937_64, whose output the standard
+// fixes; drawn a word per call, it updates its state in a loop of one word a step every 312 draws
+// and tempers each word as it is drawn. Here both run as loops over the whole block, which the
+// compiler vectorises, and a draw is a load. reset() checks the draws against rng's own.
+class block_rng {
+ public:
+  explicit block_rng(uint64_t seed) {   // std::mt19937_64's seeding
+    x_[0] = seed;
+    for (unsigned i = 1; i < n; ++i) x_[i] = 6364136223846793005u * (x_[i - 1] ^ (x_[i - 1] >> 62)) + i;
+  }
+  uint64_t next() {
+    if (at_ == n) refill();
+    return out_[at_++];
+  }
+  // As rng::below.
+  uint64_t below(uint64_t k) {
+    const uint64_t limit = UINT64_MAX - UINT64_MAX % k;
+    uint64_t x;
+    do { x = next(); } while (x >= limit);
+    return x % k;
+  }
+
+ private:
+  static constexpr unsigned n = 312, m = 156;   // std::mt19937_64's state, as its operator() uses it
+  [[gnu::noinline]] void refill() {
+    constexpr uint64_t upper = ~uint64_t(0) << 31, lower = ~upper;
+    // y >> 1, then xor a if y is odd: written with a mask, not a branch, so that it vectorises.
+    auto twist = [](uint64_t y) { return (y >> 1) ^ (-(y & 1) & 0xB5026F5AA96619E9u); };
+    auto temper = [](uint64_t z) {
+      z ^= (z >> 29) & 0x5555555555555555u;
+      z ^= (z << 17) & 0x71D67FFFEDA60000u;
+      z ^= (z << 37) & 0xFFF7EEE000000000u;
+      return z ^ (z >> 43);
+    };
+    for (unsigned k = 0; k < n - m; ++k)
+      out_[k] = temper(x_[k] = x_[k + m] ^ twist((x_[k] & upper) | (x_[k + 1] & lower)));
+    for (unsigned k = n - m; k < n - 1; ++k)
+      out_[k] = temper(x_[k] = x_[k + m - n] ^ twist((x_[k] & upper) | (x_[k + 1] & lower)));
+    out_[n - 1] = temper(x_[n - 1] = x_[m - 1] ^ twist((x_[n - 1] & upper) | (x_[0] & lower)));
+    at_ = 0;
+  }
+  uint64_t x_[n];     // the engine's state
+  uint64_t out_[n];   // the block's draws, tempered
+  unsigned at_ = n;   // the next draw in out_; n: the block is used up
+};
+
+// block_rng::below(n) for an n fixed at reset, its rejection limit computed once: the same draws.
+struct bounded {
+  uint64_t n = 1, limit = UINT64_MAX;
+  bounded() = default;
+  explicit bounded(uint64_t n) : n(n), limit(UINT64_MAX - UINT64_MAX % n) {}
+  uint64_t operator()(block_rng& r) const {
+    uint64_t x;
+    do { x = r.next(); } while (x >= limit);
+    return x % n;
+  }
 };
 
 // A directed step: advance time (from now, or to the next slice start plus an offset), then send
@@ -138,9 +200,23 @@ class balance_sketch_bench : public bench {
         break;
     }
     core_ = std::make_unique<balance_sketch>(cfg_);
+    cnt_ = &core_->counters();
     nd_ = core_->delta_slices();
     nD_ = core_->Delta_slices();
-    rng_ = std::make_unique<rng>(seed);
+    rng_ = block_rng(seed);
+    {
+      rng check(seed);   // the stimulus is rng(seed)'s: the first blocks, to be sure
+      for (int i = 0; i < 1000; ++i)
+        if (rng_.next() != check.next()) throw std::logic_error("balance_sketch bench: block_rng differs from rng");
+      rng_ = block_rng(seed);
+    }
+    // Fixed for the run: computed here, not each cycle.
+    fp_mask_ = cfg_.fingerprint_bits == 32 ? 0xFFFFFFFFu : (uint32_t(1) << cfg_.fingerprint_bits) - 1;
+    nh_null_ = (uint64_t(1) << clog2(uint64_t(cfg_.next_hops) + 1)) - 1;
+    hops_ = bounded(cfg_.next_hops);
+    slow_ = bounded(slice_ / 8 + 1);
+    half_ = bounded(slice_ / 2 + 1);
+    full_ = bounded(slice_ + 1);
     now_ = 0;
     cycle_ = 0;
     held_ = bs_decision{};
@@ -152,6 +228,7 @@ class balance_sketch_bench : public bench {
     build_directed();
 
     rtl_ = std::make_unique<dut<Model>>();
+    root_ = (*rtl_)->rootp;
     auto& m = *rtl_;
     m->cfg_slice_ps = slice_;
     m->cfg_delta_slices = uint32_t(nd_);
@@ -169,31 +246,12 @@ class balance_sketch_bench : public bench {
   }
 
   void step(side s, std::vector<mismatch>& out) override {
-    const packet p = next_packet();
     ++cycle_;
-
-    if (s != side::rtl) {
-      exp_ = held_;
-      exp_valid_ = prev_valid_;
-      exp_cnt_ = core_->counters();
-      if (p.valid) {
-        const bs_decision d = core_->process(p.hash, p.fingerprint, p.bytes, now_, p.hop);
-        hazards_ += prev_valid_ && d.bucket == held_.bucket;   // back to back into one bucket
-        held_ = d;
-      }
-      prev_valid_ = p.valid;
-    }
-    if (s != side::core) {
-      auto& m = *rtl_;
-      m->in_now_ps = now_;
-      m->in_valid = p.valid;
-      m->in_hash = p.hash;
-      m->in_fingerprint = p.fingerprint & fp_mask();
-      m->in_bytes = p.bytes;
-      m->in_hop = p.hop;
-      rtl_->tick();
-    }
-    if (s == side::both) compare(out);
+    // Two calls of apply(), so that the random packet, the usual one, stays in registers.
+    if (!steps_.empty())
+      apply(s, next_directed(), out);
+    else
+      apply(s, next_random(), out);
   }
 
   std::string parameters() const override {
@@ -206,41 +264,76 @@ class balance_sketch_bench : public bench {
   void trace(VerilatedVcdC* vcd) override { rtl_->trace(vcd); }
 
  private:
-  uint32_t fp_mask() const {
-    return cfg_.fingerprint_bits == 32 ? 0xFFFFFFFFu : (uint32_t(1) << cfg_.fingerprint_bits) - 1;
+  [[gnu::always_inline]] void apply(side s, const packet& p, std::vector<mismatch>& out) {
+    if (s != side::core) {
+      // The ports through the root: the model's port members are references to its fields.
+      root_t& r = *root_;
+      r.in_now_ps = now_;
+      r.in_valid = p.valid;
+      r.in_hash = p.hash;
+      r.in_fingerprint = p.fingerprint & fp_mask_;
+      r.in_bytes = p.bytes;
+      r.in_hop = p.hop;
+      rtl_->tick();
+      // The RTL now shows the core's last decision and its counters before this cycle's packet:
+      // compared before the core takes the packet, so nothing is copied to wait for the edge.
+      if (s == side::both) compare(out);
+    }
+    if (s != side::rtl) {
+      if (p.valid) {
+        // Named, not virtual: core_ is a balance_sketch.
+        const bs_decision d = core_->balance_sketch::process(p.hash, p.fingerprint, p.bytes, now_, p.hop);
+#ifdef NETASIC_BS_BENCH_STATS
+        hazards_ += prev_valid_ && d.bucket == held_.bucket;   // back to back into one bucket
+#endif
+        held_ = d;
+      }
+      prev_valid_ = p.valid;
+    }
   }
 
-  void compare(std::vector<mismatch>& out) {
-    auto& m = *rtl_;
-    auto cmp = [&](const char* name, uint64_t core, uint64_t rtl) {
+  // After the edge, before the core takes this cycle's packet: held_ and prev_valid_ are the
+  // decision of cycle c-1 (held while out_valid is low), *cnt_ the counters before cycle c.
+  void compare(std::vector<mismatch>& out) const {
+    uint64_t diff = 0;   // one branch for all of them: nonzero if any differs
+    outputs([&](const char*, uint64_t core, uint64_t rtl) { diff |= core ^ rtl; });
+    if (diff) report(out);
+  }
+  [[gnu::cold, gnu::noinline]] void report(std::vector<mismatch>& out) const {
+    outputs([&](const char* name, uint64_t core, uint64_t rtl) {
       if (core != rtl) out.push_back({name, core, rtl});
-    };
-    const uint64_t nh_null = (uint64_t(1) << clog2(uint64_t(cfg_.next_hops) + 1)) - 1;
-    cmp("ready", 1, m->ready);
-    cmp("out_valid", exp_valid_, m->out_valid);
-    cmp("out_steer", exp_.steer, m->out_steer);
-    cmp("out_next_hop", exp_.next_hop == bs_null_hop ? nh_null : exp_.next_hop, m->out_next_hop);
-    cmp("out_path_change", exp_.path_change, m->out_path_change);
-    cmp("out_flowlet_start", exp_.flowlet_start, m->out_flowlet_start);
-    cmp("out_event", uint64_t(exp_.event), m->out_event);
-    cmp("out_vote_decremented", exp_.vote_decremented, m->out_vote_decremented);
-    cmp("out_bucket", exp_.bucket, m->out_bucket);
-    cmp("out_cell", exp_.cell, m->out_cell);
-    const bs_counters& c = exp_cnt_;
-    cmp("cnt_packets", c.packets, m->cnt_packets);
-    cmp("cnt_bytes", c.bytes, m->cnt_bytes);
-    cmp("cnt_hits", c.hits, m->cnt_hits);
-    cmp("cnt_inserts", c.inserts, m->cnt_inserts);
-    cmp("cnt_expirations", c.expirations, m->cnt_expirations);
-    cmp("cnt_restarts", c.restarts, m->cnt_restarts);
-    cmp("cnt_replacements", c.replacements, m->cnt_replacements);
-    cmp("cnt_collisions", c.collisions, m->cnt_collisions);
-    cmp("cnt_vote_decrements", c.vote_decrements, m->cnt_vote_decrements);
-    cmp("cnt_blocked", c.blocked, m->cnt_blocked);
-    cmp("cnt_flowlet_starts", c.flowlet_starts, m->cnt_flowlet_starts);
-    cmp("cnt_path_changes", c.path_changes, m->cnt_path_changes);
-    cmp("cnt_steered_packets", c.steered_packets, m->cnt_steered_packets);
-    cmp("cnt_steered_bytes", c.steered_bytes, m->cnt_steered_bytes);
+    });
+  }
+  // Every compared output, in order: f(name, the core's value, the RTL's).
+  template <class F>
+  [[gnu::always_inline]] void outputs(F&& f) const {
+    const root_t& r = *root_;
+    const bs_decision& e = held_;
+    f("ready", 1, r.ready);
+    f("out_valid", prev_valid_, r.out_valid);
+    f("out_steer", e.steer, r.out_steer);
+    f("out_next_hop", e.next_hop == bs_null_hop ? nh_null_ : e.next_hop, r.out_next_hop);
+    f("out_path_change", e.path_change, r.out_path_change);
+    f("out_flowlet_start", e.flowlet_start, r.out_flowlet_start);
+    f("out_event", uint64_t(e.event), r.out_event);
+    f("out_vote_decremented", e.vote_decremented, r.out_vote_decremented);
+    f("out_bucket", e.bucket, r.out_bucket);
+    f("out_cell", e.cell, r.out_cell);
+    const bs_counters& c = *cnt_;
+    f("cnt_packets", c.packets, r.cnt_packets);
+    f("cnt_bytes", c.bytes, r.cnt_bytes);
+    f("cnt_hits", c.hits, r.cnt_hits);
+    f("cnt_inserts", c.inserts, r.cnt_inserts);
+    f("cnt_expirations", c.expirations, r.cnt_expirations);
+    f("cnt_restarts", c.restarts, r.cnt_restarts);
+    f("cnt_replacements", c.replacements, r.cnt_replacements);
+    f("cnt_collisions", c.collisions, r.cnt_collisions);
+    f("cnt_vote_decrements", c.vote_decrements, r.cnt_vote_decrements);
+    f("cnt_blocked", c.blocked, r.cnt_blocked);
+    f("cnt_flowlet_starts", c.flowlet_starts, r.cnt_flowlet_starts);
+    f("cnt_path_changes", c.path_changes, r.cnt_path_changes);
+    f("cnt_steered_packets", c.steered_packets, r.cnt_steered_packets);
+    f("cnt_steered_bytes", c.steered_bytes, r.cnt_steered_bytes);
   }
 
   // ---- stimulus -------------------------------------------------------------------------------
@@ -339,92 +432,109 @@ class balance_sketch_bench : public bench {
   void build_pools() {
     // Hot: 2 buckets, 8 flows, fingerprints from {1..3} (collisions). Warm: 8 buckets, 24 flows.
     // Cold: 40 buckets, 60 flows.
-    auto add = [&](std::vector<std::pair<uint32_t, uint32_t>>& pool, uint32_t buckets, uint32_t flows,
-                   uint32_t base, uint32_t fps) {
-      pool.clear();
+    auto add = [&](pool& pool, uint32_t buckets, uint32_t flows, uint32_t base, uint32_t fps) {
+      pool.flows.clear();
       for (uint32_t i = 0; i < flows; ++i) {
-        const uint32_t b = base + uint32_t(rng_->below(buckets));
-        const uint32_t fp = fps ? 1 + uint32_t(rng_->below(fps)) : uint32_t(rng_->next());
-        pool.push_back({in_bucket(b, uint32_t(rng_->below(1u << 16))), fp});
+        const uint32_t b = base + uint32_t(rng_.below(buckets));
+        const uint32_t fp = fps ? 1 + uint32_t(rng_.below(fps)) : uint32_t(rng_.next());
+        pool.flows.push_back({in_bucket(b, uint32_t(rng_.below(1u << 16))), fp});
       }
+      pool.pick = bounded(flows);
     };
     add(hot_, 2, 8, 100, 3);
     add(warm_, 8, 24, 110, 0);
     add(cold_, 40, 60, 130, 0);
   }
 
-  packet next_packet() {
-    const uint64_t S = slice_;
-    packet p;
-    if (!steps_.empty()) {
-      step_t& st = steps_.front();
-      if (!active_) {
-        left_ = st.align ? (S - now_ % S) % S + st.ps : st.ps;
-        active_ = true;
-      }
-      const uint64_t adv = std::min(left_, S);
-      now_ += adv;
-      left_ -= adv;
-      if (left_ == 0) {
-        p = st.p;
-        steps_.pop_front();
-        active_ = false;
-      }
-      p.bytes = 64 + uint32_t(rng_->below(1500));
-      p.hop = uint32_t(rng_->below(cfg_.next_hops));
-      return p;
-    }
-    // Random phase.
-    if (phase_left_ == 0) {
-      phase_ = unsigned(rng_->below(6));
-      phase_left_ = 200 + rng_->below(3000);
-      mix_ = unsigned(rng_->below(4));
-    }
+  // The random stimulus, after the directed steps.
+  [[gnu::always_inline]] packet next_random() {
+    if (phase_left_ == 0) next_phase();
     --phase_left_;
     switch (phase_) {
-      case 0: break;                                            // time stalls
-      case 1: now_ += rng_->below(S / 8 + 1); break;            // slow
-      case 2: now_ += rng_->below(S / 2 + 1); break;
-      case 3: now_ += S; break;                                 // one slice per cycle
-      default: now_ += rng_->below(S + 1); break;
+      case 0: break;                              // time stalls
+      case 1: now_ += slow_(rng_); break;         // slow
+      case 2: now_ += half_(rng_); break;
+      case 3: now_ += slice_; break;              // one slice per cycle
+      default: now_ += full_(rng_); break;
     }
-    p.valid = rng_->below(4) != 0;
-    const uint64_t r = rng_->below(100);
-    const auto& pool = mix_ == 0 ? (r < 80 ? hot_ : r < 95 ? warm_ : cold_)
-                       : mix_ == 1 ? (r < 30 ? hot_ : r < 80 ? warm_ : cold_)
-                       : (r < 50 ? hot_ : r < 75 ? warm_ : cold_);
-    if (rng_->below(50) == 0) {   // a fresh flow: any hash, any 32-bit fingerprint
-      p.hash = uint32_t(rng_->next());
-      p.fingerprint = uint32_t(rng_->next());
+    packet p;
+    p.valid = rng_.below(4) != 0;
+    const uint64_t r = rng_.below(100);
+    const pool& pool = r < hot_below_ ? hot_ : r < warm_below_ ? warm_ : cold_;
+    if (rng_.below(50) == 0) {   // a fresh flow: any hash, any 32-bit fingerprint
+      p.hash = uint32_t(rng_.next());
+      p.fingerprint = uint32_t(rng_.next());
     } else {
-      const auto& f = pool[rng_->below(pool.size())];
-      p.hash = f.first;
-      p.fingerprint = f.second;
+      const flow& f = pool.flows[pool.pick(rng_)];
+      p.hash = f.hash;
+      p.fingerprint = f.fingerprint;
     }
-    p.bytes = 64 + uint32_t(rng_->below(1500));
-    p.hop = uint32_t(rng_->below(cfg_.next_hops));
+    p.bytes = 64 + uint32_t(rng_.below(1500));
+    p.hop = uint32_t(hops_(rng_));
     return p;
   }
 
+  // A new phase of the random stimulus: how time moves, and the mix of the pools (hot, warm,
+  // cold) as the bounds of the draw r in [0, 100) that picks one.
+  [[gnu::noinline]] void next_phase() {
+    phase_ = unsigned(rng_.below(6));
+    phase_left_ = 200 + rng_.below(3000);
+    mix_ = unsigned(rng_.below(4));
+    hot_below_ = mix_ == 0 ? 80 : mix_ == 1 ? 30 : 50;
+    warm_below_ = mix_ == 0 ? 95 : mix_ == 1 ? 80 : 75;
+  }
+
+  // The directed steps, in the first cycles only.
+  [[gnu::noinline]] packet next_directed() {
+    const uint64_t S = slice_;
+    packet p;
+    step_t& st = steps_.front();
+    if (!active_) {
+      left_ = st.align ? (S - now_ % S) % S + st.ps : st.ps;
+      active_ = true;
+    }
+    const uint64_t adv = std::min(left_, S);
+    now_ += adv;
+    left_ -= adv;
+    if (left_ == 0) {
+      p = st.p;
+      steps_.pop_front();
+      active_ = false;
+    }
+    p.bytes = 64 + uint32_t(rng_.below(1500));
+    p.hop = uint32_t(hops_(rng_));
+    return p;
+  }
+
+  using root_t = typename dut<Model>::root;
+  struct pool {
+    std::vector<flow> flows;
+    bounded pick;   // the index of a flow
+  };
+
   balance_sketch_config cfg_;
   std::unique_ptr<balance_sketch> core_;
+  const bs_counters* cnt_ = nullptr;   // core_'s counters
   std::unique_ptr<dut<Model>> rtl_;
-  std::unique_ptr<rng> rng_;
+  root_t* root_ = nullptr;             // rtl_'s root: its ports
+  block_rng rng_{0};
   uint64_t slice_ = 0, nd_ = 0, nD_ = 0;
+  uint32_t fp_mask_ = 0;   // the RTL's in_fingerprint width
+  uint64_t nh_null_ = 0;   // Null on out_next_hop: all ones
+  bounded hops_;           // the candidate next hop
+  bounded slow_, half_, full_;   // time steps of phases 1, 2 and 4-5
   uint64_t now_ = 0, cycle_ = 0;
   std::deque<step_t> steps_;
   bool active_ = false;
   uint64_t left_ = 0;
   unsigned phase_ = 0, mix_ = 0;
   uint64_t phase_left_ = 0;
-  std::vector<std::pair<uint32_t, uint32_t>> hot_, warm_, cold_;
+  uint64_t hot_below_ = 0, warm_below_ = 0;
+  pool hot_, warm_, cold_;
 
   bs_decision held_;         // the core's last decision (the RTL's outputs hold it)
   bool prev_valid_ = false;
   uint64_t hazards_ = 0;
-  bs_decision exp_;          // what the RTL shows after this cycle's edge
-  bool exp_valid_ = false;
-  bs_counters exp_cnt_;
 };
 
 }  // namespace
