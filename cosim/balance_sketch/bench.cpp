@@ -49,8 +49,8 @@
 #include <vector>
 
 #include "blocks/balance_sketch.h"
-#include "common/rng.h"
 #include "cosim/harness/cosim_bench.h"
+#include "cosim/harness/stimulus_rng.h"
 #include "cosim/balance_sketch/balance_sketch_rtl.h"
 #include "Vbalance_sketch.h"
 #include "Vbalance_sketch___024root.h"
@@ -87,58 +87,12 @@ struct flow {
   uint32_t hash = 0, fingerprint = 0;
 };
 
-// The draws of rng(seed), made a block at a time. rng is std::mt19937_64, whose output the standard
-// fixes; drawn a word per call, it updates its state in a loop of one word a step every 312 draws
-// and tempers each word as it is drawn. Here both run as loops over the whole block, which the
-// compiler vectorises, and a draw is a load. reset() checks the draws against rng's own.
-class block_rng {
- public:
-  explicit block_rng(uint64_t seed) {   // std::mt19937_64's seeding
-    x_[0] = seed;
-    for (unsigned i = 1; i < n; ++i) x_[i] = 6364136223846793005u * (x_[i - 1] ^ (x_[i - 1] >> 62)) + i;
-  }
-  uint64_t next() {
-    if (at_ == n) refill();
-    return out_[at_++];
-  }
-  // As rng::below.
-  uint64_t below(uint64_t k) {
-    const uint64_t limit = UINT64_MAX - UINT64_MAX % k;
-    uint64_t x;
-    do { x = next(); } while (x >= limit);
-    return x % k;
-  }
-
- private:
-  static constexpr unsigned n = 312, m = 156;   // std::mt19937_64's state, as its operator() uses it
-  [[gnu::noinline]] void refill() {
-    constexpr uint64_t upper = ~uint64_t(0) << 31, lower = ~upper;
-    // y >> 1, then xor a if y is odd: written with a mask, not a branch, so that it vectorises.
-    auto twist = [](uint64_t y) { return (y >> 1) ^ (-(y & 1) & 0xB5026F5AA96619E9u); };
-    auto temper = [](uint64_t z) {
-      z ^= (z >> 29) & 0x5555555555555555u;
-      z ^= (z << 17) & 0x71D67FFFEDA60000u;
-      z ^= (z << 37) & 0xFFF7EEE000000000u;
-      return z ^ (z >> 43);
-    };
-    for (unsigned k = 0; k < n - m; ++k)
-      out_[k] = temper(x_[k] = x_[k + m] ^ twist((x_[k] & upper) | (x_[k + 1] & lower)));
-    for (unsigned k = n - m; k < n - 1; ++k)
-      out_[k] = temper(x_[k] = x_[k + m - n] ^ twist((x_[k] & upper) | (x_[k + 1] & lower)));
-    out_[n - 1] = temper(x_[n - 1] = x_[m - 1] ^ twist((x_[n - 1] & upper) | (x_[0] & lower)));
-    at_ = 0;
-  }
-  uint64_t x_[n];     // the engine's state
-  uint64_t out_[n];   // the block's draws, tempered
-  unsigned at_ = n;   // the next draw in out_; n: the block is used up
-};
-
-// block_rng::below(n) for an n fixed at reset, its rejection limit computed once: the same draws.
+// stimulus_rng::below(n) for an n fixed at reset, its rejection limit computed once: the same draws.
 struct bounded {
   uint64_t n = 1, limit = UINT64_MAX;
   bounded() = default;
   explicit bounded(uint64_t n) : n(n), limit(UINT64_MAX - UINT64_MAX % n) {}
-  uint64_t operator()(block_rng& r) const {
+  uint64_t operator()(stimulus_rng& r) const {
     uint64_t x;
     do { x = r.next(); } while (x >= limit);
     return x % n;
@@ -203,13 +157,7 @@ class balance_sketch_bench : public bench {
     cnt_ = &core_->counters();
     nd_ = core_->delta_slices();
     nD_ = core_->Delta_slices();
-    rng_ = block_rng(seed);
-    {
-      rng check(seed);   // the stimulus is rng(seed)'s: the first blocks, to be sure
-      for (int i = 0; i < 1000; ++i)
-        if (rng_.next() != check.next()) throw std::logic_error("balance_sketch bench: block_rng differs from rng");
-      rng_ = block_rng(seed);
-    }
+    rng_ = stimulus_rng(seed);
     // Fixed for the run: computed here, not each cycle.
     fp_mask_ = cfg_.fingerprint_bits == 32 ? 0xFFFFFFFFu : (uint32_t(1) << cfg_.fingerprint_bits) - 1;
     nh_null_ = (uint64_t(1) << clog2(uint64_t(cfg_.next_hops) + 1)) - 1;
@@ -517,7 +465,7 @@ class balance_sketch_bench : public bench {
   const bs_counters* cnt_ = nullptr;   // core_'s counters
   std::unique_ptr<dut<Model>> rtl_;
   root_t* root_ = nullptr;             // rtl_'s root: its ports
-  block_rng rng_{0};
+  stimulus_rng rng_{0};
   uint64_t slice_ = 0, nd_ = 0, nD_ = 0;
   uint32_t fp_mask_ = 0;   // the RTL's in_fingerprint width
   uint64_t nh_null_ = 0;   // Null on out_next_hop: all ones
