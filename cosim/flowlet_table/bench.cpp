@@ -32,6 +32,7 @@
 // Counters are 64-bit on both sides: no wrap in any run; the Delta timer is a remainder
 // (s * Delta - c * P), which stays in (-P, Delta] and so never wraps.
 #include <array>
+#include <optional>
 
 #include "blocks/flowlet_table.h"
 #include "common/rng.h"
@@ -57,10 +58,16 @@ flowlet_config bench_config(uint32_t entries) {
   return c;
 }
 
-struct lane_in {
-  bool valid = false;
-  uint32_t hash = 0;
-  uint32_t new_port = 0;
+// A cycle's lanes packed as the RTL's ports take them: lane j's valid in bit j of `valid`, its
+// hash in bits 32j.. of `hashes`, its new port (below 256) in bits 8j.. of `new_ports`. Held in
+// registers, written to the ports as they are, unpacked for the core by a shift.
+struct lanes_in {
+  uint32_t valid = 0;
+  uint32_t new_ports = 0;
+  uint64_t hashes = 0;
+  bool valid_at(unsigned j) const { return valid >> j & 1; }
+  uint32_t hash(unsigned j) const { return uint32_t(hashes >> (32 * j)); }
+  uint32_t new_port(unsigned j) const { return (new_ports >> (8 * j)) & 0xFF; }
 };
 
 // Appends a mismatch; the name is built only then (lane < 0: not a per-lane output). Out of line
@@ -79,19 +86,21 @@ class flowlet_table_bench : public bench {
 
  public:
   void reset(uint64_t seed) override {
-    core_ = std::make_unique<flowlet_table>(cfg_);
+    core_.emplace(cfg_);
     rtl_ = std::make_unique<dut<V>>();
-    rng_ = std::make_unique<rng>(seed);
+    root_ = (*rtl_)->rootp;
+    rng_.emplace(seed);
     cycle_ = 0;
     pos_ = 0;
+    phase_ = 0;
+    phase_end_ = phase_cycles;
     res_ = {};
     moved_ = {};
-    hot_.clear();
-    for (unsigned k = 0; k < 64; ++k) {
+    for (unsigned k = 0; k < hot_.size(); ++k) {
       // 16 indices in the first two rows and the last row; the high bits differ, so several
       // hashes share an entry (collisions).
       const uint32_t index = k % 16 < 10 ? k % 16 : entries - 16 + k % 16;
-      hot_.push_back(uint32_t(rng_->next() << 16) | index);
+      hot_[k] = uint32_t(rng_->next() << 16) | index;
     }
     auto& m = *rtl_;
     m->cfg_delta_ps = cfg_.delta_ps;
@@ -103,68 +112,45 @@ class flowlet_table_bench : public bench {
   }
 
   void step(side s, std::vector<mismatch>& out) override {
-    std::array<lane_in, lanes> in = stimulus();
+    const lanes_in in = stimulus();
     const uint64_t c = cycle_++;
 
     if (s != side::rtl) {
+      // Calls qualified with the class: direct, where GCC would go through the vtable.
+      flowlet_table& core = *core_;
+      const uint64_t now_ps = c * cfg_.clock_period_ps;
       for (unsigned j = 0; j < lanes; ++j) {
-        if (!in[j].valid) continue;
-        const uint64_t before = core_->counters().path_changes;
-        res_[j] = core_->lookup(in[j].hash, c * cfg_.clock_period_ps, in[j].new_port);
-        moved_[j] = core_->counters().path_changes != before;
+        if (!in.valid_at(j)) continue;
+        const uint64_t before = core.flowlet_table::counters().path_changes;
+        res_[j] = core.flowlet_table::lookup(in.hash(j), now_ps, in.new_port(j));
+        moved_[j] = core.flowlet_table::counters().path_changes != before;
       }
-      core_->advance((c + 1) * cfg_.clock_period_ps);
+      core.flowlet_table::advance(now_ps + cfg_.clock_period_ps);
       pos_ = core_->sweep_position();
     }
     if (s != side::core) {
-      auto& m = *rtl_;
-      uint32_t valid = 0, ports = 0;
-      uint64_t hashes = 0;
-      for (unsigned j = 0; j < lanes; ++j) {
-        valid |= uint32_t(in[j].valid) << j;
-        hashes |= uint64_t(in[j].hash) << (32 * j);
-        ports |= (in[j].new_port & 0xFF) << (8 * j);
-      }
-      m->lk_valid = valid;
-      m->lk_hash = hashes;
-      m->lk_new_port = ports;
+      // The root's ports, not the model's references to them: one load fewer a port.
+      auto& r = *root_;
+      r.lk_valid = in.valid;
+      r.lk_hash = in.hashes;
+      r.lk_new_port = in.new_ports;
       // The combinational results of this cycle, before the edge, in the cycles that read them
       // (see the top). With no lookup there is none to compare (an idle lane's are don't-care),
       // and the edge's eval takes the inputs itself.
-      if (s == side::both && valid && (c < directed_.size() || c % comb_check_every == 0)) {
+      if (s == side::both && in.valid && (c < directed_.size() || c % comb_check_every == 0)) {
         rtl_->settle();
         for (unsigned j = 0; j < lanes; ++j) {
-          if (!in[j].valid) continue;   // don't-care for an idle lane
-          cmp(out, "lk_port", j, res_[j].port, (m->lk_port >> (8 * j)) & 0xFF);
-          cmp(out, "lk_new_flowlet", j, res_[j].new_flowlet, (m->lk_new_flowlet >> j) & 1);
-          cmp(out, "lk_index", j, res_[j].index, uint32_t(m->lk_index >> (32 * j)));
-          cmp(out, "lk_path_change", j, moved_[j], (m->lk_path_change >> j) & 1);
+          if (!in.valid_at(j)) continue;   // don't-care for an idle lane
+          cmp(out, "lk_port", j, res_[j].port, (r.lk_port >> (8 * j)) & 0xFF);
+          cmp(out, "lk_new_flowlet", j, res_[j].new_flowlet, (r.lk_new_flowlet >> j) & 1);
+          cmp(out, "lk_index", j, res_[j].index, uint32_t(r.lk_index >> (32 * j)));
+          cmp(out, "lk_path_change", j, moved_[j], (r.lk_path_change >> j) & 1);
         }
       }
       rtl_->tick();
-      if (s == side::rtl) pos_ = m->sweep_position;
+      if (s == side::rtl) pos_ = r.sweep_position;
     }
-    if (s == side::both) {
-      auto& m = *rtl_;
-      cmp(out, "ready", -1, 1, m->ready);
-      for (unsigned j = 0; j < lanes; ++j) {
-        cmp(out, "res_valid", j, in[j].valid, (m->res_valid >> j) & 1);
-        cmp(out, "res_port", j, res_[j].port, (m->res_port >> (8 * j)) & 0xFF);
-        cmp(out, "res_new_flowlet", j, res_[j].new_flowlet, (m->res_new_flowlet >> j) & 1);
-        cmp(out, "res_index", j, res_[j].index, uint32_t(m->res_index >> (32 * j)));
-        cmp(out, "res_path_change", j, moved_[j], (m->res_path_change >> j) & 1);
-      }
-      const flowlet_counters& k = core_->counters();
-      cmp(out, "new_flowlets", -1, k.new_flowlets, m->new_flowlets);
-      cmp(out, "path_changes", -1, k.path_changes, m->path_changes);
-      cmp(out, "occupancy", -1, k.occupancy, m->occupancy);
-      cmp(out, "evictions", -1, k.evictions, m->evictions);
-      cmp(out, "sweeps", -1, k.sweeps, m->sweeps);
-      cmp(out, "sweep_conflicts", -1, k.sweep_conflicts, m->sweep_conflicts);
-      cmp(out, "sweep_overruns", -1, k.sweep_overruns, m->sweep_overruns);
-      cmp(out, "sweep_active", -1, core_->sweep_active(), m->sweep_active);
-      cmp(out, "sweep_position", -1, core_->sweep_position(), m->sweep_position);
-    }
+    if (s == side::both && differs(in.valid)) compare(in.valid, out);
   }
 
   std::string parameters() const override {
@@ -176,52 +162,114 @@ class flowlet_table_bench : public bench {
   void trace(VerilatedVcdC* vcd) override { rtl_->trace(vcd); }
 
  private:
+  // Whether any compare of compare() fails: the core's results packed as the RTL packs res_*,
+  // each output's difference OR-ed in, one branch a cycle in place of one a compare. A port
+  // that does not fit its 8 bits is a difference too (`wide`), so that this is zero only when
+  // every compare of compare() holds.
+  bool differs(uint32_t valid) const {
+    const auto& r = *root_;
+    uint64_t port = 0, wide = 0, new_flowlet = 0, index = 0, moved = 0;
+    for (unsigned j = 0; j < lanes; ++j) {
+      port |= uint64_t(res_[j].port) << (8 * j);
+      wide |= res_[j].port >> 8;
+      new_flowlet |= uint64_t(res_[j].new_flowlet) << j;
+      index |= uint64_t(res_[j].index) << (32 * j);
+      moved |= uint64_t(moved_[j]) << j;
+    }
+    const flowlet_counters& k = core_->flowlet_table::counters();
+    return ((r.ready ^ 1u) | (r.res_valid ^ valid) | (r.res_port ^ port) | wide | (r.res_new_flowlet ^ new_flowlet) |
+            (r.res_index ^ index) | (r.res_path_change ^ moved) | (r.new_flowlets ^ k.new_flowlets) |
+            (r.path_changes ^ k.path_changes) | (r.occupancy ^ k.occupancy) | (r.evictions ^ k.evictions) |
+            (r.sweeps ^ k.sweeps) | (r.sweep_conflicts ^ k.sweep_conflicts) | (r.sweep_overruns ^ k.sweep_overruns) |
+            (r.sweep_active ^ uint32_t(core_->sweep_active())) | (r.sweep_position ^ core_->sweep_position())) != 0;
+  }
+
+  // Every output after the edge, one by one, each that differs appended to `out`. Run only when
+  // differs() says one does: out of line and cold.
+  [[gnu::cold, gnu::noinline]] void compare(uint32_t valid, std::vector<mismatch>& out) const {
+    const auto& r = *root_;
+    cmp(out, "ready", -1, 1, r.ready);
+    for (unsigned j = 0; j < lanes; ++j) {
+      cmp(out, "res_valid", j, (valid >> j) & 1, (r.res_valid >> j) & 1);
+      cmp(out, "res_port", j, res_[j].port, (r.res_port >> (8 * j)) & 0xFF);
+      cmp(out, "res_new_flowlet", j, res_[j].new_flowlet, (r.res_new_flowlet >> j) & 1);
+      cmp(out, "res_index", j, res_[j].index, uint32_t(r.res_index >> (32 * j)));
+      cmp(out, "res_path_change", j, moved_[j], (r.res_path_change >> j) & 1);
+    }
+    const flowlet_counters& k = core_->counters();
+    cmp(out, "new_flowlets", -1, k.new_flowlets, r.new_flowlets);
+    cmp(out, "path_changes", -1, k.path_changes, r.path_changes);
+    cmp(out, "occupancy", -1, k.occupancy, r.occupancy);
+    cmp(out, "evictions", -1, k.evictions, r.evictions);
+    cmp(out, "sweeps", -1, k.sweeps, r.sweeps);
+    cmp(out, "sweep_conflicts", -1, k.sweep_conflicts, r.sweep_conflicts);
+    cmp(out, "sweep_overruns", -1, k.sweep_overruns, r.sweep_overruns);
+    cmp(out, "sweep_active", -1, core_->sweep_active(), r.sweep_active);
+    cmp(out, "sweep_position", -1, core_->sweep_position(), r.sweep_position);
+  }
+
   // The lanes of cycle cycle_. Draws from rng_ only, steered by pos_ (the checker's position
   // after the previous cycle, equal on every side).
-  std::array<lane_in, lanes> stimulus() {
-    std::array<lane_in, lanes> in{};
+  lanes_in stimulus() {
     const uint64_t c = cycle_;
+    lanes_in in;
     if (c < directed_.size()) {
-      const auto& d = directed_[c];
-      for (unsigned j = 0; j < lanes; ++j) in[j] = {d[j].valid, d[j].hash, d[j].new_port};
+      for (unsigned j = 0; j < lanes; ++j) {
+        const d_lane& d = directed_[c][j];
+        in.valid |= uint32_t(d.valid) << j;
+        in.hashes |= uint64_t(d.hash) << (32 * j);
+        in.new_ports |= uint32_t(d.new_port) << (8 * j);
+      }
       return in;
     }
     bit_pool r{*rng_};
-    // Percent of cycles with both lanes, per phase of 10000 cycles: light, light, heavy, light,
+    // Percent of cycles with both lanes, per phase of phase_cycles: light, light, heavy, light,
     // light, starving. A light phase lets sweeps end before the next boundary (the checker idles),
     // a heavy one makes them overrun, a starving one stalls the sweep for thousands of cycles.
+    // The phase, (c / phase_cycles) % 6, is kept, not divided out each cycle: every cycle from
+    // the first random one on comes here, so c meets each phase_end_.
     static constexpr uint64_t both_pct[6] = {2, 2, 35, 2, 2, 85};
+    if (c == phase_end_) {
+      phase_end_ += phase_cycles;
+      phase_ = phase_ == 5 ? 0 : phase_ + 1;
+    }
     const uint64_t roll = r.below(100);
     unsigned pattern;                                     // bit j: lane j valid
-    if (roll < both_pct[(c / 10000) % 6]) pattern = 3;
+    if (roll < both_pct[phase_]) pattern = 3;
     else pattern = r.below(3) == 0 ? 0 : r.below(4) == 0 ? 2 : 1;
+    uint32_t hash[lanes] = {}, new_port[lanes] = {};     // registers once the loop is unrolled
+#pragma GCC unroll 2
     for (unsigned j = 0; j < lanes; ++j) {
       if (!(pattern >> j & 1)) continue;
-      in[j].valid = true;
       switch (r.below(10)) {
         case 0: case 1: case 2: case 3:   // hot hashes: the first and last rows
-          in[j].hash = hot_[r.below(hot_.size())];
+          hash[j] = hot_[r.below(hot_.size())];
           break;
         case 4: case 5: case 6: {         // at the checker: its row this cycle and the next ones
           const uint32_t i = uint32_t((pos_ + entries - 4 + r.below(24)) % entries);
-          in[j].hash = uint32_t(r.below(65536) << 16) | i;
+          hash[j] = uint32_t(r.below(65536) << 16) | i;
           break;
         }
         case 7: case 8:                   // a band of 1024 entries
-          in[j].hash = uint32_t(r.below(65536) << 16) | uint32_t(r.below(1024));
+          hash[j] = uint32_t(r.below(65536) << 16) | uint32_t(r.below(1024));
           break;
         default:
-          in[j].hash = uint32_t(r.next());
+          hash[j] = uint32_t(r.next());
       }
-      in[j].new_port = uint32_t(r.below(8) == 0 ? r.below(256) : r.below(4));
+      new_port[j] = uint32_t(r.below(8) == 0 ? r.below(256) : r.below(4));   // below 256: fits 8 bits
     }
     if (pattern == 3) {
       switch (r.below(8)) {
-        case 0: in[1].hash = in[0].hash; break;                                   // one entry
-        case 1: in[1].hash = (in[1].hash & ~0xFFFFu) | (in[0].hash & 0xFFFFu); break;   // one index
-        case 2: in[1].hash = (in[0].hash & ~7u) | (in[1].hash & 7u); break;        // one row
+        case 0: hash[1] = hash[0]; break;                                         // one entry
+        case 1: hash[1] = (hash[1] & ~0xFFFFu) | (hash[0] & 0xFFFFu); break;      // one index
+        case 2: hash[1] = (hash[0] & ~7u) | (hash[1] & 7u); break;                // one row
         default: break;
       }
+    }
+    in.valid = pattern;
+    for (unsigned j = 0; j < lanes; ++j) {
+      in.hashes |= uint64_t(hash[j]) << (32 * j);
+      in.new_ports |= new_port[j] << (8 * j);
     }
     return in;
   }
@@ -249,11 +297,13 @@ class flowlet_table_bench : public bench {
 
   struct d_lane {
     bool valid;
-    uint32_t hash, new_port;
+    uint32_t hash;
+    uint8_t new_port;   // 8 bits, as lanes_in packs it: a wider constant does not compile
   };
   using d_cycle = std::array<d_lane, lanes>;
   static constexpr d_lane idle{false, 0, 0};
-  const std::vector<d_cycle> directed_ = {
+  // A constant array: its size is known where step() asks.
+  static constexpr std::array<d_cycle, 11> directed_ = {{
       {d_lane{true, 5, 1}, idle},                               // new flowlet
       {d_lane{true, 5, 2}, idle},                               // hit: keeps port 1
       {d_lane{true, 9, 3}, d_lane{true, 9, 4}},                 // new then hit in one cycle
@@ -265,14 +315,19 @@ class flowlet_table_bench : public bench {
       {idle, idle},
       {d_lane{true, 23, 1}, d_lane{true, 16, 2}},               // a new entry and a hit in one row
       {d_lane{true, 0x7FFF0017, 3}, d_lane{true, 0x17, 4}},     // hits on 23 through other hashes
-  };
+  }};
 
   const flowlet_config cfg_ = bench_config(entries);
-  std::unique_ptr<flowlet_table> core_;
+  // The core and the rng in place, not behind pointers: one load fewer a use.
+  std::optional<flowlet_table> core_;
   std::unique_ptr<dut<V>> rtl_;
-  std::unique_ptr<rng> rng_;
-  std::vector<uint32_t> hot_;
+  typename dut<V>::root* root_ = nullptr;   // the model's root: its ports, read and written directly
+  std::optional<rng> rng_;
+  std::array<uint32_t, 64> hot_{};         // a constant size: below(64) is a shift
   uint64_t cycle_ = 0;
+  static constexpr uint64_t phase_cycles = 10000;   // cycles of a traffic phase (stimulus())
+  unsigned phase_ = 0;                     // the phase of cycle_: (cycle_ / phase_cycles) % 6
+  uint64_t phase_end_ = phase_cycles;      // the first cycle of the next phase
   uint32_t pos_ = 0;                       // checker position after the previous cycle
   std::array<flowlet_result, lanes> res_{};   // the core's latest result per lane (held like res_*)
   std::array<bool, lanes> moved_{};           // and whether it was a path change
