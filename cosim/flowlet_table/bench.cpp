@@ -35,8 +35,8 @@
 #include <optional>
 
 #include "blocks/flowlet_table.h"
-#include "common/rng.h"
 #include "cosim/harness/cosim_bench.h"
+#include "cosim/harness/stimulus_rng.h"
 #include "cosim/flowlet_table/flowlet_table_rtl.h"
 #include "Vflowlet_table.h"
 #include "Vflowlet_table___024root.h"
@@ -274,12 +274,12 @@ class flowlet_table_bench : public bench {
     return in;
   }
 
-  // The stimulus's small choices, 16 bits each from one 64-bit draw of the bench's rng (a whole
+  // The stimulus's small choices, 16 bits each from one 64-bit draw of the bench's stimulus_rng (a whole
   // draw a choice was about 30 % of the core-alone run's time). below(n) maps 16 bits onto
   // [0, n) by a multiply (a bias under n / 65536, which a stimulus does not mind); next() is a
   // whole draw.
   struct bit_pool {
-    rng& source;
+    stimulus_rng& source;
     uint64_t bits = 0;
     unsigned left = 0;
     uint64_t below(uint64_t n) {
@@ -322,7 +322,7 @@ class flowlet_table_bench : public bench {
   std::optional<flowlet_table> core_;
   std::unique_ptr<dut<V>> rtl_;
   typename dut<V>::root* root_ = nullptr;   // the model's root: its ports, read and written directly
-  std::optional<rng> rng_;
+  std::optional<stimulus_rng> rng_;
   std::array<uint32_t, 64> hot_{};         // a constant size: below(64) is a shift
   uint64_t cycle_ = 0;
   static constexpr uint64_t phase_cycles = 10000;   // cycles of a traffic phase (stimulus())
