@@ -35,6 +35,16 @@ class bench {
   virtual void trace(VerilatedVcdC* vcd) = 0;
 };
 
+// One output compared: a difference is appended to `out`. The append is out of line and cold, so
+// that a compare that holds costs a compare and a branch, not a mismatch's construction.
+[[gnu::cold, gnu::noinline]] inline void report_mismatch(std::vector<mismatch>& out, const char* signal, uint64_t core,
+                                                         uint64_t rtl) {
+  out.push_back({signal, core, rtl});
+}
+inline void compare_output(std::vector<mismatch>& out, const char* signal, uint64_t core, uint64_t rtl) {
+  if (core != rtl) report_mismatch(out, signal, core, rtl);
+}
+
 // A fresh bench for `block` at the parameter set `params` ("NAME=VALUE", empty = the RTL's
 // defaults); std::invalid_argument naming the benches, or the block's sets, there are otherwise.
 std::unique_ptr<bench> make_bench(const std::string& block, const std::vector<std::string>& params = {});

@@ -96,9 +96,7 @@ class iterative_divider_bench : public bench {
     }
     if (s == side::both) {
       auto& m = *rtl_;
-      auto cmp = [&](const char* name, uint64_t core, uint64_t rtl) {
-        if (core != rtl) out.push_back({name, core, rtl});
-      };
+      auto cmp = [&](const char* name, uint64_t core, uint64_t rtl) { compare_output(out, name, core, rtl); };
       cmp("out_valid", want.valid, m->out_valid);
       if (want.valid) {
         cmp("out_refused", want.refused, m->out_refused);

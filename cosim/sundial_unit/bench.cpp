@@ -93,15 +93,6 @@ struct expected {
   uint64_t verdict = 0, offset = 0, forward = 0, cmd_err = 0, csr_ok = 0, csr_rdata = 0;
 };
 
-// Appends a mismatch. Out of line and cold, so that a compare that holds costs a compare and a
-// branch, not the mismatch's construction.
-[[gnu::cold, gnu::noinline]] void mismatch_at(std::vector<mismatch>& out, const char* name, uint64_t core, uint64_t rtl) {
-  out.push_back({name, core, rtl});
-}
-inline void cmp(std::vector<mismatch>& out, const char* name, uint64_t core, uint64_t rtl) {
-  if (core != rtl) mismatch_at(out, name, core, rtl);
-}
-
 template <class V, uint32_t ports>   // the RTL's PORTS
 class sundial_unit_bench : public bench {
   static_assert(ports >= 1 && ports <= 64, "sundial_unit bench: PORTS must be in [1, 64] (tx_mask is one 64-bit word)");
@@ -328,32 +319,32 @@ class sundial_unit_bench : public bench {
     const auto& m = *rtl_;
     const sundial_counters& c = core_->counters();
     const edge_events ev = events_of(*m);
-    cmp(out, "o_sends", x.sends, ev.sends);
-    cmp(out, "o_first_timeout", x.first, ev.first);
-    cmp(out, "o_second_timeout", x.second, ev.second);
-    cmp(out, "o_verdict", x.verdict, m->o_verdict);
-    cmp(out, "o_offset", x.offset, m->o_offset);
-    cmp(out, "o_forward", x.forward, m->o_forward);
-    cmp(out, "o_cmd_err", x.cmd_err, m->o_cmd_err);
-    cmp(out, "o_csr_ok", x.csr_ok, m->o_csr_ok);
-    cmp(out, "o_csr_rdata", x.csr_rdata, m->o_csr_rdata);
-    cmp(out, "o_mode", uint64_t(core_->current_mode()), m->o_mode);
-    cmp(out, "o_synced", core_->synced(), m->o_synced);
-    cmp(out, "o_adjust", uint64_t(osc_->adjustment()), m->o_adjust);
-    cmp(out, "o_last_sync", uint64_t(core_->last_sync_local_ps()), m->o_last_sync);
-    cmp(out, "o_timeout_counter", core_->timeout_counter(edge_), m->o_timeout_counter);
-    cmp(out, "o_parent", core_->parent_port(), m->o_parent);
-    cmp(out, "o_sent", c.sent, m->o_sent);
-    cmp(out, "o_valid", c.valid, m->o_valid);
-    cmp(out, "o_invalid", c.invalid, m->o_invalid);
-    cmp(out, "o_ignored", c.ignored, m->o_ignored);
-    cmp(out, "o_timeouts", c.timeouts, m->o_timeouts);
-    cmp(out, "o_second_timeouts", c.second_timeouts, m->o_second_timeouts);
+    compare_output(out, "o_sends", x.sends, ev.sends);
+    compare_output(out, "o_first_timeout", x.first, ev.first);
+    compare_output(out, "o_second_timeout", x.second, ev.second);
+    compare_output(out, "o_verdict", x.verdict, m->o_verdict);
+    compare_output(out, "o_offset", x.offset, m->o_offset);
+    compare_output(out, "o_forward", x.forward, m->o_forward);
+    compare_output(out, "o_cmd_err", x.cmd_err, m->o_cmd_err);
+    compare_output(out, "o_csr_ok", x.csr_ok, m->o_csr_ok);
+    compare_output(out, "o_csr_rdata", x.csr_rdata, m->o_csr_rdata);
+    compare_output(out, "o_mode", uint64_t(core_->current_mode()), m->o_mode);
+    compare_output(out, "o_synced", core_->synced(), m->o_synced);
+    compare_output(out, "o_adjust", uint64_t(osc_->adjustment()), m->o_adjust);
+    compare_output(out, "o_last_sync", uint64_t(core_->last_sync_local_ps()), m->o_last_sync);
+    compare_output(out, "o_timeout_counter", core_->timeout_counter(edge_), m->o_timeout_counter);
+    compare_output(out, "o_parent", core_->parent_port(), m->o_parent);
+    compare_output(out, "o_sent", c.sent, m->o_sent);
+    compare_output(out, "o_valid", c.valid, m->o_valid);
+    compare_output(out, "o_invalid", c.invalid, m->o_invalid);
+    compare_output(out, "o_ignored", c.ignored, m->o_ignored);
+    compare_output(out, "o_timeouts", c.timeouts, m->o_timeouts);
+    compare_output(out, "o_second_timeouts", c.second_timeouts, m->o_second_timeouts);
     // An edge's true time, or never; it stays put for many cycles, so its edge number is kept.
     const uint64_t next = core_->next_event_ps();
     if (next != next_ps_ && next != sundial_unit::never) next_cycles_ = osc_->cycles(next);
     next_ps_ = next;
-    cmp(out, "o_next_event", next == sundial_unit::never ? 0 : next_cycles_ - n_, m->o_next_event);
+    compare_output(out, "o_next_event", next == sundial_unit::never ? 0 : next_cycles_ - n_, m->o_next_event);
   }
 
   // ---- directed and random scripts ----
