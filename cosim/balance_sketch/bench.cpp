@@ -87,17 +87,7 @@ struct flow {
   uint32_t hash = 0, fingerprint = 0;
 };
 
-// stimulus_rng::below(n) for an n fixed at reset, its rejection limit computed once: the same draws.
-struct bounded {
-  uint64_t n = 1, limit = UINT64_MAX;
-  bounded() = default;
-  explicit bounded(uint64_t n) : n(n), limit(UINT64_MAX - UINT64_MAX % n) {}
-  uint64_t operator()(stimulus_rng& r) const {
-    uint64_t x;
-    do { x = r.next(); } while (x >= limit);
-    return x % n;
-  }
-};
+using bounded = stimulus_rng::range;   // a draw's bound, fixed at reset
 
 // A directed step: advance time (from now, or to the next slice start plus an offset), then send
 // the packet in the cycle the advance completes (or idle there if !p.valid).

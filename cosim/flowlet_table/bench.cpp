@@ -150,7 +150,7 @@ class flowlet_table_bench : public bench {
       rtl_->tick();
       if (s == side::rtl) pos_ = r.sweep_position;
     }
-    if (s == side::both && differs(in.valid)) compare(in.valid, out);
+    if (s == side::both) compare(in.valid, out);
   }
 
   std::string parameters() const override {
@@ -162,50 +162,39 @@ class flowlet_table_bench : public bench {
   void trace(VerilatedVcdC* vcd) override { rtl_->trace(vcd); }
 
  private:
-  // Whether any compare of compare() fails: the core's results packed as the RTL packs res_*,
-  // each output's difference OR-ed in, one branch a cycle in place of one a compare. A port
-  // that does not fit its 8 bits is a difference too (`wide`), so that this is zero only when
-  // every compare of compare() holds.
-  bool differs(uint32_t valid) const {
+  // Every output after the edge, in order: f(name, lane (-1: not a lane's), the core's value,
+  // the RTL's). One list for the check every cycle and for the report.
+  template <class F>
+  [[gnu::always_inline]] void outputs(uint32_t valid, F&& f) const {
     const auto& r = *root_;
-    uint64_t port = 0, wide = 0, new_flowlet = 0, index = 0, moved = 0;
+    f("ready", -1, 1, r.ready);
     for (unsigned j = 0; j < lanes; ++j) {
-      port |= uint64_t(res_[j].port) << (8 * j);
-      wide |= res_[j].port >> 8;
-      new_flowlet |= uint64_t(res_[j].new_flowlet) << j;
-      index |= uint64_t(res_[j].index) << (32 * j);
-      moved |= uint64_t(moved_[j]) << j;
+      f("res_valid", j, (valid >> j) & 1, (r.res_valid >> j) & 1);
+      f("res_port", j, res_[j].port, (r.res_port >> (8 * j)) & 0xFF);
+      f("res_new_flowlet", j, res_[j].new_flowlet, (r.res_new_flowlet >> j) & 1);
+      f("res_index", j, res_[j].index, uint32_t(r.res_index >> (32 * j)));
+      f("res_path_change", j, moved_[j], (r.res_path_change >> j) & 1);
     }
     const flowlet_counters& k = core_->flowlet_table::counters();
-    return ((r.ready ^ 1u) | (r.res_valid ^ valid) | (r.res_port ^ port) | wide | (r.res_new_flowlet ^ new_flowlet) |
-            (r.res_index ^ index) | (r.res_path_change ^ moved) | (r.new_flowlets ^ k.new_flowlets) |
-            (r.path_changes ^ k.path_changes) | (r.occupancy ^ k.occupancy) | (r.evictions ^ k.evictions) |
-            (r.sweeps ^ k.sweeps) | (r.sweep_conflicts ^ k.sweep_conflicts) | (r.sweep_overruns ^ k.sweep_overruns) |
-            (r.sweep_active ^ uint32_t(core_->sweep_active())) | (r.sweep_position ^ core_->sweep_position())) != 0;
+    f("new_flowlets", -1, k.new_flowlets, r.new_flowlets);
+    f("path_changes", -1, k.path_changes, r.path_changes);
+    f("occupancy", -1, k.occupancy, r.occupancy);
+    f("evictions", -1, k.evictions, r.evictions);
+    f("sweeps", -1, k.sweeps, r.sweeps);
+    f("sweep_conflicts", -1, k.sweep_conflicts, r.sweep_conflicts);
+    f("sweep_overruns", -1, k.sweep_overruns, r.sweep_overruns);
+    f("sweep_active", -1, core_->sweep_active(), r.sweep_active);
+    f("sweep_position", -1, core_->sweep_position(), r.sweep_position);
   }
-
-  // Every output after the edge, one by one, each that differs appended to `out`. Run only when
-  // differs() says one does: out of line and cold.
-  [[gnu::cold, gnu::noinline]] void compare(uint32_t valid, std::vector<mismatch>& out) const {
-    const auto& r = *root_;
-    cmp(out, "ready", -1, 1, r.ready);
-    for (unsigned j = 0; j < lanes; ++j) {
-      cmp(out, "res_valid", j, (valid >> j) & 1, (r.res_valid >> j) & 1);
-      cmp(out, "res_port", j, res_[j].port, (r.res_port >> (8 * j)) & 0xFF);
-      cmp(out, "res_new_flowlet", j, res_[j].new_flowlet, (r.res_new_flowlet >> j) & 1);
-      cmp(out, "res_index", j, res_[j].index, uint32_t(r.res_index >> (32 * j)));
-      cmp(out, "res_path_change", j, moved_[j], (r.res_path_change >> j) & 1);
-    }
-    const flowlet_counters& k = core_->counters();
-    cmp(out, "new_flowlets", -1, k.new_flowlets, r.new_flowlets);
-    cmp(out, "path_changes", -1, k.path_changes, r.path_changes);
-    cmp(out, "occupancy", -1, k.occupancy, r.occupancy);
-    cmp(out, "evictions", -1, k.evictions, r.evictions);
-    cmp(out, "sweeps", -1, k.sweeps, r.sweeps);
-    cmp(out, "sweep_conflicts", -1, k.sweep_conflicts, r.sweep_conflicts);
-    cmp(out, "sweep_overruns", -1, k.sweep_overruns, r.sweep_overruns);
-    cmp(out, "sweep_active", -1, core_->sweep_active(), r.sweep_active);
-    cmp(out, "sweep_position", -1, core_->sweep_position(), r.sweep_position);
+  // Each output's difference OR-ed into one word and tested once: one branch a cycle in place of
+  // one a compare; the per-output report runs only when a compare fails, out of line.
+  void compare(uint32_t valid, std::vector<mismatch>& out) const {
+    uint64_t diff = 0;
+    outputs(valid, [&](const char*, int, uint64_t core, uint64_t rtl) { diff |= core ^ rtl; });
+    if (diff) report(valid, out);
+  }
+  [[gnu::cold, gnu::noinline]] void report(uint32_t valid, std::vector<mismatch>& out) const {
+    outputs(valid, [&](const char* name, int lane, uint64_t core, uint64_t rtl) { cmp(out, name, lane, core, rtl); });
   }
 
   // The lanes of cycle cycle_. Draws from rng_ only, steered by pos_ (the checker's position

@@ -33,12 +33,19 @@ class stimulus_rng {
     return out;
   }
   // Uniform integer in [0, n), n > 0, without modulo bias (as rng::below).
-  uint64_t below(uint64_t n) {
-    const uint64_t limit = UINT64_MAX - UINT64_MAX % n;
-    uint64_t x;
-    do { x = next(); } while (x >= limit);
-    return x % n;
-  }
+  uint64_t below(uint64_t n) { return range(n)(*this); }
+
+  // below(n) for an n fixed at reset, its rejection limit computed once: the same draws.
+  struct range {
+    uint64_t n = 1, limit = UINT64_MAX;
+    range() = default;
+    explicit range(uint64_t n) : n(n), limit(UINT64_MAX - UINT64_MAX % n) {}
+    uint64_t operator()(stimulus_rng& r) const {
+      uint64_t x;
+      do { x = r.next(); } while (x >= limit);
+      return x % n;
+    }
+  };
 
  private:
   static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
