@@ -123,11 +123,15 @@ module flowlet_table #(
     crow = start ? '0 : chk_row;
     chk_go = act && n < PORTS;
     chk_end = chk_go && crow == LAST_ROW;
+    for (int j = 0; j < PORTS; j++) raddr[j*RB +: RB] = lk_valid[j] ? lrow[j*RB +: RB] : crow;
+  end
+  // Where each lane's hash points, from the inputs alone: a block of its own, so that a simulator
+  // does not work it out again when only the registers change at the edge.
+  always_comb begin
     for (int j = 0; j < PORTS; j++) begin
       idx[j*IB +: IB] = index_of(lk_hash[j*32 +: 32]);
       lrow[j*RB +: RB] = row_of(idx[j*IB +: IB]);
       lslot[j*SB +: SB] = slot_of(idx[j*IB +: IB]);
-      raddr[j*RB +: RB] = lk_valid[j] ? lrow[j*RB +: RB] : crow;
       lk_index[j*32 +: 32] = 32'(idx[j*IB +: IB]);
     end
   end

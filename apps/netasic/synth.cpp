@@ -44,6 +44,29 @@ bool is_storage(const std::string& type) {
   return false;
 }
 
+std::string source_of(const std::string& rtl_dir, const std::string& block) {
+  std::ifstream in(fs::path(rtl_dir) / (block + ".sv"));
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The block's file and the files of the blocks it instantiates, and no others. Yosys numbers every
+// name it reads and maps in an order that follows those numbers, so reading an unrelated file
+// first moved a block's count: editing the flowlet table's RTL moved the stateful ALU's by 76 cells.
+std::vector<std::string> files_of(const std::string& rtl_dir, const std::string& block, const std::vector<std::string>& blocks) {
+  static const std::regex comment("//[^\n]*|/\\*[\\s\\S]*?\\*/");
+  std::vector<std::string> files{block};
+  for (size_t i = 0; i < files.size(); ++i) {
+    const std::string code = std::regex_replace(source_of(rtl_dir, files[i]), comment, " ");
+    for (const auto& b : blocks) {
+      if (std::find(files.begin(), files.end(), b) != files.end()) continue;
+      if (std::regex_search(code, std::regex("(^|[^A-Za-z0-9_$])" + b + "\\s*(#|[A-Za-z_])"))) files.push_back(b);
+    }
+  }
+  return files;
+}
+
 }  // namespace
 
 synth_result synthesize(const std::string& rtl_dir, const std::string& block, const std::vector<std::string>& params) {
@@ -53,10 +76,7 @@ synth_result synthesize(const std::string& rtl_dir, const std::string& block, co
   // The block's parameters, so that a misspelt -p is named before Yosys runs.
   std::vector<std::string> known;
   {
-    std::ifstream in(fs::path(rtl_dir) / (block + ".sv"));
-    std::stringstream text;
-    text << in.rdbuf();
-    const std::string t = text.str();
+    const std::string t = source_of(rtl_dir, block);
     const std::regex decl("parameter\\s+(?:[a-z]+\\s+)*(?:\\[[^\\]]*\\]\\s*)?([A-Za-z_][A-Za-z0-9_]*)\\s*=");
     for (auto it = std::sregex_iterator(t.begin(), t.end(), decl); it != std::sregex_iterator(); ++it) known.push_back((*it)[1]);
   }
@@ -87,7 +107,7 @@ synth_result synthesize(const std::string& rtl_dir, const std::string& block, co
   const fs::path tmp = fs::temp_directory_path() / fmt::format("netasic-synth-{}-{}", getpid(), block);
   fs::create_directories(tmp);
   std::string reads;
-  for (const auto& b : blocks) reads += fmt::format("read_verilog -sv \"{}\"\n", (fs::path(rtl_dir) / (b + ".sv")).string());
+  for (const auto& b : files_of(rtl_dir, block, blocks)) reads += fmt::format("read_verilog -sv \"{}\"\n", (fs::path(rtl_dir) / (b + ".sv")).string());
   // Yosys' generic synth up to the fine step, then the fine step without memory_map.
   write_file((tmp / "synth.ys").string(), reads + chparam + "synth -top " + block + " -run begin:fine\n" +
                                               "opt -fast -full\ntechmap\nopt -fast\nabc -fast\nopt -fast\n" +

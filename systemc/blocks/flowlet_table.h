@@ -128,6 +128,7 @@ class flowlet_table : public flowlet_table_if {
   };
 
   flowlet_result run(uint64_t hash, uint64_t now_ps, const choose_fn* choose, uint32_t new_port, uint64_t flow_id);
+  uint64_t cycle_at(uint64_t now_ps);   // now_ps / clock period; throws if time went backwards
   void advance_cycles(uint64_t c);
   uint64_t trigger_cycle(uint64_t s) const { return (s * cfg_.delta_ps + cfg_.clock_period_ps - 1) / cfg_.clock_period_ps; }
   uint64_t visits(uint32_t i) const { return sweeps_ - (active_ && pos_ <= i ? 1 : 0); }
@@ -137,6 +138,7 @@ class flowlet_table : public flowlet_table_if {
 
   flowlet_config cfg_;
   uint64_t life_;                        // 2^age_bits: visits from a touch to the invalidation
+  uint64_t index_mask_ = 0;              // entries - 1 when a power of two (hash % entries without a division)
   zeroed_array<slot> t_;   // all zero bytes are an empty slot
   std::vector<std::vector<uint32_t>> death_;   // ring of life_ + 1 buckets, by death sweep number
   std::vector<uint32_t> dying_;          // this sweep's deaths, by index
@@ -148,7 +150,7 @@ class flowlet_table : public flowlet_table_if {
   uint64_t sweeps_ = 0;
   uint64_t busy_cycle_ = UINT64_MAX;     // cycle of the latest lookups and how many
   unsigned busy_count_ = 0;
-  uint64_t last_now_ = 0;
+  uint64_t last_now_ = 0, last_cycle_ = 0;   // the latest time given, and its cycle
   flowlet_counters count_;
 };
 

@@ -40,6 +40,26 @@ TEST(Rtl, SynthCountsTheHashUnitsRegisters) {
   EXPECT_LT(field(small.output, "logic cells"), field(netasic_cli("synth crc_hash").output, "logic cells"));
 }
 
+// A block's count does not depend on the other blocks' files: Yosys maps in an order that follows
+// the names it has read, so a synth that read every file in rtl/ counted crc_hash at 1 381 cells
+// with an unrelated module added to balance_sketch.sv (read first), against 1 376 without.
+TEST(Rtl, SynthReadsOnlyTheBlocksOwnRtl) {
+  namespace fs = std::filesystem;
+  const fs::path rtl = scratch("rtl", "rtl");
+  for (const auto& e : fs::directory_iterator(NETASIC_SOURCE_DIR "/rtl")) fs::copy(e.path(), rtl / e.path().filename());
+  std::ofstream(rtl / "balance_sketch.sv", std::ios::app) << [] {
+    std::string m = "module unrelated_padding (input logic clk, input logic [7:0] a, output logic [7:0] y);\n";
+    for (int i = 0; i < 100; ++i)
+      m += "  logic [7:0] pad_" + std::to_string(i) + ";\n  always_ff @(posedge clk) pad_" + std::to_string(i) + " <= a + 8'd" +
+           std::to_string(i) + ";\n";
+    return m + "  assign y = pad_0;\nendmodule\n";
+  }();
+  const outcome own = netasic_cli("synth crc_hash"), padded = netasic_cli("synth crc_hash --rtl-dir " + rtl.string());
+  ASSERT_EQ(own.code, 0) << own.output;
+  ASSERT_EQ(padded.code, 0) << padded.output;
+  EXPECT_EQ(field(padded.output, "logic cells"), field(own.output, "logic cells")) << own.output << padded.output;
+}
+
 // docs/cosim.md's Sizes table is what `netasic synth` gives for each row's block and parameters,
 // logic cells and flip-flops, with today's RTL. Every block's synthesis is minutes in all: label long.
 TEST(LongRtl, SizesTableIsWhatSynthGives) {
