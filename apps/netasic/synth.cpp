@@ -3,9 +3,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <optional>
 #include <regex>
 #include <sstream>
 #include <stdexcept>
@@ -44,6 +47,26 @@ bool is_storage(const std::string& type) {
   return false;
 }
 
+// A Verilog number, decimal or sized ('h, 'd, 'o, 'b), as -p takes it; nullopt for anything else
+// (an expression) or past 64 bits.
+std::optional<uint64_t> literal_value(const std::string& text) {
+  std::smatch m;
+  if (std::regex_match(text, m, std::regex("([0-9_]+)|[0-9]*'[sS]?([bodhBODH])([0-9a-fA-F_]+)"))) {
+    const char b = m[1].matched ? 'd' : char(std::tolower(static_cast<unsigned char>(m[2].str()[0])));
+    const unsigned base = b == 'b' ? 2 : b == 'o' ? 8 : b == 'd' ? 10 : 16;
+    std::string digits = m[1].matched ? m[1].str() : m[3].str();
+    digits.erase(std::remove(digits.begin(), digits.end(), '_'), digits.end());
+    uint64_t v = 0;
+    for (char c : digits) {
+      const unsigned d = unsigned(std::isdigit(static_cast<unsigned char>(c)) ? c - '0' : std::tolower(c) - 'a' + 10);
+      if (d >= base || v > (UINT64_MAX - d) / base) return std::nullopt;
+      v = v * base + d;
+    }
+    return v;
+  }
+  return std::nullopt;
+}
+
 std::string source_of(const std::string& rtl_dir, const std::string& block) {
   std::ifstream in(fs::path(rtl_dir) / (block + ".sv"));
   std::stringstream text;
@@ -73,12 +96,16 @@ synth_result synthesize(const std::string& rtl_dir, const std::string& block, co
   const auto blocks = rtl_block_names();
   if (std::find(blocks.begin(), blocks.end(), block) == blocks.end())
     throw std::invalid_argument(fmt::format("no RTL for block '{}' in {} (blocks: {})", block, rtl_dir, fmt::join(blocks, ", ")));
-  // The block's parameters, so that a misspelt -p is named before Yosys runs.
+  // The block's parameters and their defaults, so that a misspelt -p is named before Yosys runs.
   std::vector<std::string> known;
+  std::map<std::string, std::string> defaults;
   {
     const std::string t = source_of(rtl_dir, block);
-    const std::regex decl("parameter\\s+(?:[a-z]+\\s+)*(?:\\[[^\\]]*\\]\\s*)?([A-Za-z_][A-Za-z0-9_]*)\\s*=");
-    for (auto it = std::sregex_iterator(t.begin(), t.end(), decl); it != std::sregex_iterator(); ++it) known.push_back((*it)[1]);
+    const std::regex decl("parameter\\s+(?:[a-z]+\\s+)*(?:\\[[^\\]]*\\]\\s*)?([A-Za-z_][A-Za-z0-9_]*)\\s*=\\s*([^,)/\\s]*)");
+    for (auto it = std::sregex_iterator(t.begin(), t.end(), decl); it != std::sregex_iterator(); ++it) {
+      known.push_back((*it)[1]);
+      defaults[(*it)[1]] = (*it)[2];
+    }
   }
   synth_result r;
   r.block = block;
@@ -101,7 +128,11 @@ synth_result synthesize(const std::string& rtl_dir, const std::string& block, co
         (value.size() > 10 || std::stoull(value) == 0 || std::stoull(value) > 2147483647ull))
       throw std::invalid_argument(fmt::format("-p '{}': {} must be a whole number from 1 to 2147483647", p, name));
     r.params.emplace_back(name, value);
-    chparam += fmt::format("chparam -set {} {} {}\n", name, value, block);
+    // A value equal to the default is the same design: Yosys is not told, since a chparam
+    // re-elaborates the module under new names and moves the count (crc_hash: 1,381 cells with
+    // -p KEY_BYTES=13, 1,376 without).
+    const auto given = literal_value(value), fixed = literal_value(defaults[name]);
+    if (!(given && fixed && *given == *fixed)) chparam += fmt::format("chparam -set {} {} {}\n", name, value, block);
   }
 
   const fs::path tmp = fs::temp_directory_path() / fmt::format("netasic-synth-{}-{}", getpid(), block);
