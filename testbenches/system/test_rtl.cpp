@@ -41,8 +41,8 @@ TEST(Rtl, SynthCountsTheHashUnitsRegisters) {
 }
 
 // A block's count does not depend on the other blocks' files: Yosys maps in an order that follows
-// the names it has read, so a synth that read every file in rtl/ counted crc_hash at 1 381 cells
-// with an unrelated module added to balance_sketch.sv (read first), against 1 376 without.
+// the names it has read, so a synth that read every file in rtl/ counted crc_hash at 1,381 cells
+// with an unrelated module added to balance_sketch.sv (read first), against 1,376 without.
 TEST(Rtl, SynthReadsOnlyTheBlocksOwnRtl) {
   namespace fs = std::filesystem;
   const fs::path rtl = scratch("rtl", "rtl");
