@@ -87,8 +87,6 @@ struct flow {
   uint32_t hash = 0, fingerprint = 0;
 };
 
-using bounded = stimulus_rng::range;   // a draw's bound, fixed at reset
-
 // A directed step: advance time (from now, or to the next slice start plus an offset), then send
 // the packet in the cycle the advance completes (or idle there if !p.valid).
 struct step_t {
@@ -151,10 +149,10 @@ class balance_sketch_bench : public bench {
     // Fixed for the run: computed here, not each cycle.
     fp_mask_ = cfg_.fingerprint_bits == 32 ? 0xFFFFFFFFu : (uint32_t(1) << cfg_.fingerprint_bits) - 1;
     nh_null_ = (uint64_t(1) << clog2(uint64_t(cfg_.next_hops) + 1)) - 1;
-    hops_ = bounded(cfg_.next_hops);
-    slow_ = bounded(slice_ / 8 + 1);
-    half_ = bounded(slice_ / 2 + 1);
-    full_ = bounded(slice_ + 1);
+    hops_ = stimulus_rng::range(cfg_.next_hops);
+    slow_ = stimulus_rng::range(slice_ / 8 + 1);
+    half_ = stimulus_rng::range(slice_ / 2 + 1);
+    full_ = stimulus_rng::range(slice_ + 1);
     now_ = 0;
     cycle_ = 0;
     held_ = bs_decision{};
@@ -377,7 +375,7 @@ class balance_sketch_bench : public bench {
         const uint32_t fp = fps ? 1 + uint32_t(rng_.below(fps)) : uint32_t(rng_.next());
         pool.flows.push_back({in_bucket(b, uint32_t(rng_.below(1u << 16))), fp});
       }
-      pool.pick = bounded(flows);
+      pool.pick = stimulus_rng::range(flows);
     };
     add(hot_, 2, 8, 100, 3);
     add(warm_, 8, 24, 110, 0);
@@ -447,7 +445,7 @@ class balance_sketch_bench : public bench {
   using root_t = typename dut<Model>::root;
   struct pool {
     std::vector<flow> flows;
-    bounded pick;   // the index of a flow
+    stimulus_rng::range pick;   // the index of a flow
   };
 
   balance_sketch_config cfg_;
@@ -459,8 +457,8 @@ class balance_sketch_bench : public bench {
   uint64_t slice_ = 0, nd_ = 0, nD_ = 0;
   uint32_t fp_mask_ = 0;   // the RTL's in_fingerprint width
   uint64_t nh_null_ = 0;   // Null on out_next_hop: all ones
-  bounded hops_;           // the candidate next hop
-  bounded slow_, half_, full_;   // time steps of phases 1, 2 and 4-5
+  stimulus_rng::range hops_;                 // the candidate next hop (bounds fixed at reset)
+  stimulus_rng::range slow_, half_, full_;   // time steps of phases 1, 2 and 4-5
   uint64_t now_ = 0, cycle_ = 0;
   std::deque<step_t> steps_;
   bool active_ = false;
