@@ -88,16 +88,16 @@ module flowlet_table #(
     else slot_of = SB'(32'(i) % 32'(SWEEP_WIDTH));
   endfunction
 
-  logic [RW-1:0] mem[ROWS] /* verilator public_flat_rd */;   // no reset: cleared by the init sweep
+  logic [RW-1:0] mem[ROWS];   // no reset: cleared by the init sweep
 
   // ---- state ------------------------------------------------------------------------------------
   logic [RB-1:0] init_row;
-  // The sweep state and the memory are public to the RTL-in-the-loop adapter (read; rem, chk_row
-  // and sweep_position written), so it can take a stretch of quiet cycles, in which only the timer
-  // and the sweep's position move, in one step. The comments are for Verilator only: no logic.
-  logic signed [63:0] rem /* verilator public_flat_rw */;    // s * Delta - c * P, in (-P, Delta]: Delta < 2^63 ps
-  logic active /* verilator public_flat_rd */, pending /* verilator public_flat_rd */;
-  logic [RB-1:0] chk_row /* verilator public_flat_rw */;     // next row the running sweep visits
+  // The RTL-in-the-loop adapter reads the memory and the sweep state and writes rem, chk_row and
+  // sweep_position, to take a stretch of quiet cycles, in which only the timer and the sweep's
+  // position move, in one step (cosim/flowlet_table/flowlet_table_rtl.vlt makes them public).
+  logic signed [63:0] rem;    // s * Delta - c * P, in (-P, Delta]: Delta < 2^63 ps
+  logic active, pending;
+  logic [RB-1:0] chk_row;     // next row the running sweep visits
 
   // ---- cycle decisions: boundary, sweep start, which slot the checker gets ----------------------
   logic fire, start, act, pend, chk_go, chk_end;

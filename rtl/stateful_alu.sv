@@ -214,7 +214,7 @@ module stateful_alu #(
   // ---- issue: one slot per cycle, a packet or a control-plane op ------------------------------
 
   logic sweeping;
-  logic [AW-1:0] sweep_row /* verilator public_flat_rw */;   // the row the sweep zeroes this cycle
+  logic [AW-1:0] sweep_row;   // the row the sweep zeroes this cycle
   assign ready = ~sweeping;
 
   logic take_pkt, take_cp, idx_ok, do_exec, do_read, do_write, do_clear;
@@ -235,7 +235,9 @@ module stateful_alu #(
 
   // ---- SRAM: one read port (stage 1), one write port (stage 3, or the clear sweep) ------------
 
-  logic [WORD-1:0] mem[ENTRIES] /* verilator public_flat_rw */;   // public: the loop steps a sweep over its rows
+  // The RTL-in-the-loop adapter steps a sweep over its rows, writing them and sweep_row
+  // (cosim/stateful_alu/stateful_alu_rtl.vlt makes them public).
+  logic [WORD-1:0] mem[ENTRIES];
   logic [WORD-1:0] rd_word, wr_word;
   logic wr_en;
   logic [AW-1:0] wr_addr;

@@ -88,10 +88,10 @@ module sundial_unit #(
   logic [1:0]  mode;
   logic        synced;
   logic [63:0] adjust, last_sync, eps_base, interval, tx_mask;
-  // The timeout counter and the send timer are public to the RTL-in-the-loop adapter (written),
-  // so it can take a stretch of quiet edges, in which they are all that changes, in one step.
-  // The comments are for Verilator only: no logic.
-  logic [63:0] count /* verilator public_flat_rw */, send_left /* verilator public_flat_rw */;
+  // The RTL-in-the-loop adapter writes the timeout counter and the send timer, to take a stretch
+  // of quiet edges, in which they are all that changes, in one step
+  // (cosim/sundial_unit/sundial_unit_rtl.vlt makes them public).
+  logic [63:0] count, send_left;
   logic [31:0] parent, first, second;
   logic        first_raised, second_raised;
   logic [62:0] delay [2**PB];                 // link delay per port, ps (never negative)

@@ -5,11 +5,15 @@
 // counters and sweep state include cycle c's checker step, so both are compared with the core's
 // in the same step (res_* of an idle lane hold, as in the RTL). res_* are the combinational
 // lk_port, lk_new_flowlet, lk_index and lk_path_change registered at the edge; those are compared
-// too, before the edge, for the valid lanes of the directed cycles and of every 16th cycle after
-// them. Reading them takes an eval of its own (the edge's eval evaluates the lanes again), a
-// sixth of the bench's cycle; the adapter in the loop reads them on every lookup, and its system
-// tests compare each run with the core's. The init sweep (ROWS cycles after reset) runs in
-// reset(); the core's cycle 0 is the first cycle with `ready`.
+// too, before the edge, for every valid lane of every cycle.
+//
+// The RTL runs inside cosim/flowlet_table/flowlet_table_tb.sv, which registers the lanes in front
+// of the table: the step of cycle c gives cycle c + 1's lanes (next_lk_*) with the eval that
+// takes edge c, so that eval's one pass over the lanes' logic, after the edge, is cycle c + 1's,
+// and cycle c + 1's lk_* are there to read without an eval of their own. The lanes are therefore
+// drawn a cycle ahead. The init sweep (ROWS cycles after reset) runs in reset(), with cycle 0's
+// lanes already in the registers (the table ignores them until `ready`); the core's cycle 0 is
+// the first cycle with `ready`.
 //
 // Delta is 9000.5 cycles (boundaries alternate 9001 and 9000 cycles apart); a sweep of the 64K
 // table takes 8192 cycles when it never waits, so light traffic leaves the checker idle between
@@ -27,8 +31,9 @@
 // it had: no path change). Seed 1 gives 9 sweeps, 7 overruns, ~16700 conflicts, ~26000
 // evictions, ~4300 path changes, ~4900 lookups on the row the checker visits in that cycle.
 //
-// The checker's position that steers the stimulus is the previous cycle's, read from the core or
-// (RTL alone) from the RTL's output: they are equal, so the stimulus is the same on every side.
+// The checker's position that steers cycle c's stimulus is the one after cycle c - 2 (the lanes
+// are drawn a cycle ahead), read from the core or (RTL alone) from the RTL's output: they are
+// equal, so the stimulus is the same on every side.
 // Counters are 64-bit on both sides: no wrap in any run; the Delta timer is a remainder
 // (s * Delta - c * P), which stays in (-P, Delta] and so never wraps.
 #include <array>
@@ -38,8 +43,8 @@
 #include "cosim/harness/cosim_bench.h"
 #include "cosim/harness/stimulus_rng.h"
 #include "cosim/flowlet_table/flowlet_table_rtl.h"
-#include "Vflowlet_table.h"
-#include "Vflowlet_table___024root.h"
+#include "Vflowlet_table_tb.h"
+#include "Vflowlet_table_tb___024root.h"
 #include "Vflowlet_table_set2.h"
 #include "Vflowlet_table_set2___024root.h"
 #include "rtl_bench_sets.h"
@@ -104,16 +109,16 @@ class flowlet_table_bench : public bench {
     }
     auto& m = *rtl_;
     m->cfg_delta_ps = cfg_.delta_ps;
-    m->lk_valid = 0;
-    m->lk_hash = 0;
-    m->lk_new_port = 0;
+    next_ = stimulus(0);
+    drive(next_);
     rtl_->reset();
     for (unsigned n = 0; !m->ready && n < 2 * cfg_.entries; ++n) rtl_->tick();
   }
 
   void step(side s, std::vector<mismatch>& out) override {
-    const lanes_in in = stimulus();
     const uint64_t c = cycle_++;
+    const lanes_in in = next_;
+    next_ = stimulus(c + 1);   // before this cycle moves pos_
 
     if (s != side::rtl) {
       // Calls qualified with the class: direct, where GCC would go through the vtable.
@@ -129,24 +134,19 @@ class flowlet_table_bench : public bench {
       pos_ = core_->sweep_position();
     }
     if (s != side::core) {
-      // The root's ports, not the model's references to them: one load fewer a port.
-      auto& r = *root_;
-      r.lk_valid = in.valid;
-      r.lk_hash = in.hashes;
-      r.lk_new_port = in.new_ports;
-      // The combinational results of this cycle, before the edge, in the cycles that read them
-      // (see the top). With no lookup there is none to compare (an idle lane's are don't-care),
-      // and the edge's eval takes the inputs itself.
-      if (s == side::both && in.valid && (c < directed_.size() || c % comb_check_every == 0)) {
-        rtl_->settle();
+      const auto& r = *root_;
+      // This cycle's combinational results, before the edge: the last eval settled them (see the
+      // top). An idle lane's are don't-care.
+      if (s == side::both && in.valid) {
         for (unsigned j = 0; j < lanes; ++j) {
-          if (!in.valid_at(j)) continue;   // don't-care for an idle lane
+          if (!in.valid_at(j)) continue;
           cmp(out, "lk_port", j, res_[j].port, (r.lk_port >> (8 * j)) & 0xFF);
           cmp(out, "lk_new_flowlet", j, res_[j].new_flowlet, (r.lk_new_flowlet >> j) & 1);
           cmp(out, "lk_index", j, res_[j].index, uint32_t(r.lk_index >> (32 * j)));
           cmp(out, "lk_path_change", j, moved_[j], (r.lk_path_change >> j) & 1);
         }
       }
+      drive(next_);
       rtl_->tick();
       if (s == side::rtl) pos_ = r.sweep_position;
     }
@@ -197,10 +197,18 @@ class flowlet_table_bench : public bench {
     outputs(valid, [&](const char* name, int lane, uint64_t core, uint64_t rtl) { cmp(out, name, lane, core, rtl); });
   }
 
-  // The lanes of cycle cycle_. Draws from rng_ only, steered by pos_ (the checker's position
-  // after the previous cycle, equal on every side).
-  lanes_in stimulus() {
-    const uint64_t c = cycle_;
+  // The next cycle's lanes into the bench top's registers, which take them at the next edge.
+  // The root's ports, not the model's references to them: one load fewer a port.
+  void drive(const lanes_in& in) {
+    auto& r = *root_;
+    r.next_lk_valid = in.valid;
+    r.next_lk_hash = in.hashes;
+    r.next_lk_new_port = in.new_ports;
+  }
+
+  // The lanes of cycle c, called for c = 0, 1, 2, ... in turn. Draws from rng_ only, steered by
+  // pos_ (the checker's position after cycle c - 2, equal on every side).
+  lanes_in stimulus(uint64_t c) {
     lanes_in in;
     if (c < directed_.size()) {
       for (unsigned j = 0; j < lanes; ++j) {
@@ -235,7 +243,8 @@ class flowlet_table_bench : public bench {
           hash[j] = hot_[r.below(hot_.size())];
           break;
         case 4: case 5: case 6: {         // at the checker: its row this cycle and the next ones
-          const uint32_t i = uint32_t((pos_ + entries - 4 + r.below(24)) % entries);
+          // (pos_ is a cycle older than c's own: a running checker has gone a row further since)
+          const uint32_t i = uint32_t((pos_ + cfg_.sweep_width + entries - 4 + r.below(24)) % entries);
           hash[j] = uint32_t(r.below(65536) << 16) | i;
           break;
         }
@@ -315,12 +324,12 @@ class flowlet_table_bench : public bench {
   std::array<uint32_t, 64> hot_{};         // a constant size: below(64) is a shift
   uint64_t cycle_ = 0;
   static constexpr uint64_t phase_cycles = 10000;   // cycles of a traffic phase (stimulus())
-  unsigned phase_ = 0;                     // the phase of cycle_: (cycle_ / phase_cycles) % 6
+  unsigned phase_ = 0;                     // the phase of the last cycle drawn: (c / phase_cycles) % 6
   uint64_t phase_end_ = phase_cycles;      // the first cycle of the next phase
-  uint32_t pos_ = 0;                       // checker position after the previous cycle
+  uint32_t pos_ = 0;                       // checker position after the last cycle stepped
+  lanes_in next_;                          // the next cycle's lanes (drawn a cycle ahead)
   std::array<flowlet_result, lanes> res_{};   // the core's latest result per lane (held like res_*)
   std::array<bool, lanes> moved_{};           // and whether it was a path change
-  static constexpr uint64_t comb_check_every = 16;   // cycles between reads of lk_* after the directed ones
 };
 
 }  // namespace
@@ -329,7 +338,7 @@ std::unique_ptr<bench> make_flowlet_table_bench() {
   constexpr uint32_t rtl_default_entries = 65536;
   if (flowlet_table_rtl::rtl_parameters().entries != rtl_default_entries)
     throw std::logic_error("flowlet_table bench: the RTL's default ENTRIES differs from the bench's");
-  return std::make_unique<flowlet_table_bench<Vflowlet_table, rtl_default_entries>>();
+  return std::make_unique<flowlet_table_bench<Vflowlet_table_tb, rtl_default_entries>>();
 }
 std::unique_ptr<bench> make_flowlet_table_set2_bench() {
   static_assert(set2::flowlet_table::count == 1, "flowlet_table bench: reads ENTRIES of its second set only");
