@@ -44,6 +44,7 @@ switch_model::switch_model(sc_core::sc_module_name name, unsigned id, const std:
       stats_(stats),
       events_(events),
       hash_(crc_hash_unit(crc_hash_config{cfg.hash_bits, cfg.hash_seed})),
+      hash_rotation_(cfg.hash_bits, cfg.tier, cfg.hash_tier_offset),
       routes_(cfg.addresses ? route_table(id, unsigned(port_rate_bps.size()), cfg.addresses, cfg.member_capacity, cfg.route_classes)
                             : route_table(id, unsigned(port_rate_bps.size()), hosts, cfg.member_capacity, cfg.route_classes)),
       lb_(cfg.lb, routes_, port_rate_bps),

@@ -138,11 +138,19 @@ struct switch_config {
 // its width by (tier-1)*offset bits. A CRC is linear in its seed, so per-switch seeds only
 // relabel a power-of-two group's members and a flow's choice at one tier would fix its choice at
 // the next; other bits of the hash at each tier break that, as ASICs' per-switch hash offsets do.
+// The rotation is fixed when the switch is built, so a packet pays for the shift, not the modulo.
+struct flow_hash_rotation {
+  uint32_t mask;
+  unsigned width, right;
+  flow_hash_rotation(unsigned w, unsigned tier, unsigned offset)
+      : mask(w >= 32 ? 0xFFFFFFFFu : (1u << w) - 1), width(w), right(tier > 1 ? (tier - 1) * offset % w : 0) {}
+  uint32_t operator()(uint32_t h) const {
+    h &= mask;
+    return right == 0 ? h : ((h >> right) | (h << (width - right))) & mask;
+  }
+};
 inline uint32_t flow_hash_rotate(uint32_t h, unsigned width, unsigned tier, unsigned offset) {
-  const uint32_t mask = width >= 32 ? 0xFFFFFFFFu : (1u << width) - 1;
-  const unsigned r = tier > 1 ? (tier - 1) * offset % width : 0;
-  h &= mask;
-  return r == 0 ? h : ((h >> r) | (h << (width - r))) & mask;
+  return flow_hash_rotation(width, tier, offset)(h);
 }
 
 // What a switch counts besides drops.
@@ -309,9 +317,8 @@ class switch_model : public sc_core::sc_module, public pkt_receiver {
   run_stats& stats_;
   event_queue& events_;
   std::unique_ptr<crc_hash_if> hash_;   // the 5-tuple hash: the core, or its RTL (--rtl crc_hash)
-  uint32_t flow_hash(packet& p) {   // every use of the flow hash: this tier's bits of it
-    return flow_hash_rotate(hash_->hash(p), cfg_.hash_bits, cfg_.tier, cfg_.hash_tier_offset);
-  }
+  flow_hash_rotation hash_rotation_;     // this tier's bits of it
+  uint32_t flow_hash(packet& p) { return hash_rotation_(hash_->hash(p)); }   // every use of the flow hash
   unsigned cpu_port_ = 0;    // traffic-manager port of the CPU (after the recirculation ports)
   uint64_t mirror_count_ = 0;   // data frames seen by the mirror session's sampler
   route_table routes_;
