@@ -47,11 +47,11 @@ bool is_storage(const std::string& type) {
   return false;
 }
 
-// A Verilog number, decimal or sized ('h, 'd, 'o, 'b), as -p takes it; nullopt for anything else
-// (an expression) or past 64 bits.
+// A Verilog number, decimal or sized ('h, 'd, 'o, 'b): what -p takes, and a default the -p value
+// is compared with; nullopt for anything else (an expression) or past 64 bits.
 std::optional<uint64_t> literal_value(const std::string& text) {
   std::smatch m;
-  if (std::regex_match(text, m, std::regex("([0-9_]+)|[0-9]*'[sS]?([bodhBODH])([0-9a-fA-F_]+)"))) {
+  if (std::regex_match(text, m, std::regex("([0-9][0-9_]*)|[0-9]*'[sS]?([bodhBODH])([0-9a-fA-F_]+)"))) {
     const char b = m[1].matched ? 'd' : char(std::tolower(static_cast<unsigned char>(m[2].str()[0])));
     const unsigned base = b == 'b' ? 2 : b == 'o' ? 8 : b == 'd' ? 10 : 16;
     std::string digits = m[1].matched ? m[1].str() : m[3].str();
@@ -115,9 +115,9 @@ synth_result synthesize(const std::string& rtl_dir, const std::string& block, co
     if (eq == std::string::npos || eq == 0 || eq + 1 == p.size())
       throw std::invalid_argument(fmt::format("-p '{}': expected NAME=VALUE, e.g. -p ENTRIES=4096", p));
     const std::string name = p.substr(0, eq), value = p.substr(eq + 1);
-    if (!std::regex_match(name, std::regex("[A-Za-z_][A-Za-z0-9_]*")) ||
-        !std::regex_match(value, std::regex("[0-9]+|[0-9]*'[bodhBODH][0-9a-fA-F_]+")))
-      throw std::invalid_argument(fmt::format("-p '{}': NAME must be a Verilog identifier and VALUE a number", p));
+    const auto given = literal_value(value);
+    if (!std::regex_match(name, std::regex("[A-Za-z_][A-Za-z0-9_]*")) || !given)
+      throw std::invalid_argument(fmt::format("-p '{}': NAME must be a Verilog identifier and VALUE a number of at most 64 bits", p));
     if (std::find(known.begin(), known.end(), name) == known.end())
       throw std::invalid_argument(fmt::format("-p '{}': {} has no parameter {} (parameters: {})", p, block, name, fmt::join(known, ", ")));
     // A count or a width (by its name: ENTRIES, BUCKETS, CELLS, ..._BITS, ...WIDTH, PORTS, HOPS,
@@ -131,8 +131,8 @@ synth_result synthesize(const std::string& rtl_dir, const std::string& block, co
     // A value equal to the default is the same design: Yosys is not told, since a chparam
     // re-elaborates the module under new names and moves the count (crc_hash: 1,381 cells with
     // -p KEY_BYTES=13, 1,376 without).
-    const auto given = literal_value(value), fixed = literal_value(defaults[name]);
-    if (!(given && fixed && *given == *fixed)) chparam += fmt::format("chparam -set {} {} {}\n", name, value, block);
+    const auto fixed = literal_value(defaults[name]);
+    if (!(fixed && *given == *fixed)) chparam += fmt::format("chparam -set {} {} {}\n", name, value, block);
   }
 
   const fs::path tmp = fs::temp_directory_path() / fmt::format("netasic-synth-{}-{}", getpid(), block);

@@ -73,6 +73,17 @@ TEST(Rtl, SynthOfADefaultValueIsTheDefaultDesign) {
   EXPECT_LT(field(netasic_cli("synth crc_hash -p KEY_BYTES=12").output, "logic cells"), field(plain.output, "logic cells"));
 }
 
+// A -p value that is not a Verilog number, or past 64 bits, is refused before Yosys runs, naming it.
+TEST(Rtl, SynthRefusesAValueThatIsNotANumber) {
+  for (const char* p : {"KEY_BYTES=12x", "POLY=18446744073709551616", "POLY=32'hXYZ"}) {
+    const outcome o = netasic_cli(std::string("synth crc_hash -p \"") + p + "\"");
+    EXPECT_NE(o.code, 0) << p;
+    EXPECT_NE(o.output.find(std::string("-p '") + p + "': NAME must be a Verilog identifier and VALUE a number"), std::string::npos) << o.output;
+  }
+  // At the edge: 2^64 - 1 is a number (its count is Yosys's business).
+  EXPECT_EQ(netasic_cli("synth crc_hash -p POLY=18446744073709551615").output.find("VALUE a number"), std::string::npos);
+}
+
 // docs/cosim.md's Sizes table is what `netasic synth` gives for each row's block and parameters,
 // logic cells and flip-flops, with today's RTL. Every block's synthesis is minutes in all: label long.
 TEST(LongRtl, SizesTableIsWhatSynthGives) {
