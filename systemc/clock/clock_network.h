@@ -60,7 +60,9 @@ class clock_layer {
   size_t faults() const;
   uint64_t fault_at_ps(size_t i) const;
   std::vector<unsigned> fault_links(size_t i) const;
-  clock_result finish(uint64_t end_ps);   // once: the run ended at end_ps (at most the duration)
+  // Once: the run ended at end_ps (at most the duration). Standalone, what is due by then runs
+  // first; in a fabric run nothing more runs (what is due at the end lies past the run).
+  clock_result finish(uint64_t end_ps);
 
  private:
   struct impl;

@@ -163,11 +163,13 @@ void route_classes(program& p, const switch_program_inputs& in) {
 }
 
 // KSP's path table (route_table.h): (source prefix, destination prefix, path id) -> egress port,
-// consulted before the prefix route; the source ToR's path counts give the tag's range.
+// consulted before the prefix route; the source ToR's path counts give the tag's range. A switch
+// that only carries paths (a spine) is no pair's source and holds no path counts.
 void path_table(program& p, const switch_program_inputs& in) {
   p.tables.push_back(table_decl{"ksp", "path", match_kind::exact, in.path_entries, path_key_bits(in.prefixes),
                                 path_result_bits(in.ports), gress::ingress, {}, "topology.ksp_paths"});
-  p.tables.push_back(table_decl{"ksp", "path_count", match_kind::exact, in.path_counts, 2 * bits_for(in.prefixes),
+  if (in.path_counts)
+    p.tables.push_back(table_decl{"ksp", "path_count", match_kind::exact, in.path_counts, 2 * bits_for(in.prefixes),
                                 route_table::path_id_bits + 1, gress::ingress, {}, "topology.ksp_paths"});
   p.phv.push_back(phv_decl{"ksp", "path_tag", route_table::path_id_bits + 1});
 }

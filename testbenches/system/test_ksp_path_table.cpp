@@ -24,10 +24,20 @@ namespace {
 
 constexpr unsigned k = 6;
 
-std::vector<std::pair<std::string, std::string>> ksp_sets(const std::string& tables) {
+using sets = std::vector<std::pair<std::string, std::string>>;
+
+sets ksp_sets(const std::string& tables) {
   return {{"topology.kind", "jellyfish"},     {"topology.tors", "12"},         {"topology.fabric_ports", "4"},
           {"topology.hosts_per_tor", "2"},    {"topology.routing", "ksp"},     {"topology.ksp_paths", std::to_string(k)},
           {"topology.ksp_tables", tables},    {"traffic.pattern", "all_to_all"}, {"traffic.flow_size", "20000"}};
+}
+
+// A leaf-spine: its spines carry paths but are no ToR pair's source, so they hold path entries
+// and no path counts.
+sets leaf_spine_sets() {
+  return {{"topology.kind", "leaf_spine"},   {"topology.leaves", "4"},       {"topology.spines", "3"},
+          {"topology.hosts_per_leaf", "3"}, {"topology.routing", "ksp"},    {"topology.ksp_paths", std::to_string(k)},
+          {"traffic.pattern", "all_to_all"}, {"traffic.flow_size", "20000"}};
 }
 
 struct path_check {
@@ -37,8 +47,8 @@ struct path_check {
   std::string examples;                // the first few off-list paths
 };
 
-path_check check_run(const std::string& tables) {
-  const config c = small_config(ksp_sets(tables));
+path_check check_run(const sets& with) {
+  const config c = small_config(with);
   const fabric_config fc = make_fabric_config(c);
   const topology& t = fc.topo;
   // The golden: each ToR pair's k paths as switch names, "tor0>tor5>tor3" as the records spell them.
@@ -72,15 +82,22 @@ path_check check_run(const std::string& tables) {
 }
 
 TEST(KspPathTable, EveryDeliveredPathIsOneOfItsPairsKPaths) {
-  const path_check c = check_run("path");
+  const path_check c = check_run(ksp_sets("path"));
   EXPECT_GT(c.checked, 300u);
   EXPECT_EQ(c.off_list, 0u) << c.examples;
   EXPECT_GT(c.pairs_with_several, 10u);   // the tag spreads a pair's flows over its paths
   EXPECT_GT(c.delivered, 0u);
 }
 
+TEST(KspPathTable, TransitSwitchesWithoutPathCountsCarryThePaths) {
+  const path_check c = check_run(leaf_spine_sets());
+  EXPECT_GT(c.checked, 100u);   // 12 hosts, all to all, 108 flows between leaves
+  EXPECT_EQ(c.off_list, 0u) << c.examples;
+  EXPECT_GT(c.pairs_with_several, 3u);
+}
+
 TEST(KspPathTable, IngressPortTablesDeliverOverHybridPaths) {   // the control
-  const path_check c = check_run("ingress_port");
+  const path_check c = check_run(ksp_sets("ingress_port"));
   EXPECT_GT(c.checked, 300u);
   EXPECT_GT(c.off_list, 0u) << "every path of the per-ingress-port tables was one of its pair's k paths";
 }

@@ -560,3 +560,44 @@ TEST(ClockNetwork, OutageIsWithinTimeoutPlusIntervalPlusBackupPathAtEveryPhase) 
   EXPECT_GT(double(f.max_outage_ps), 3.0 * double(c.first_timeout_ps + c.sync_interval_ps + 20 * hop_ps));
   EXPECT_GE(f.resync_ps, 1'000 * us);
 }
+
+// In a fabric run the fabric steps the layer through every event before the run's end; a
+// message that falls due at the end itself lies past the run (the fabric has stopped and freed
+// its frames), so finish sends nothing. Stepped as the fabric steps it, with a transport that
+// records the sends: the first time a send falls due is made the run's end.
+TEST(ClockNetwork, InAFabricRunNothingIsSentAtTheEnd) {
+  struct recording : sync_transport {
+    size_t sends = 0;
+    void send_sync(uint32_t, uint32_t, const sync_header&) override { ++sends; }
+  };
+  const topology t = fat_tree(4);
+  clock_network_config c;
+  c.root = "core0";
+  c.duration_ps = 1'000 * us;
+  // The first time after 0 at which a send falls due, stepping event by event.
+  uint64_t end = 0;
+  size_t before_end = 0;   // the sends before it
+  {
+    recording tr;
+    clock_layer layer(t, c, &tr);
+    layer.advance(0);
+    before_end = tr.sends;
+    while (tr.sends == before_end) {
+      end = layer.next_event_ps();
+      ASSERT_LT(end, c.duration_ps);
+      layer.advance(end);
+    }
+  }
+  ASSERT_GT(end, 0u);
+  recording tr;
+  clock_layer layer(t, c, &tr);
+  layer.advance(0);
+  while (layer.next_event_ps() < end) layer.advance(layer.next_event_ps());
+  EXPECT_EQ(tr.sends, before_end);
+  const clock_result r = layer.finish(end);
+  EXPECT_EQ(tr.sends, before_end) << "finish ran a send due at the run's end";
+  EXPECT_EQ(r.algorithms[0].summary["messages"], before_end);
+  // Standalone (no transport), the same end runs what is due then, sends included.
+  clock_layer alone(t, c, nullptr);
+  EXPECT_GT(alone.finish(end).algorithms[0].summary["messages"].get<uint64_t>(), before_end);
+}
