@@ -471,7 +471,7 @@ int sc_main(int argc, char** argv) {
     if (fst && !netasic::fst_available())
       throw config_error("--fst: this netasic was built without GTKWave's FST writer (Verilator's include/gtkwave); use --vcd");
     // The run directory is emptied and marked INCOMPLETE only once every check has passed.
-    taps.before_building = [&] {
+    taps.checks_passed = [&] {
       netasic::prepare_run_dir(out_dir);
       netasic::on_interrupt_say(fmt::format("simulating {}: {} is marked INCOMPLETE", scenario, out_dir));
     };

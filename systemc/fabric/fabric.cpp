@@ -3,12 +3,32 @@
 #include <algorithm>
 #include <iostream>
 #include <limits>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
 #include "fabric/build_memory.h"
 
 namespace netasic {
+
+// The port is the QP's ECMP entropy. A host pair's connections have distinct 5-tuples, as on a
+// real host: DETER and the telemetry sketches key a connection by it.
+void assign_source_ports(std::vector<flow_ctx>& flows) {
+  constexpr uint32_t first = 49152, ports = 16384;
+  auto key = [](const flow_ctx& f, uint32_t port) { return uint64_t(f.src) << 40 | uint64_t(f.dst) << 16 | port; };
+  std::unordered_set<uint64_t> taken;
+  taken.reserve(flows.size());
+  for (const flow_ctx& f : flows)
+    if (f.src_port) taken.insert(key(f, f.src_port));
+  for (flow_ctx& f : flows) {
+    if (f.src_port) continue;
+    const uint32_t hashed = (f.id * 2654435761u >> 18) % ports;
+    uint32_t i = 0;
+    while (i < ports && taken.count(key(f, first + (hashed + i) % ports))) ++i;
+    f.src_port = uint16_t(first + (hashed + (i < ports ? i : 0)) % ports);
+    taken.insert(key(f, f.src_port));
+  }
+}
 
 uint64_t port_headroom(const fabric_config& cfg, const topo_link& l) {
   const bool to_host = cfg.topo.nodes[l.a].kind == node_kind::host || cfg.topo.nodes[l.b].kind == node_kind::host;
@@ -27,9 +47,9 @@ fabric::fabric(sc_core::sc_module_name name, fabric_config cfg, const std::vecto
     f.dst = s.dst;
     f.size_bytes = s.size_bytes;
     f.start_ps = s.start_ps;
-    // Ephemeral source port per QP: the flow's ECMP entropy.
-    f.src_port = s.src_port ? s.src_port : uint16_t(49152 + (s.id * 2654435761u >> 18) % 16384);
+    f.src_port = s.src_port;
   }
+  assign_source_ports(flows);
 
   events_ = std::make_unique<event_queue>("events");
   bus_ = std::make_unique<regbus>("regbus");

@@ -39,6 +39,24 @@ struct progress_line {
   }
 };
 
+// A NIC builds a flow's congestion control when the flow starts, inside the run. Build one at
+// every host line rate first, with the base RTT the fabric settled on, so a configuration the
+// algorithm refuses (HPCC's W_init below W_AI at a slow host) stops the run before it simulates.
+void check_congestion_control(const config& cfg, const fabric_config& fc) {
+  if (fc.replay) return;   // open-loop frames: no transport, no congestion control
+  const topology& t = fc.topo;
+  std::set<uint64_t> rates;
+  for (unsigned h : t.hosts) rates.insert(t.links[t.nodes[h].port_link[0]].rate_bps);
+  for (uint64_t r : rates) {
+    try {
+      make_cc(fc.nic.cc, r);
+    } catch (const std::invalid_argument& e) {
+      fail(cfg, "cc.algorithm", fmt::format("\"{}\" is refused at a host line rate of {} Gbps with a base RTT (cc.base_rtt) of {} us: {}",
+                                            cfg.string("cc.algorithm"), double(r) * 1e-9, double(fc.nic.cc.base_rtt_ps) * 1e-6, e.what()));
+    }
+  }
+}
+
 // --vcd/--fst: what the patterns select among the event signals and the sampled probes.
 struct wave_selection {
   std::vector<wave_point> points;
@@ -128,7 +146,6 @@ run_result run_scenario(const config& cfg, progress_mode progress, const run_tap
   std::optional<wave_selection> waves;
   if (taps.waves) waves = select_waves(fabric_cfg, fabric_cfg.clock, taps.wave_patterns);
 
-  if (taps.before_building) taps.before_building();
   sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
   // The kernel's info messages ("simulation stopped by user") are noise in a tool's output.
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
@@ -138,6 +155,8 @@ run_result run_scenario(const config& cfg, progress_mode progress, const run_tap
   static fabric* kept = nullptr;
   kept = new fabric("fabric", std::move(fabric_cfg), specs);
   fabric& fab = *kept;
+  check_congestion_control(cfg, fab.config());
+  if (taps.checks_passed) taps.checks_passed();
   const fabric_config& built = fab.config();
   if (taps.on_built) taps.on_built(fab);
   std::optional<pcap_capture> pcap;

@@ -41,6 +41,9 @@ void read_deter(const config& c, fabric_config& f) {
   }
   if (f.nic.int_enabled)
     fail(c, "nic.int_padding", "DETER replays frames at their recorded size, and INT grows them at every hop; turn INT off");
+  if (d.mode == deter_mode::record && c.string("flowcut.form") == "nic")
+    fail(c, "flowcut.form", "is \"nic\", which gives a flow a new source port at every flowcut, but DETER keys a connection "
+                            "by its 5-tuple and numbers its frames from 0: record without Flowcut's NIC form");
   if (d.mode == deter_mode::record) unused_by_mode(c, {"deter.record", "deter.clock_error", "deter.drop_rule"}, "when recording");
   else unused_by_mode(c, {"deter.clock"}, "when replaying (the record's times already carry its clocks)");
   if (d.clock == deter_clock::clock_layer && d.mode == deter_mode::record && c.string("clock.algorithm") == "off")

@@ -95,6 +95,12 @@ TEST(Cli, ConfigErrorsStopBeforeSimulating) {
   o = netasic_cli("run " NETASIC_SOURCE_DIR "/scenarios/demo.toml --set cc.algorithm=dctcp --set nic.data_priority=2 --out " + out.string());
   EXPECT_EQ(o.code, 2);
   EXPECT_NE(o.output.find("key 'ecn.priorities'"), std::string::npos) << o.output;
+  // HPCC's initial window (line rate x base RTT: 1 Mbps x 5 us) below its additive step: refused
+  // before the run simulates, where the first flow's start stopped the kernel.
+  o = netasic_cli("run " NETASIC_SOURCE_DIR "/scenarios/demo.toml --set topology.host_rate=0.001 --set cc.base_rtt=5 --out " + out.string());
+  EXPECT_EQ(o.code, 2) << o.output;
+  EXPECT_NE(o.output.find("key 'cc.algorithm': \"hpcc\" is refused at a host line rate of 0.001 Gbps"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("below w_ai_bytes"), std::string::npos) << o.output;
 
   // Flowcut in the switches counts bytes until their ACKs return: data must be lossless; and it
   // picks paths itself, so not under LetFlow.

@@ -102,6 +102,17 @@ TEST(Deter, RefusesAnotherTopologyAndATruncatedRecord) {
   EXPECT_FALSE(fs::exists(d / "z")) << "refused only after the replay ran";
 }
 
+// Flowcut's NIC form gives a flow a new source port at each flowcut, so one connection would
+// show as several 5-tuples, each numbered from a later IP_ID: refused before recording, where
+// the recorder stopped the run at the first flowcut.
+TEST(Deter, RecordRefusesFlowcutsNicForm) {
+  const fs::path d = scratch("Deter", "flowcut");
+  const outcome o = netasic_cli("run " + scenario + " --quiet --out " + (d / "x").string() + lossy + " --set flowcut.form=nic");
+  EXPECT_EQ(o.code, 2) << o.output;
+  EXPECT_NE(o.output.find("key 'flowcut.form': is \"nic\""), std::string::npos) << o.output;
+  EXPECT_FALSE(fs::exists(d / "x"));
+}
+
 // Each entry of the queue log carries the time the packet met the queue: the switch sees packets
 // in time order, so the times never go back, and they end within the run.
 TEST(Deter, TheQueueLogIsStampedInTimeOrder) {
