@@ -11,11 +11,15 @@
 
 namespace netasic {
 
-// The port is the QP's ECMP entropy. A host pair's connections have distinct 5-tuples, as on a
-// real host: DETER and the telemetry sketches key a connection by it.
+// The port is the QP's ECMP entropy. The frames between two hosts keep their connections apart
+// by 5-tuple, as on a real host (DETER and the telemetry sketches key a connection by it). A RoCE
+// ACK carries its flow's UDP ports back, so a flow's port must differ from those of the flows the
+// other way too: ports are distinct per pair of hosts, whichever sends.
 void assign_source_ports(std::vector<flow_ctx>& flows) {
   constexpr uint32_t first = 49152, ports = 16384;
-  auto key = [](const flow_ctx& f, uint32_t port) { return uint64_t(f.src) << 40 | uint64_t(f.dst) << 16 | port; };
+  auto key = [](const flow_ctx& f, uint32_t port) {
+    return uint64_t(std::min(f.src, f.dst)) << 40 | uint64_t(std::max(f.src, f.dst)) << 16 | port;
+  };
   std::unordered_set<uint64_t> taken;
   taken.reserve(flows.size());
   for (const flow_ctx& f : flows)

@@ -86,8 +86,8 @@ struct fabric_config {
 uint64_t port_headroom(const fabric_config& cfg, const topo_link& l);
 
 // Each flow without a source port (0) gets its ephemeral one: hashed from its id, in
-// 49152..65535, and distinct from every other port of its host pair while the pair has ports to
-// spare (a hashed port already held moves to the next free one).
+// 49152..65535, and distinct from the port of every other flow between its two hosts (either
+// way) while they have ports to spare (a hashed port already held moves to the next free one).
 void assign_source_ports(std::vector<flow_ctx>& flows);
 
 class fabric : public sc_core::sc_module {

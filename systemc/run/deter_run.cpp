@@ -6,6 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <tuple>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -221,6 +222,26 @@ void finish_replay(const config& c, fabric& fab, run_result& r) {
 }
 
 }  // namespace
+
+void deter_check_connections(const config& c, const fabric& fab) {
+  const fabric_config& fc = fab.config();
+  if (fc.deter.mode != deter_mode::record) return;
+  // A RoCE ACK carries its flow's UDP ports back, so a flow's data and the ACKs of a flow the
+  // other way share a 5-tuple when their ports match; a TCP ACK swaps the ports.
+  const bool roce = fc.nic.transport != nic_transport::tcp;
+  std::unordered_map<uint64_t, uint32_t> first;   // (hosts, source port) -> the flow holding it
+  for (const flow_ctx& f : fab.flows) {
+    const uint32_t a = roce ? std::min(f.src, f.dst) : f.src, b = roce ? std::max(f.src, f.dst) : f.dst;
+    const auto [it, fresh] = first.emplace(uint64_t(a) << 40 | uint64_t(b) << 16 | f.src_port, f.id);
+    if (fresh) continue;
+    const flow_ctx& g = fab.flows[it->second];
+    fail(c, "deter.mode",
+         fmt::format("is \"record\", but flows {} ({} -> {}) and {} ({} -> {}) both have source port {}{}; DETER keys a "
+                     "connection by its 5-tuple: give them distinct ports",
+                     g.id, g.src, g.dst, f.id, f.src, f.dst, f.src_port,
+                     g.src == f.src ? "" : ", and a RoCE ACK carries its flow's ports back"));
+  }
+}
 
 void deter_finish(const config& c, fabric& fab, run_result& r, uint64_t sim_end_ps) {
   const deter_mode mode = fab.config().deter.mode;

@@ -24,6 +24,10 @@ std::vector<std::pair<std::string, std::string>> deter_settings(const config& c)
 // sets f.arrivals_end_ps to the last frame's time. Otherwise does nothing.
 void deter_prepare(const config& c, fabric_config& f, std::vector<packet_trace>& traces);
 
+// deter.mode = "record", on the fabric as built: config_error if two flows' frames would share a
+// 5-tuple, which DETER keys a connection by (ports a trace gives can; the model's never do).
+void deter_check_connections(const config& c, const fabric& fab);
+
 // A replay runs this long after its last frame (every frame is through by then), not sim.drain.
 constexpr uint64_t deter_replay_drain_ps = 10'000'000'000;   // 10 ms
 

@@ -156,6 +156,7 @@ run_result run_scenario(const config& cfg, progress_mode progress, const run_tap
   kept = new fabric("fabric", std::move(fabric_cfg), specs);
   fabric& fab = *kept;
   check_congestion_control(cfg, fab.config());
+  deter_check_connections(cfg, fab);
   if (taps.checks_passed) taps.checks_passed();
   const fabric_config& built = fab.config();
   if (taps.on_built) taps.on_built(fab);

@@ -113,6 +113,25 @@ TEST(Deter, RecordRefusesFlowcutsNicForm) {
   EXPECT_FALSE(fs::exists(d / "x"));
 }
 
+// Two flows whose frames would share a 5-tuple (ports a trace gives; the model's own never do):
+// 0 -> 2 and 2 -> 0 on one UDP port, where a RoCE ACK of one carries the other's 5-tuple. Refused
+// before recording, where the recorder stopped the run; distinct ports (the control) record.
+TEST(Deter, RecordRefusesTwoFlowsOnOneFiveTuple) {
+  const fs::path d = scratch("Deter", "tuple");
+  auto record_with = [&](const std::string& name, const std::string& rows) {
+    std::ofstream(d / (name + ".flows")) << "# time_us,src,dst,size_bytes,src_port\n" << rows;
+    return netasic_cli("run " + scenario + " --quiet --out " + (d / name).string() + " --set 'traffic.flows=[]' --set traffic.trace=" +
+                       (d / (name + ".flows")).string() + " --set traffic.trace_format=flows --set sim.duration=100");
+  };
+  outcome o = record_with("same", "0,0,2,100000,50000\n0,2,0,100000,50000\n");
+  EXPECT_EQ(o.code, 2) << o.output;
+  EXPECT_NE(o.output.find("key 'deter.mode': is \"record\", but flows 0 (0 -> 2) and 1 (2 -> 0) both have source port 50000"),
+            std::string::npos) << o.output;
+  EXPECT_FALSE(fs::exists(d / "same"));
+  o = record_with("distinct", "0,0,2,100000,50000\n0,2,0,100000,50001\n");
+  EXPECT_EQ(o.code, 0) << o.output;
+}
+
 // Each entry of the queue log carries the time the packet met the queue: the switch sees packets
 // in time order, so the times never go back, and they end within the run.
 TEST(Deter, TheQueueLogIsStampedInTimeOrder) {

@@ -1,10 +1,11 @@
 // The flows' ephemeral source ports (fabric/fabric.h, assign_source_ports), against a golden
 // model written here: each flow in id order takes its hashed port (49152 + the top 14 bits of
-// id x 2654435761, mod 2^32) or, if its host pair already holds that port, the first free one
-// after it, cyclically; a port the trace gave is kept. Random flow sets with few host pairs, so
-// hashed ports collide often.
+// id x 2654435761, mod 2^32) or, if a flow between its two hosts (either way: a RoCE ACK carries
+// its flow's ports back) already holds that port, the first free one after it, cyclically; a port
+// the trace gave is kept. Random flow sets with few hosts, so hashed ports collide often.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <random>
 #include <set>
@@ -21,17 +22,20 @@ constexpr uint32_t first_port = 49152, ports = 16384;
 
 uint16_t hashed(uint32_t id) { return uint16_t(first_port + uint32_t(uint64_t(id) * 2654435761u % (uint64_t(1) << 32) >> 18)); }
 
+using host_pair = std::pair<uint32_t, uint32_t>;
+host_pair pair_of(const flow_ctx& f) { return {std::min(f.src, f.dst), std::max(f.src, f.dst)}; }
+
 std::vector<uint16_t> golden(const std::vector<flow_ctx>& flows) {
-  std::map<std::pair<uint32_t, uint32_t>, std::set<uint16_t>> held;
+  std::map<host_pair, std::set<uint16_t>> held;
   for (const flow_ctx& f : flows)
-    if (f.src_port) held[{f.src, f.dst}].insert(f.src_port);
+    if (f.src_port) held[pair_of(f)].insert(f.src_port);
   std::vector<uint16_t> out;
   for (const flow_ctx& f : flows) {
     if (f.src_port) {
       out.push_back(f.src_port);
       continue;
     }
-    std::set<uint16_t>& h = held[{f.src, f.dst}];
+    std::set<uint16_t>& h = held[pair_of(f)];
     uint16_t p = hashed(f.id);
     for (uint32_t tries = 0; tries < ports && h.count(p); ++tries) p = uint16_t(p == 65535 ? first_port : p + 1);
     h.insert(p);
@@ -68,17 +72,17 @@ TEST(SourcePorts, MatchTheGoldenModel) {
   EXPECT_GT(moved, 1000u);   // the trials did collide
 }
 
-// The property itself: within a host pair no two flows share a source port, while the pair has
-// ports to spare; a flow whose hashed port is free keeps it (so runs without collisions keep
-// their paths).
+// The property itself: between two hosts, either way, no two flows share a source port while
+// they have ports to spare; a flow whose hashed port is free keeps it (so runs without
+// collisions keep their paths).
 TEST(SourcePorts, DistinctWithinEachHostPair) {
   std::mt19937_64 rng(11);
   std::vector<flow_ctx> flows = random_flows(rng, 20000, 3, false);
   assign_source_ports(flows);
-  std::map<std::pair<uint32_t, uint32_t>, std::set<uint16_t>> seen;
+  std::map<host_pair, std::set<uint16_t>> seen;
   for (const flow_ctx& f : flows) {
     EXPECT_GE(f.src_port, first_port);
-    const bool fresh = seen[std::make_pair(f.src, f.dst)].insert(f.src_port).second;
+    const bool fresh = seen[pair_of(f)].insert(f.src_port).second;
     EXPECT_TRUE(fresh) << "flow " << f.id << " repeats port " << f.src_port;
   }
   std::vector<flow_ctx> alone(1);
