@@ -8,6 +8,13 @@
 
 namespace netasic {
 
+bool open_input(std::ifstream& in, const std::string& path, std::ios::openmode mode) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return false;
+  in.open(path, mode);
+  return bool(in);
+}
+
 void write_file(const std::string& path, const std::function<void(std::ostream&)>& fill) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));

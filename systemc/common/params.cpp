@@ -17,6 +17,7 @@
 #include <tuple>
 #include <utility>
 
+#include "common/file_io.h"
 #include "common/text.h"
 
 namespace netasic {
@@ -881,8 +882,8 @@ config default_config(const param_registry& reg) {
 config load_config(const std::string& path, const std::vector<std::string>& overrides, const param_registry& reg) {
   config c = default_config(reg);
   c.source_ = path;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw config_error(path + ": cannot open config file");
+  std::ifstream in;
+  if (!open_input(in, path, std::ios::binary)) throw config_error(path + ": cannot open config file");
   std::ostringstream text;
   text << in.rdbuf();
 

@@ -5,6 +5,8 @@
 #include <iterator>
 #include <stdexcept>
 
+#include "common/file_io.h"
+
 namespace netasic {
 namespace {
 
@@ -136,8 +138,8 @@ std::string deter_record::serialize(std::vector<uint64_t>* per_host) const {
 }
 
 deter_record deter_record::load(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path + ": cannot open the DETER record");
+  std::ifstream in;
+  if (!open_input(in, path, std::ios::binary)) throw std::runtime_error(path + ": cannot open the DETER record");
   const std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (data.compare(0, sizeof(magic) - 1, magic) != 0) throw std::runtime_error(path + ": not a DETER record (no NETASIC-DETER1 header)");
   deter_record rec;

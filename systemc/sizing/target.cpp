@@ -9,6 +9,7 @@
 #include <sstream>
 #include <toml++/toml.h>
 
+#include "common/file_io.h"
 #include "common/params.h"
 #include "common/text.h"
 
@@ -121,8 +122,8 @@ pipeline_target load_target(const std::string& name_or_path, const std::string& 
     return parse_target(it->second, "targets/" + name_or_path + ".toml");
   const std::string path = base_dir.empty() || std::filesystem::path(name_or_path).is_absolute()
                                ? name_or_path : (std::filesystem::path(base_dir) / name_or_path).string();
-  std::ifstream f(path, std::ios::binary);
-  if (!f) {
+  std::ifstream f;
+  if (!open_input(f, path, std::ios::binary)) {
     std::string names;
     for (const auto& [name, text] : builtins) names += (names.empty() ? "" : ", ") + name;
     throw config_error(fmt::format("target '{}' is neither a builtin target ({}) nor a readable file{}", name_or_path, names,

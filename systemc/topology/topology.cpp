@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <deque>
 #include <limits>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -189,16 +190,22 @@ link_match topology::find_links(const std::string& spec) const {
 }
 
 void apply_failed_links(topology& t, const std::vector<std::string>& entries, const std::string& key) {
+  std::set<unsigned> listed;
   for (const auto& e : entries) {
     const link_match m = t.find_links(e);
     if (m.links.empty())
       throw config_error(fmt::format("key '{}': no link named '{}' (links are named like '{}')", key, e,
                                      t.links.back().name));
-    for (unsigned i : m.links) t.links[i].failed = true;
+    for (unsigned i : m.links) {
+      if (!listed.insert(i).second)   // a second entry for one link is a typo for another
+        throw config_error(fmt::format("key '{}': entry '{}': link {} is listed twice", key, e, t.links[i].name));
+      t.links[i].failed = true;
+    }
   }
 }
 
 void apply_degraded_links(topology& t, const std::vector<std::string>& entries, const std::string& key) {
+  std::set<unsigned> degraded;
   for (const auto& e : entries) {
     const auto eq = e.find('=');
     double gbps = 0;
@@ -217,16 +224,19 @@ void apply_degraded_links(topology& t, const std::vector<std::string>& entries, 
     if (m.links.empty())
       throw config_error(fmt::format("key '{}': no link named '{}' (links are named like '{}')", key,
                                      e.substr(0, eq), t.links.back().name));
+    for (unsigned i : m.links)
+      if (!degraded.insert(i).second)   // a second entry for one link is a typo for another
+        throw config_error(fmt::format("key '{}': entry '{}': link {} is listed twice", key, e, t.links[i].name));
+    // Degraded means slower: a rate at or above the link's own is a typo, not a degradation
+    // (compared before the rate is made a whole number, which a huge one would overflow).
+    for (unsigned i : m.links)
+      if (gbps * 1e9 >= double(t.links[i].rate_bps))
+        throw config_error(fmt::format("key '{}': entry '{}': {} Gbps is not below the link's own rate of {} Gbps", key, e,
+                                       e.substr(eq + 1), double(t.links[i].rate_bps) / 1e9));
     const uint64_t rate = uint64_t(gbps * 1e9 + 0.5);
     if (rate < 1'000'000)   // a rate that rounds to nothing would divide by zero on the wire
       throw config_error(fmt::format("key '{}': entry '{}': {} Gbps is below the smallest rate, 0.001 Gbps", key, e, e.substr(eq + 1)));
-    for (unsigned i : m.links) {
-      // Degraded means slower: a rate at or above the link's own is a typo, not a degradation.
-      if (rate >= t.links[i].rate_bps)
-        throw config_error(fmt::format("key '{}': entry '{}': {} Gbps is not below the link's own rate of {} Gbps", key, e,
-                                       e.substr(eq + 1), double(t.links[i].rate_bps) / 1e9));
-      t.links[i].rate_bps = rate;
-    }
+    for (unsigned i : m.links) t.links[i].rate_bps = rate;
   }
 }
 

@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "common/file_io.h"
 #include "common/params.h"
 
 namespace netasic {
@@ -289,8 +290,8 @@ topology parse_topology_text(const std::string& text, const std::string& source,
 }
 
 topology read_topology_file(const std::string& path, const topology_file_defaults& d) {
-  std::ifstream in(path);
-  if (!in) throw config_error(fmt::format("cannot read the topology file '{}'", path));
+  std::ifstream in;
+  if (!open_input(in, path)) throw config_error(fmt::format("cannot read the topology file '{}'", path));
   std::stringstream s;
   s << in.rdbuf();
   return parse_topology_text(s.str(), path, d);

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/file_io.h"
 #include "common/params.h"
 
 namespace netasic {
@@ -97,8 +98,8 @@ flow_size_cdf flow_size_cdf::load(const std::string& name_or_path, const std::st
     return parse(it->second, "workloads/" + name_or_path + ".cdf");
   const std::string path = base_dir.empty() || std::filesystem::path(name_or_path).is_absolute()
                                ? name_or_path : (std::filesystem::path(base_dir) / name_or_path).string();
-  std::ifstream f(path, std::ios::binary);
-  if (!f) {
+  std::ifstream f;
+  if (!open_input(f, path, std::ios::binary)) {
     std::string names;
     for (const auto& [name, text] : builtins) names += (names.empty() ? "" : ", ") + name;
     throw config_error("flow-size CDF '" + name_or_path + "' is neither a builtin CDF (" + names +

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "common/file_io.h"
 #include "common/params.h"
 #include "protocol/wire.h"
 
@@ -73,8 +74,8 @@ struct list_row {
 // Lines of a list file: '#' comments and blank lines skipped, a first line that starts with a
 // letter taken as the column names. Each row must have min..max fields.
 std::vector<list_row> read_rows(const std::string& path, size_t min, size_t max, const char* columns) {
-  std::ifstream in(path);
-  if (!in) throw config_error(fmt::format("{}: cannot open the trace", path));
+  std::ifstream in;
+  if (!open_input(in, path)) throw config_error(fmt::format("{}: cannot open the trace", path));
   std::vector<list_row> rows;
   std::string line;
   for (size_t n = 1; std::getline(in, line); ++n) {

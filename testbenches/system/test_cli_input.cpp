@@ -66,6 +66,12 @@ TEST(CliInput, InputsThatCannotBeRightAreRefused) {
   expect_refused(netasic_cli("run " + demo + tiny + " --set 'topology.degraded_links=[\"leaf0-spine0=800\"]' --out " + (d / "a").string()),
                  "key 'topology.degraded_links': entry 'leaf0-spine0=800': 800 Gbps is not below the link's own rate of 400 Gbps");
   EXPECT_EQ(netasic_cli("run " + demo + tiny + " --set 'topology.degraded_links=[\"leaf0-spine0=40\"]' --out " + (d / "b").string()).code, 0);
+  // A folder where a file is read: refused as no file (a stream opens a folder and reads it as
+  // empty, so it was taken for an empty CDF); the builtin name beside it is accepted above.
+  expect_refused(netasic_cli("run " + demo + tiny + " --set traffic.cdf=" + d.string() + " --out " + (d / "f").string()),
+                 "key 'traffic.cdf': flow-size CDF '" + d.string() + "' is neither a builtin CDF");
+  expect_refused(netasic_cli("run " + demo + tiny + " --set 'switch.target=\"\"' --out " + (d / "f").string()),
+                 "target '' is neither a builtin target");
   // The same clock fault twice.
   expect_refused(netasic_cli("run " NETASIC_SOURCE_DIR "/scenarios/sundial/link_failure.toml --set "
                          "'clock.faults=[\"link agg0-core0 @ 10000\", \"link agg0-core0 @ 10000\"]' --quiet --out " + (d / "c").string()),

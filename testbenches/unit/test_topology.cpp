@@ -2,6 +2,7 @@
 // leaf-spine and k-ary fat-tree networks worked out by hand.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -92,6 +93,33 @@ TEST(Topology, FaultErrorsNameKeyAndEntry) {
   for (const auto& l : t.links)
     EXPECT_EQ(l.rate_bps, l.name == "leaf0-spine1#0" ? 10'000'000'000ull
                                                      : (l.name.rfind("host", 0) == 0 ? 100'000'000'000ull : 400'000'000'000ull));
+}
+
+// A link named twice (directly, or once by its pair and once by its index) is a typo for another
+// link: refused, naming the link. A rate past what a 64-bit rate holds is "not below" the
+// link's own, where converting it first wrapped and called it below the smallest rate.
+TEST(Topology, ALinkListedTwiceOrAHugeRateIsRefused) {
+  auto error = [](const std::function<void(topology&)>& f) {
+    topology t = build_leaf_spine(ls(2, 2, 1, 2));
+    try {
+      f(t);
+    } catch (const config_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  const std::string f = "topology.failed_links", d = "topology.degraded_links";
+  EXPECT_EQ(error([&](topology& t) { apply_failed_links(t, {"leaf0-spine0#0", "spine0-leaf0#0"}, f); }),
+            "key 'topology.failed_links': entry 'spine0-leaf0#0': link leaf0-spine0#0 is listed twice");
+  EXPECT_EQ(error([&](topology& t) { apply_failed_links(t, {"leaf0-spine0#1", "leaf0-spine0"}, f); }),
+            "key 'topology.failed_links': entry 'leaf0-spine0': link leaf0-spine0#1 is listed twice");
+  EXPECT_EQ(error([&](topology& t) { apply_failed_links(t, {"leaf0-spine0#0", "leaf0-spine0#1"}, f); }), "(no error)");
+  EXPECT_EQ(error([&](topology& t) { apply_degraded_links(t, {"leaf0-spine0#0=10", "leaf0-spine0#0=20"}, d); }),
+            "key 'topology.degraded_links': entry 'leaf0-spine0#0=20': link leaf0-spine0#0 is listed twice");
+  EXPECT_EQ(error([&](topology& t) { apply_degraded_links(t, {"leaf0-spine0#0=1e12"}, d); }),
+            "key 'topology.degraded_links': entry 'leaf0-spine0#0=1e12': 1e12 Gbps is not below the link's own rate of 400 Gbps");
+  EXPECT_EQ(error([&](topology& t) { apply_degraded_links(t, {"leaf0-spine0#0=1e-4"}, d); }),
+            "key 'topology.degraded_links': entry 'leaf0-spine0#0=1e-4': 1e-4 Gbps is below the smallest rate, 0.001 Gbps");
 }
 
 // The A-B#i grammar on a leaf-spine of 2 leaves, 2 spines, a host each and 2 parallel uplinks.
