@@ -6,7 +6,9 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "run_cli.h"
 
@@ -185,4 +187,54 @@ TEST(CliInput, AFabricTooLargeForTheMemoryIsRefusedBeforeItIsBuilt) {
     EXPECT_GT(ratio, 0.5) << dir;
     EXPECT_LT(ratio, 2.0) << dir;
   }
+}
+
+// Every key of `netasic params` at the ends of its range (the upper end where it is at most
+// 10^5), every choice and both booleans, each alone on the demo over 20 us: the run either
+// completes (0) or is refused with an error that names the key or a file line (2); never an
+// internal error, a broken packet count, a crash or a hang. This sweep found a crash (Sundial's
+// 10 ns sync interval) and a mid-run stop (HPCC at 1 Mbps). About a minute.
+TEST(CliInput, EveryKeyAtTheEndsOfItsRangeRunsOrIsRefused) {
+  const fs::path d = scratch("cli_input", "ranges");
+  const outcome params = netasic_cli("params");
+  ASSERT_EQ(params.code, 0) << params.output;
+  std::istringstream lines(params.output);
+  std::string line;
+  std::getline(lines, line);   // the header
+  const std::regex columns(R"(^(\S+)\s{2,}(\S+)\s{2,}(.+?)\s{2,}(\S+)\s{2,}(.+?)\s{2,}.*$)");
+  const std::regex range(R"(^\[([-0-9.e+]+), ([-0-9.e+]+)\])");
+  size_t runs = 0, refused = 0;
+  while (std::getline(lines, line)) {
+    std::smatch m;
+    if (!std::regex_match(line, m, columns)) continue;
+    const std::string key = m[1], type = m[2], range_text = m[5];
+    if (key == "sim.duration" || key == "sim.drain") continue;   // the test's own
+    std::vector<std::string> values;
+    std::smatch r;
+    if ((type == "integer" || type == "real") && std::regex_search(range_text, r, range)) {
+      values.push_back(r[1]);
+      if (std::stod(r[2]) <= 1e5) values.push_back(r[2]);
+    } else if (type == "choice") {
+      std::istringstream choices(range_text);
+      for (std::string c; std::getline(choices, c, '|');) values.push_back("'\"" + c + "\"'");
+    } else if (type == "boolean") {
+      values = {"true", "false"};
+    }
+    for (const std::string& v : values) {
+      const outcome o = shell("timeout 120 " + std::string(NETASIC_BINARY) + " run " + demo + " --quiet --out " + (d / "run").string() +
+                              " --set sim.duration=20 --set sim.drain=200 --set 'sim.unused_keys=\"warn\"' --set " + key + "=" + v);
+      ++runs;
+      EXPECT_TRUE(o.code == 0 || o.code == 2) << key << "=" << v << ": exit " << o.code << "\n" << o.output;
+      if (o.code == 2) {
+        ++refused;
+        EXPECT_NE(o.output.find("error: "), std::string::npos) << key << "=" << v << ": " << o.output;
+        const bool named = o.output.find("key '") != std::string::npos || std::regex_search(o.output, std::regex(R"(\.toml:[0-9]+: )"));
+        EXPECT_TRUE(named) << key << "=" << v << ": refused without naming a key or a file line: " << o.output;
+      }
+    }
+  }
+  EXPECT_GT(runs, 300u);     // the table was read
+  EXPECT_GT(refused, 30u);   // and some ends are refused (an unused key alone only warns)
+  ::testing::Test::RecordProperty("runs", int(runs));
+  ::testing::Test::RecordProperty("refused", int(refused));
 }
