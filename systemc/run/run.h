@@ -42,9 +42,9 @@ struct run_taps {
   std::string wave_patterns;
   // Called once the fabric is built, before any capture attaches (tests: their own taps).
   std::function<void(fabric&)> on_built;
-  // Called once every check has passed (the last of them, the congestion control's, on the
-  // fabric as built), before anything is captured or simulated: the command line prepares the
-  // run directory there.
+  // Called once every check has passed (the last ones on the fabric as built: its congestion
+  // control, DETER's connections), before anything is captured or simulated: the command line
+  // prepares the run directory there.
   std::function<void()> checks_passed;
 };
 

@@ -170,7 +170,7 @@ void path_table(program& p, const switch_program_inputs& in) {
                                 path_result_bits(in.ports), gress::ingress, {}, "topology.ksp_paths"});
   if (in.path_counts)
     p.tables.push_back(table_decl{"ksp", "path_count", match_kind::exact, in.path_counts, 2 * bits_for(in.prefixes),
-                                route_table::path_id_bits + 1, gress::ingress, {}, "topology.ksp_paths"});
+                                  route_table::path_id_bits + 1, gress::ingress, {}, "topology.ksp_paths"});
   p.phv.push_back(phv_decl{"ksp", "path_tag", route_table::path_id_bits + 1});
 }
 
