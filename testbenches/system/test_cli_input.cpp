@@ -193,8 +193,8 @@ TEST(CliInput, AFabricTooLargeForTheMemoryIsRefusedBeforeItIsBuilt) {
 // 10^5), every choice and both booleans, each alone on the demo over 20 us: the run either
 // completes (0) or is refused with an error that names the key or a file line (2); never an
 // internal error, a broken packet count, a crash or a hang. This sweep found a crash (Sundial's
-// 10 ns sync interval) and a mid-run stop (HPCC at 1 Mbps). About a minute; label input_sweep.
-TEST(InputSweep, EveryKeyAtTheEndsOfItsRangeRunsOrIsRefused) {
+// 10 ns sync interval) and a mid-run stop (HPCC at 1 Mbps). About a minute.
+TEST(CliInput, EveryKeyAtTheEndsOfItsRangeRunsOrIsRefused) {
   const fs::path d = scratch("cli_input", "ranges");
   const outcome params = netasic_cli("params");
   ASSERT_EQ(params.code, 0) << params.output;
