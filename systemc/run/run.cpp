@@ -18,6 +18,7 @@
 #include "run/run_summary.h"
 #include "scenario/checks.h"
 #include "scenario/scenario.h"
+#include "scenario/switch_keys.h"
 #include "scenario/traffic_keys.h"
 
 namespace netasic {
@@ -119,6 +120,9 @@ run_result run_scenario(const config& cfg, progress_mode progress, const run_tap
   if (!prepare_packet_trace(cfg, fabric_cfg, replay)) deter_prepare(cfg, fabric_cfg, replay);
   const std::vector<flow_spec> specs = fabric_cfg.replay ? std::vector<flow_spec>{} : make_flows(cfg, fabric_cfg);
   flowradar_check_widths(cfg, fabric_cfg, specs.size());
+  // The summary places the switch program on switch.target after the run: read the target now,
+  // so that a bad one stops the run before it simulates.
+  make_stage_budget(cfg);
   clock_network_config clock_cfg;
   const bool clock_on = make_clock_config(cfg, fabric_cfg, clock_cfg);
   const bool sundial_on = clock_on && std::find(clock_cfg.algorithms.begin(), clock_cfg.algorithms.end(),

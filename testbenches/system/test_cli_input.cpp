@@ -72,8 +72,9 @@ TEST(CliInput, InputsThatCannotBeRightAreRefused) {
   // empty, so it was taken for an empty CDF); the builtin name beside it is accepted above.
   expect_refused(netasic_cli("run " + demo + tiny + " --set traffic.cdf=" + d.string() + " --out " + (d / "f").string()),
                  "key 'traffic.cdf': flow-size CDF '" + d.string() + "' is neither a builtin CDF");
-  expect_refused(netasic_cli("run " + demo + tiny + " --set 'switch.target=\"\"' --out " + (d / "f").string()),
+  expect_refused(netasic_cli("run " + demo + tiny + " --set 'switch.target=\"\"' --out " + (d / "g").string()),
                  "target '' is neither a builtin target");
+  EXPECT_FALSE(fs::exists(d / "g")) << "switch.target was read only after the run";
   // The same clock fault twice.
   expect_refused(netasic_cli("run " NETASIC_SOURCE_DIR "/scenarios/sundial/link_failure.toml --set "
                          "'clock.faults=[\"link agg0-core0 @ 10000\", \"link agg0-core0 @ 10000\"]' --quiet --out " + (d / "c").string()),
@@ -191,9 +192,10 @@ TEST(CliInput, AFabricTooLargeForTheMemoryIsRefusedBeforeItIsBuilt) {
 
 // Every key of `netasic params` at the ends of its range (the upper end where it is at most
 // 10^5), every choice and both booleans, each alone on the demo over 20 us: the run either
-// completes (0) or is refused with an error that names the key or a file line (2); never an
-// internal error, a broken packet count, a crash or a hang. This sweep found a crash (Sundial's
-// 10 ns sync interval) and a mid-run stop (HPCC at 1 Mbps). About a minute.
+// completes (0) or is refused, before its run directory is made, with an error that names the key
+// or a file line (2); never an internal error, a broken packet count, a crash or a hang. This
+// sweep found a crash (Sundial's 10 ns sync interval) and a mid-run stop (HPCC at 1 Mbps). About
+// a minute.
 TEST(CliInput, EveryKeyAtTheEndsOfItsRangeRunsOrIsRefused) {
   const fs::path d = scratch("cli_input", "ranges");
   const outcome params = netasic_cli("params");
@@ -221,6 +223,7 @@ TEST(CliInput, EveryKeyAtTheEndsOfItsRangeRunsOrIsRefused) {
       values = {"true", "false"};
     }
     for (const std::string& v : values) {
+      fs::remove_all(d / "run");
       const outcome o = shell("timeout 120 " + std::string(NETASIC_BINARY) + " run " + demo + " --quiet --out " + (d / "run").string() +
                               " --set sim.duration=20 --set sim.drain=200 --set 'sim.unused_keys=\"warn\"' --set " + key + "=" + v);
       ++runs;
@@ -230,6 +233,7 @@ TEST(CliInput, EveryKeyAtTheEndsOfItsRangeRunsOrIsRefused) {
         EXPECT_NE(o.output.find("error: "), std::string::npos) << key << "=" << v << ": " << o.output;
         const bool named = o.output.find("key '") != std::string::npos || std::regex_search(o.output, std::regex(R"(\.toml:[0-9]+: )"));
         EXPECT_TRUE(named) << key << "=" << v << ": refused without naming a key or a file line: " << o.output;
+        EXPECT_FALSE(fs::exists(d / "run")) << key << "=" << v << ": refused only after the run began";
       }
     }
   }
