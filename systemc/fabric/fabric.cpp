@@ -17,9 +17,7 @@ namespace netasic {
 // other way too: ports are distinct per pair of hosts, whichever sends.
 void assign_source_ports(std::vector<flow_ctx>& flows) {
   constexpr uint32_t first = 49152, ports = 16384;
-  auto key = [](const flow_ctx& f, uint32_t port) {
-    return uint64_t(std::min(f.src, f.dst)) << 40 | uint64_t(std::max(f.src, f.dst)) << 16 | port;
-  };
+  auto key = [](const flow_ctx& f, uint32_t port) { return host_pair_port(f.src, f.dst, uint16_t(port), true); };
   std::unordered_set<uint64_t> taken;
   taken.reserve(flows.size());
   for (const flow_ctx& f : flows)

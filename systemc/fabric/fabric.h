@@ -1,6 +1,7 @@
 // The fabric: switches, NICs and links instantiated from a topology, the register bus and the
 // route controller, the traffic source that starts flows, and the probe sampler.
 #pragma once
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <memory>
@@ -84,6 +85,13 @@ struct fabric_config {
 // PFC headroom (per lossless priority) of a switch's port on link l: pfc.headroom, or enough for
 // the link and for how late the partner at its far end stops, a switch or a NIC.
 uint64_t port_headroom(const fabric_config& cfg, const topo_link& l);
+
+// A source port between two hosts, as one key: with `either_way`, the same key whichever host
+// sends (a RoCE ACK carries its flow's ports back, so both directions share the port space).
+inline uint64_t host_pair_port(uint32_t src, uint32_t dst, uint16_t port, bool either_way) {
+  const uint32_t a = either_way ? std::min(src, dst) : src, b = either_way ? std::max(src, dst) : dst;
+  return uint64_t(a) << 40 | uint64_t(b) << 16 | port;
+}
 
 // Each flow without a source port (0) gets its ephemeral one: hashed from its id, in
 // 49152..65535, and distinct from the port of every other flow between its two hosts (either

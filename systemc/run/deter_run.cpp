@@ -231,8 +231,7 @@ void deter_check_connections(const config& c, const fabric& fab) {
   const bool roce = fc.nic.transport != nic_transport::tcp;
   std::unordered_map<uint64_t, uint32_t> first;   // (hosts, source port) -> the flow holding it
   for (const flow_ctx& f : fab.flows) {
-    const uint32_t a = roce ? std::min(f.src, f.dst) : f.src, b = roce ? std::max(f.src, f.dst) : f.dst;
-    const auto [it, fresh] = first.emplace(uint64_t(a) << 40 | uint64_t(b) << 16 | f.src_port, f.id);
+    const auto [it, fresh] = first.emplace(host_pair_port(f.src, f.dst, f.src_port, roce), f.id);
     if (fresh) continue;
     const flow_ctx& g = fab.flows[it->second];
     fail(c, "deter.mode",
