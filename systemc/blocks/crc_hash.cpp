@@ -44,25 +44,27 @@ crc_engine::crc_engine(unsigned width, uint32_t poly, uint32_t init, bool reflec
 }
 
 uint32_t crc_engine::compute(const uint8_t* data, size_t len, uint32_t init) const {
+  // Runs once a packet (the 5-tuple's 13 bytes): the branches on the CRC's form are taken once,
+  // outside the loops, and a zero initial value (the switches' hash) skips its reflection.
   const auto& t = table_;
-  uint32_t c = reflect_ ? reflect_bits(init & mask_, width_) : init & mask_;
   size_t i = 0;
-  if (width_ == 32) {
-    for (; i + 4 <= len; i += 4) {
-      if (reflect_) {
+  if (reflect_) {
+    uint32_t c = init & mask_ ? reflect_bits(init & mask_, width_) : 0;
+    if (width_ == 32)
+      for (; i + 4 <= len; i += 4) {
         c ^= uint32_t(data[i]) | uint32_t(data[i + 1]) << 8 | uint32_t(data[i + 2]) << 16 | uint32_t(data[i + 3]) << 24;
         c = t[3][c & 0xFFu] ^ t[2][(c >> 8) & 0xFFu] ^ t[1][(c >> 16) & 0xFFu] ^ t[0][c >> 24];
-      } else {
-        c ^= uint32_t(data[i]) << 24 | uint32_t(data[i + 1]) << 16 | uint32_t(data[i + 2]) << 8 | uint32_t(data[i + 3]);
-        c = t[3][c >> 24] ^ t[2][(c >> 16) & 0xFFu] ^ t[1][(c >> 8) & 0xFFu] ^ t[0][c & 0xFFu];
       }
-    }
-  }
-  if (reflect_) {
     for (; i < len; ++i) c = (c >> 8) ^ t[0][(c ^ data[i]) & 0xFFu];
-  } else {
-    for (; i < len; ++i) c = ((c << 8) ^ t[0][((c >> (width_ - 8)) ^ data[i]) & 0xFFu]) & mask_;
+    return (c ^ xorout_) & mask_;
   }
+  uint32_t c = init & mask_;
+  if (width_ == 32)
+    for (; i + 4 <= len; i += 4) {
+      c ^= uint32_t(data[i]) << 24 | uint32_t(data[i + 1]) << 16 | uint32_t(data[i + 2]) << 8 | uint32_t(data[i + 3]);
+      c = t[3][c >> 24] ^ t[2][(c >> 16) & 0xFFu] ^ t[1][(c >> 8) & 0xFFu] ^ t[0][c & 0xFFu];
+    }
+  for (; i < len; ++i) c = ((c << 8) ^ t[0][((c >> (width_ - 8)) ^ data[i]) & 0xFFu]) & mask_;
   return (c ^ xorout_) & mask_;
 }
 

@@ -158,7 +158,8 @@ void switch_model::parse(unsigned pipe, packet& p, uint64_t now) {
   pipe_state& ps = pipe_[pipe];
   const uint64_t front = cfg_.ingress_ps(), at_parser = now - front;
   const uint64_t slot = std::max(at_parser, ps.parser_free_ps);
-  if ((slot - at_parser) / cfg_.clock_period_ps >= cfg_.pipe_fifo) return drop(p, &drop_counters::pipe_overrun);
+  // Whole cycles waited so far, at least pipe_fifo: the FIFO is full (compared without dividing).
+  if (slot - at_parser >= uint64_t(cfg_.pipe_fifo) * cfg_.clock_period_ps) return drop(p, &drop_counters::pipe_overrun);
   ps.parser_free_ps = slot + cfg_.clock_period_ps;
   if (slot == at_parser) return enqueue(p, now);
   ps.parser_fifo.push_back({slot + front, &p});

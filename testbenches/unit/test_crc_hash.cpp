@@ -29,7 +29,8 @@ TEST(Crc, TableMatchesBitSerialOnRandomData) {
   for (const variant v : {variant{32, 0x04C11DB7u, true}, variant{32, 0x04C11DB7u, false}, variant{32, 0x1EDC6F41u, true},
                           variant{16, 0x1021u, false}, variant{16, 0x8005u, true}, variant{16, 0x8BB7u, false}}) {
     for (int trial = 0; trial < 2000; ++trial) {
-      const uint32_t init = uint32_t(r.next()) & (v.w == 32 ? 0xFFFFFFFFu : 0xFFFFu);
+      // A quarter with a zero initial value, as the switches' hash unit computes the 5-tuple's CRC.
+      const uint32_t init = trial % 4 == 0 ? 0 : uint32_t(r.next()) & (v.w == 32 ? 0xFFFFFFFFu : 0xFFFFu);
       const uint32_t xorout = uint32_t(r.next()) & (v.w == 32 ? 0xFFFFFFFFu : 0xFFFFu);
       std::vector<uint8_t> data(r.below(40));
       for (auto& b : data) b = uint8_t(r.next());
