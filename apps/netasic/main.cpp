@@ -220,7 +220,10 @@ int sc_main(int argc, char** argv) {
   run->add_option("scenario", scenario, "Scenario TOML file")->required()->check(CLI::ExistingFile);
   run->add_option("--set", sets, "Override a key: --set topology.leaves=4 (repeatable)");
   run->add_option("--seed", seed.text, "Random seed, 0 to 2^63-1 (same as --set sim.seed=N)");
-  run->add_option("--out", out_dir, "Run directory (default out/<scenario file name>)");
+  // An empty --out would silently mean the default directory: refused instead.
+  const CLI::Validator non_empty_dir([](std::string& v) { return v.empty() ? std::string("is empty: give a directory, or leave --out out for the default") : std::string(); },
+                                     "DIR");
+  run->add_option("--out", out_dir, "Run directory (default out/<scenario file name>)")->check(non_empty_dir);
   auto* vcd_opt = run->add_option("--vcd", vcd_patterns,
                                   "Also write waves.vcd and waves.gtkw: every change of the signals these comma-separated "
                                   "globs name, at its exact time (e.g. 'leaf0.*,spine*.port0.pfc_pause.*'; see "
@@ -252,7 +255,7 @@ int sc_main(int argc, char** argv) {
   sweep->add_option("--set", sw.sets, "Override a key at every point (repeatable)");
   sweep->add_option("-j,--jobs", sweep_jobs.text, "Points run at once, 1 to 4096 (default: one per CPU)");
   sweep->add_option("--seed", sweep_seed.text, "Random seed for every point, 0 to 2^63-1");
-  sweep->add_option("--out", sw.out_dir, "Sweep directory (default out/sweep-<scenario file name>)");
+  sweep->add_option("--out", sw.out_dir, "Sweep directory (default out/sweep-<scenario file name>)")->check(non_empty_dir);
   sweep->add_option("--metric", sw.metrics, "summary.json path to plot, e.g. fct_slowdown.p99 (repeatable)");
   sweep->add_option("--emit", sw.emit, "Write a cluster job file instead of running: slurm or parallel")
       ->check(CLI::IsMember({"slurm", "parallel"}));
@@ -281,7 +284,7 @@ int sc_main(int argc, char** argv) {
   size->add_option("--seed", size_seed.text, "First seed, 0 to 2^63-1 (default: the scenario's sim.seed)");
   size->add_option("--confidence", sz.confidence, "Confidence of each decision (default 0.95)")->check(CLI::Range(0.5, 0.999));
   size->add_option("-j,--jobs", size_jobs.text, "Runs at once, 1 to 4096 (default: one per CPU)");
-  size->add_option("--out", sz.out_dir, "Output directory (default out/size-<scenario file name>)");
+  size->add_option("--out", sz.out_dir, "Output directory (default out/size-<scenario file name>)")->check(non_empty_dir);
   size->add_flag("--no-synth", size_no_synth, "Do not run Yosys on the block's RTL at each value");
   size->add_flag("--quiet", sz.quiet, "No progress lines");
 
@@ -446,6 +449,8 @@ int sc_main(int argc, char** argv) {
     }
     if (seed.given()) sets.push_back(fmt::format("sim.seed={}", seed.value()));
     const netasic::config cfg = netasic::load_scenario(scenario, sets);
+    for (auto b = rtl_in_loop.begin(); b != rtl_in_loop.end(); ++b)
+      if (std::find(rtl_in_loop.begin(), b, *b) != b) throw config_error(fmt::format("--rtl {} is given twice", *b));
     for (const std::string& b : rtl_in_loop) {   // inject each asked-for block's adapter
       const netasic::rtl_loop_block& block = netasic::rtl_loop_block_of(b);
       if (const std::string lacks = block.unused(cfg); !lacks.empty())

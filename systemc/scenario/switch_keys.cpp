@@ -121,8 +121,12 @@ void read_tm(const config& c, switch_config& sw) {
     e.kmin_bytes = uint64_t(std::llround(c.reals("ecn.kmin")[q] * 1024));
     e.kmax_bytes = uint64_t(std::llround(c.reals("ecn.kmax")[q] * 1024));
     e.pmax = c.reals("ecn.pmax")[q];
-    if (e.enabled && e.kmin_bytes > e.kmax_bytes)
-      fail(c, "ecn.kmax", fmt::format("priority {}: kmax {} KiB is below kmin {} KiB", q, c.reals("ecn.kmax")[q], c.reals("ecn.kmin")[q]));
+    if (e.enabled && e.kmin_bytes > e.kmax_bytes) {   // named by a key the user set
+      const double kmin = c.reals("ecn.kmin")[q], kmax = c.reals("ecn.kmax")[q];
+      if (c.origin("ecn.kmax") == "default")
+        fail(c, "ecn.kmin", fmt::format("priority {}: kmin {} KiB is above ecn.kmax's default of {} KiB", q, kmin, kmax));
+      fail(c, "ecn.kmax", fmt::format("priority {}: kmax {} KiB is below kmin {} KiB (ecn.kmin from {})", q, kmax, kmin, c.origin("ecn.kmin")));
+    }
   }
   if (!marked) reject_unused(c, {"ecn.kmin", "ecn.kmax", "ecn.pmax"}, "when ecn.priorities is empty");
   if (sw.tm.lossless) {

@@ -120,6 +120,27 @@ TEST(Cli, ConfigErrorsStopBeforeSimulating) {
   EXPECT_EQ(o.code, 2);
   EXPECT_NE(o.output.find("key 'lb.sketch.flow_timeout'"), std::string::npos) << o.output;
   EXPECT_FALSE(fs::exists(out));
+
+  // RED's kmin above its kmax: the error names the key that was set, kmin when kmax is the default.
+  const std::string kmin = " --set 'ecn.kmin=[2000,2000,2000,2000,2000,2000,2000,2000]'";
+  o = netasic_cli("run " NETASIC_SOURCE_DIR "/scenarios/fat_tree_k8.toml --set 'ecn.priorities=[0]'" + kmin + " --out " + out.string());
+  EXPECT_EQ(o.code, 2);
+  EXPECT_NE(o.output.find("--set: key 'ecn.kmin': priority 0: kmin 2000 KiB is above ecn.kmax's default of 1600 KiB"),
+            std::string::npos) << o.output;
+  o = netasic_cli("run " NETASIC_SOURCE_DIR "/scenarios/demo.toml" + kmin + " --out " + out.string());   // the demo sets kmax
+  EXPECT_EQ(o.code, 2);
+  EXPECT_NE(o.output.find("demo.toml:"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("key 'ecn.kmax': priority 3: kmax 1600 KiB is below kmin 2000 KiB (ecn.kmin from --set)"),
+            std::string::npos) << o.output;
+
+  // An empty --out is refused, not taken as the default directory; the same for sweep and size.
+  for (const std::string cmd : {"run", "sweep", "size"}) {
+    const std::string extra = cmd == "sweep" ? " --grid traffic.load=0.3" : cmd == "size" ? " --param lb.flowlet.entries --goal 'fct_slowdown.p99 <= 2'" : "";
+    o = netasic_cli(cmd + " " NETASIC_SOURCE_DIR "/scenarios/demo.toml" + extra + " --out ''");
+    EXPECT_EQ(o.code, 2) << cmd << ": " << o.output;
+    EXPECT_NE(o.output.find("--out"), std::string::npos) << cmd << ": " << o.output;
+    EXPECT_NE(o.output.find("is empty"), std::string::npos) << cmd << ": " << o.output;
+  }
 }
 
 TEST(Cli, KeysOfAModeNotSelectedAreRefusedUnlessKeptForASweep) {

@@ -296,6 +296,12 @@ TEST(Rtl, InTheLoopRefusesABlockTheScenarioDoesNotUse) {
                             ::testing::TempDir() + "netasic_rtl_unused");
   EXPECT_EQ(o.code, 2);
   EXPECT_NE(o.output.find("--rtl balance_sketch: the scenario does not use this block"), std::string::npos) << o.output;
+  // A block named twice is refused, as other repeated names are (it would be one block in the loop).
+  const outcome twice = netasic_cli("run " NETASIC_SOURCE_DIR "/scenarios/demo.toml --rtl flowlet_table --rtl flowlet_table --out " +
+                                    ::testing::TempDir() + "netasic_rtl_twice");
+  EXPECT_EQ(twice.code, 2) << twice.output;
+  EXPECT_NE(twice.output.find("--rtl flowlet_table is given twice"), std::string::npos) << twice.output;
+  EXPECT_FALSE(std::filesystem::exists(::testing::TempDir() + "netasic_rtl_twice"));
   // A table size the Verilated RTL was not built for is named by its key and where it was set.
   const outcome size = netasic_cli("run " NETASIC_SOURCE_DIR "/scenarios/lb/burstbalancer_testbed.toml --rtl balance_sketch --out " +
                                ::testing::TempDir() + "netasic_rtl_size");
