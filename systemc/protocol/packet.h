@@ -72,32 +72,27 @@ struct packet {
   bool at_mac() const { return kind == pkt_kind::pause || kind == pkt_kind::sync; }
 
   // Bytes of the Ethernet frame (header to FCS), padded to the 64-byte minimum. A hop asks
-  // several times (the link, the traffic manager's admission and dequeue, the egress), so the
-  // common frames, RoCEv2 data, ACKs and NAKs, take a short path of a few instructions.
+  // several times (the link, the traffic manager's admission and dequeue, the egress), so data
+  // frames, ACKs and NAKs, TCP or RoCEv2, take a short path of a few instructions.
   uint32_t frame_bytes() const {
-    if (kind <= pkt_kind::nak && !is_tcp()) {
-      const uint32_t b = roce_bytes + payload_bytes + (kind == pkt_kind::data ? 0 : rocev2_bth::aeth_bytes) +
-                         (int_enabled ? int_stack::bytes : 0);
-      return b < eth_header::min_frame_bytes ? eth_header::min_frame_bytes : b;
-    }
-    return other_frame_bytes();
+    if (kind <= pkt_kind::nak)
+      return padded(is_tcp() ? tcp_bytes + payload_bytes
+                             : roce_bytes + payload_bytes + (kind == pkt_kind::data ? 0 : rocev2_bth::aeth_bytes) +
+                                   (int_enabled ? int_stack::bytes : 0));
+    if (kind == pkt_kind::pause) return pfc_frame::bytes;
+    if (kind == pkt_kind::mirror || kind == pkt_kind::sync) return padded(payload_bytes);
+    // A CNP: no AETH, 16 reserved bytes.
+    return padded(is_tcp() ? tcp_bytes + payload_bytes
+                           : roce_bytes + payload_bytes + rocev2_bth::cnp_reserved_bytes + (int_enabled ? int_stack::bytes : 0));
   }
 
  private:
-  // Ethernet, IPv4, UDP, BTH, ICRC and FCS: a RoCEv2 frame without its payload and extensions.
+  // A frame without its payload and extensions: Ethernet, IPv4, TCP and FCS; or Ethernet, IPv4,
+  // UDP, BTH, ICRC and FCS.
+  static constexpr uint32_t tcp_bytes = eth_header::bytes + ipv4_header::bytes + tcp_header::bytes + eth_header::fcs_bytes;
   static constexpr uint32_t roce_bytes = eth_header::bytes + ipv4_header::bytes + udp_header::bytes +
                                          rocev2_bth::bytes + rocev2_bth::icrc_bytes + eth_header::fcs_bytes;
-  uint32_t other_frame_bytes() const {
-    if (kind == pkt_kind::pause) return pfc_frame::bytes;
-    if (kind == pkt_kind::mirror || kind == pkt_kind::sync) return payload_bytes < eth_header::min_frame_bytes ? eth_header::min_frame_bytes : payload_bytes;
-    if (is_tcp()) {   // data or a pure ACK: Ethernet, IPv4, TCP, payload, FCS
-      const uint32_t t = eth_header::bytes + ipv4_header::bytes + tcp_header::bytes + payload_bytes + eth_header::fcs_bytes;
-      return t < eth_header::min_frame_bytes ? eth_header::min_frame_bytes : t;
-    }
-    // A CNP: no AETH, 16 reserved bytes.
-    const uint32_t b = roce_bytes + payload_bytes + rocev2_bth::cnp_reserved_bytes + (int_enabled ? int_stack::bytes : 0);
-    return b < eth_header::min_frame_bytes ? eth_header::min_frame_bytes : b;
-  }
+  static uint32_t padded(uint32_t b) { return b < eth_header::min_frame_bytes ? eth_header::min_frame_bytes : b; }
 };
 
 // Fixed-block packet pool. Counts live packets so the run can check its accounting.
