@@ -3,8 +3,10 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
+#include "common/huge_pages.h"
 #include "protocol/headers.h"
 
 namespace netasic {
@@ -95,9 +97,16 @@ struct packet {
   static uint32_t padded(uint32_t b) { return b < eth_header::min_frame_bytes ? eth_header::min_frame_bytes : b; }
 };
 
-// Fixed-block packet pool. Counts live packets so the run can check its accounting.
+// Fixed-block packet pool. Counts live packets so the run can check its accounting. A block
+// is one huge page of packets (common/huge_pages.h): the frames in flight are a large fabric's
+// biggest working set, and a hop's first touch of its frame is then seldom also a TLB miss.
 class packet_pool {
  public:
+  packet_pool() = default;
+  packet_pool(const packet_pool&) = delete;
+  packet_pool& operator=(const packet_pool&) = delete;
+  ~packet_pool() { free_blocks(); }
+
   packet* alloc() {
     if (!free_) grow();
     packet* p = free_;
@@ -115,23 +124,26 @@ class packet_pool {
   // When the run is over: the packets' memory goes back; live() keeps its count. No packet
   // may be allocated, released or read afterwards.
   void free_blocks() {
+    for (auto& b : blocks_) std::destroy_n(static_cast<packet*>(b.get()), block);
     blocks_.clear();
     blocks_.shrink_to_fit();
     free_ = nullptr;
   }
   uint64_t capacity_bytes() const { return blocks_.size() * block * sizeof(packet); }   // shrinks only by free_blocks
+  static constexpr size_t block = huge_page_bytes / sizeof(packet);   // packets per allocation
 
  private:
-  static constexpr size_t block = 4096;   // packets per allocation
   void grow() {
-    blocks_.emplace_back(block);
-    for (auto& p : blocks_.back()) release_new(&p);
+    blocks_.push_back(huge_page_alloc(block * sizeof(packet)));
+    packet* b = static_cast<packet*>(blocks_.back().get());
+    std::uninitialized_default_construct_n(b, block);
+    for (size_t i = 0; i < block; ++i) release_new(&b[i]);
   }
   void release_new(packet* p) {
     p->next = free_;
     free_ = p;
   }
-  std::vector<std::vector<packet>> blocks_;
+  std::vector<huge_page_ptr> blocks_;
   packet* free_ = nullptr;
   uint64_t live_ = 0;
 };

@@ -24,11 +24,12 @@ TEST(PacketPool, AReusedPacketComesBackClean) {
 TEST(PacketPool, FreeBlocksKeepsTheLiveCountAndReturnsTheMemory) {
   packet_pool pool;
   std::vector<packet*> held;
-  for (int i = 0; i < 5000; ++i) held.push_back(pool.alloc());   // two blocks of 4096
+  const int n = int(packet_pool::block) + 1;   // two blocks
+  for (int i = 0; i < n; ++i) held.push_back(pool.alloc());
   pool.release(held.back());
-  EXPECT_EQ(pool.live(), 4999u);
-  EXPECT_EQ(pool.capacity_bytes(), 2 * 4096 * sizeof(packet));
+  EXPECT_EQ(pool.live(), uint64_t(n - 1));
+  EXPECT_EQ(pool.capacity_bytes(), 2 * packet_pool::block * sizeof(packet));
   pool.free_blocks();
-  EXPECT_EQ(pool.live(), 4999u);
+  EXPECT_EQ(pool.live(), uint64_t(n - 1));
   EXPECT_EQ(pool.capacity_bytes(), 0u);
 }

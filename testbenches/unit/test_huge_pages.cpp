@@ -1,0 +1,72 @@
+// Huge-page blocks (common/huge_pages.h): whole 2 MiB pages, aligned to one, and advised so that
+// the kernel may back them with transparent huge pages. The advice is checked where the kernel
+// reports it, /proc/self/smaps's THPeligible of the mapping that holds the block, beside memory
+// from plain malloc as the control: under the machine's "madvise" setting only the advised block
+// is eligible, under "always" both are, under "never" neither.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "common/huge_pages.h"
+
+using namespace netasic;
+
+namespace {
+
+// The bracketed word of /sys/kernel/mm/transparent_hugepage/enabled: always, madvise or never.
+std::string thp_mode() {
+  std::ifstream f("/sys/kernel/mm/transparent_hugepage/enabled");
+  std::string all((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  const auto a = all.find('['), b = all.find(']');
+  return a == std::string::npos || b == std::string::npos ? "" : all.substr(a + 1, b - a - 1);
+}
+
+// THPeligible of the mapping holding `p` (-1 if not found).
+int thp_eligible(const void* p) {
+  std::ifstream f("/proc/self/smaps");
+  const auto at = reinterpret_cast<uintptr_t>(p);
+  std::string line;
+  bool inside = false;
+  while (std::getline(f, line)) {
+    uintptr_t lo = 0, hi = 0;
+    char dash = 0;
+    std::istringstream head(line);
+    if (head >> std::hex >> lo >> dash >> hi && dash == '-') {
+      inside = lo <= at && at < hi;
+      continue;
+    }
+    if (inside && line.rfind("THPeligible:", 0) == 0) return std::stoi(line.substr(12));
+  }
+  return -1;
+}
+
+}  // namespace
+
+TEST(HugePages, ABlockIsWholeAlignedPagesAndWritable) {
+  for (size_t bytes : {size_t(1), huge_page_bytes - 1, huge_page_bytes, huge_page_bytes + 1, 3 * huge_page_bytes}) {
+    huge_page_ptr p = huge_page_alloc(bytes);
+    ASSERT_NE(p.get(), nullptr);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(p.get()) % huge_page_bytes, 0u) << bytes << " B";
+    // Every byte asked for, and the rest of its last page, can be written.
+    const size_t whole = (bytes + huge_page_bytes - 1) / huge_page_bytes * huge_page_bytes;
+    auto* c = static_cast<unsigned char*>(p.get());
+    c[0] = 1;
+    c[whole - 1] = 2;
+    EXPECT_EQ(c[0] + c[whole - 1], 3);
+  }
+}
+
+TEST(HugePages, TheKernelTakesTheAdviceAsPlainMallocDoesNot) {
+  const std::string mode = thp_mode();
+  ASSERT_TRUE(mode == "always" || mode == "madvise" || mode == "never") << "THP setting '" << mode << "'";
+  huge_page_ptr advised = huge_page_alloc(4 * huge_page_bytes);
+  void* plain = std::malloc(4 * huge_page_bytes);   // the control: memory nobody advised
+  ASSERT_NE(plain, nullptr);
+  EXPECT_EQ(thp_eligible(advised.get()), mode == "never" ? 0 : 1) << "THP setting " << mode;
+  EXPECT_EQ(thp_eligible(plain), mode == "always" ? 1 : 0) << "THP setting " << mode;
+  std::free(plain);
+}
