@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "common/huge_pages.h"
 
@@ -69,4 +70,23 @@ TEST(HugePages, TheKernelTakesTheAdviceAsPlainMallocDoesNot) {
   EXPECT_EQ(thp_eligible(advised.get()), mode == "never" ? 0 : 1) << "THP setting " << mode;
   EXPECT_EQ(thp_eligible(plain), mode == "always" ? 1 : 0) << "THP setting " << mode;
   std::free(plain);
+}
+
+TEST(HugePages, AnArrayOfAMebibyteOrMoreIsOnHugePagesASmallerOneIsNot) {
+  const std::string mode = thp_mode();
+  struct record {
+    char bytes[544];   // a link's size
+  };
+  const size_t big = huge_page_allocator<record>::from_bytes / sizeof(record) + 1, small = big - 2;
+  std::vector<record, huge_page_allocator<record>> a(big), b(small);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(a.data()) % huge_page_bytes, 0u);
+  EXPECT_EQ(thp_eligible(a.data()), mode == "never" ? 0 : 1) << "THP setting " << mode;
+  // The control, from the ordinary heap: a chunk's data sits past its header, never on a huge
+  // page's boundary, and is not advised (under "always" the kernel may take any mapping).
+  EXPECT_NE(reinterpret_cast<uintptr_t>(b.data()) % huge_page_bytes, 0u);
+  if (mode != "always") {
+    EXPECT_EQ(thp_eligible(b.data()), 0) << "THP setting " << mode;
+  }
+  a.back().bytes[543] = 1;   // the whole array is there
+  EXPECT_EQ(a.back().bytes[543], 1);
 }
