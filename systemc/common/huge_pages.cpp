@@ -18,4 +18,3 @@ huge_page_ptr huge_page_alloc(std::size_t bytes) {
 }
 
 }  // namespace netasic
-

@@ -94,12 +94,12 @@ inline uint64_t host_pair_port(uint32_t src, uint32_t dst, uint16_t port, bool e
   return uint64_t(a) << 40 | uint64_t(b) << 16 | port;
 }
 
-// Each flow without a source port (0) gets its ephemeral one: hashed from its id, in
-// 49152..65535, and distinct from the port of every other flow between its two hosts (either
-// way) while they have ports to spare (a hashed port already held moves to the next free one).
 // The fabric's links, one array: at k = 32 13 MB that every hop reads twice, on huge pages.
 using link_array = std::vector<packet_link, huge_page_allocator<packet_link>>;
 
+// Each flow without a source port (0) gets its ephemeral one: hashed from its id, in
+// 49152..65535, and distinct from the port of every other flow between its two hosts (either
+// way) while they have ports to spare (a hashed port already held moves to the next free one).
 void assign_source_ports(std::vector<flow_ctx>& flows);
 
 class fabric : public sc_core::sc_module {
