@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "common/huge_pages.h"
@@ -75,17 +76,14 @@ struct packet {
 
   // Bytes of the Ethernet frame (header to FCS), padded to the 64-byte minimum. A hop asks
   // several times (the link, the traffic manager's admission and dequeue, the egress), so data
-  // frames, ACKs and NAKs, TCP or RoCEv2, take a short path of a few instructions.
+  // frames, ACKs and NAKs, TCP or RoCEv2, are tested for first.
   uint32_t frame_bytes() const {
-    if (kind <= pkt_kind::nak)
-      return padded(is_tcp() ? tcp_bytes + payload_bytes
-                             : roce_bytes + payload_bytes + (kind == pkt_kind::data ? 0 : rocev2_bth::aeth_bytes) +
-                                   (int_enabled ? int_stack::bytes : 0));
-    if (kind == pkt_kind::pause) return pfc_frame::bytes;
-    if (kind == pkt_kind::mirror || kind == pkt_kind::sync) return padded(payload_bytes);
-    // A CNP: no AETH, 16 reserved bytes.
-    return padded(is_tcp() ? tcp_bytes + payload_bytes
-                           : roce_bytes + payload_bytes + rocev2_bth::cnp_reserved_bytes + (int_enabled ? int_stack::bytes : 0));
+    if (kind > pkt_kind::nak) {
+      if (kind == pkt_kind::pause) return pfc_frame::bytes;
+      if (kind == pkt_kind::mirror || kind == pkt_kind::sync) return padded(payload_bytes);
+    }
+    if (is_tcp()) return padded(tcp_bytes + payload_bytes);
+    return padded(roce_bytes + payload_bytes + after_bth_bytes[unsigned(kind)] + (int_enabled ? int_stack::bytes : 0));
   }
 
  private:
@@ -94,6 +92,11 @@ struct packet {
   static constexpr uint32_t tcp_bytes = eth_header::bytes + ipv4_header::bytes + tcp_header::bytes + eth_header::fcs_bytes;
   static constexpr uint32_t roce_bytes = eth_header::bytes + ipv4_header::bytes + udp_header::bytes +
                                          rocev2_bth::bytes + rocev2_bth::icrc_bytes + eth_header::fcs_bytes;
+  // RoCEv2, by pkt_kind: an ACK or NAK carries an AETH after its BTH, a CNP 16 reserved bytes.
+  static constexpr uint8_t after_bth_bytes[] = {0, rocev2_bth::aeth_bytes, rocev2_bth::aeth_bytes, 0, 0,
+                                                rocev2_bth::cnp_reserved_bytes, 0};
+  static_assert(sizeof after_bth_bytes == unsigned(pkt_kind::sync) + 1 && unsigned(pkt_kind::cnp) == 5 && unsigned(pkt_kind::nak) == 2,
+                "one entry per pkt_kind, in its order");
   static uint32_t padded(uint32_t b) { return b < eth_header::min_frame_bytes ? eth_header::min_frame_bytes : b; }
 };
 
@@ -101,12 +104,9 @@ struct packet {
 // is one huge page of packets (common/huge_pages.h): the frames in flight are a large fabric's
 // biggest working set, and a hop's first touch of its frame is then seldom also a TLB miss.
 class packet_pool {
- public:
-  packet_pool() = default;
-  packet_pool(const packet_pool&) = delete;
-  packet_pool& operator=(const packet_pool&) = delete;
-  ~packet_pool() { free_blocks(); }
+  static_assert(std::is_trivially_destructible_v<packet>, "a block goes back without running destructors");
 
+ public:
   packet* alloc() {
     if (!free_) grow();
     packet* p = free_;
@@ -124,7 +124,6 @@ class packet_pool {
   // When the run is over: the packets' memory goes back; live() keeps its count. No packet
   // may be allocated, released or read afterwards.
   void free_blocks() {
-    for (auto& b : blocks_) std::destroy_n(static_cast<packet*>(b.get()), block);
     blocks_.clear();
     blocks_.shrink_to_fit();
     free_ = nullptr;

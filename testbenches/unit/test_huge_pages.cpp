@@ -47,17 +47,15 @@ int thp_eligible(const void* p) {
 
 }  // namespace
 
-TEST(HugePages, ABlockIsWholeAlignedPagesAndWritable) {
+TEST(HugePages, ABlockIsWholeAlignedPages) {
   for (size_t bytes : {size_t(1), huge_page_bytes - 1, huge_page_bytes, huge_page_bytes + 1, 3 * huge_page_bytes}) {
     huge_page_ptr p = huge_page_alloc(bytes);
     ASSERT_NE(p.get(), nullptr);
     EXPECT_EQ(reinterpret_cast<uintptr_t>(p.get()) % huge_page_bytes, 0u) << bytes << " B";
-    // Every byte asked for, and the rest of its last page, can be written.
+    // The whole of its last page is the block's: under AddressSanitizer (make test-sanitize) a
+    // block cut to `bytes` fails here.
     const size_t whole = (bytes + huge_page_bytes - 1) / huge_page_bytes * huge_page_bytes;
-    auto* c = static_cast<unsigned char*>(p.get());
-    c[0] = 1;
-    c[whole - 1] = 2;
-    EXPECT_EQ(c[0] + c[whole - 1], 3);
+    static_cast<volatile unsigned char*>(p.get())[whole - 1] = 1;
   }
 }
 
@@ -87,6 +85,4 @@ TEST(HugePages, AnArrayOfAMebibyteOrMoreIsOnHugePagesASmallerOneIsNot) {
   if (mode != "always") {
     EXPECT_EQ(thp_eligible(b.data()), 0) << "THP setting " << mode;
   }
-  a.back().bytes[543] = 1;   // the whole array is there
-  EXPECT_EQ(a.back().bytes[543], 1);
 }
